@@ -1,0 +1,38 @@
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import type { CallRecord } from '../storage/store';
+import { phoneNumberSchema } from './phone-number';
+
+const count = z.number().int().min(0).max(1_000_000_000);
+
+const startedAt = z.string().transform((value, context) => {
+  const parsed = DateTime.fromISO(value, { setZone: true });
+  if (!/(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value) || !parsed.isValid) {
+    context.addIssue({ code: 'custom', message: 'must be an ISO-8601 date and time with an offset, e.g. 2018-02-07T10:15:00-05:00' });
+    return z.NEVER;
+  }
+  return parsed.toMillis();
+});
+
+/** A call record as it arrives on the wire (seed file, admin API): snake_case, ISO time with offset. */
+export const callRecordSchema = z
+  .strictObject({
+    call_id: z.string().min(1).max(200),
+    phone: phoneNumberSchema,
+    started_at: startedAt,
+    log_events: count,
+    loops: count,
+    form_items: count,
+  })
+  .transform(
+    (wire): CallRecord => ({
+      callId: wire.call_id,
+      phone: wire.phone,
+      startedAt: wire.started_at,
+      logEvents: wire.log_events,
+      loops: wire.loops,
+      formItems: wire.form_items,
+    }),
+  );
+
+export type CallRecordInput = z.input<typeof callRecordSchema>;

@@ -1,0 +1,51 @@
+/**
+ * Every error the server reports, defined once: a stable code (for logs and tests), the HTTP status of
+ * section 7 of the specification, and the message a person reads. Handlers throw or pass these; the
+ * error handler alone turns them into a body.
+ */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+
+  constructor(
+    readonly code: string,
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const errors = {
+  badRequest: (message: string) => new AppError('IVR_BAD_REQUEST', 400, message),
+  invalidTool: () =>
+    new AppError(
+      'IVR_INVALID_TOOL',
+      400,
+      'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus',
+    ),
+  missingField: (field: string) => new AppError('IVR_MISSING_FIELD', 400, `${field} is required`),
+  malformedBody: () => new AppError('IVR_MALFORMED_BODY', 400, 'request body could not be parsed'),
+  invalidLogin: () =>
+    new AppError('IVR_INVALID_LOGIN', 401, 'invalid login or password, or the account is inactive'),
+  unauthorized: (realm: string) =>
+    new AppError(
+      'IVR_UNAUTHORIZED',
+      401,
+      'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth',
+      { 'WWW-Authenticate': `Basic realm="${realm}"` },
+    ),
+  notFound: (path: string) => new AppError('IVR_NOT_FOUND', 404, `no resource at ${path}`),
+  methodNotAllowed: (method: string, allowed: readonly string[]) =>
+    new AppError(
+      'IVR_METHOD_NOT_ALLOWED',
+      405,
+      `method ${method} is not allowed here; use ${allowed.join(' or ')}`,
+      { Allow: allowed.join(', ') },
+    ),
+  payloadTooLarge: (limitBytes: number) =>
+    new AppError('IVR_PAYLOAD_TOO_LARGE', 413, `request body is larger than ${limitBytes} bytes`),
+  rateLimited: () =>
+    new AppError('IVR_RATE_LIMITED', 429, 'rate limit exceeded; retry after the time in Retry-After'),
+  internal: () => new AppError('IVR_INTERNAL', 500, 'unknown error'),
+} as const;

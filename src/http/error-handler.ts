@@ -1,0 +1,51 @@
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { AppError, errors } from '../errors/catalogue';
+import { renderError } from './representation';
+
+interface HttpParserError {
+  type?: unknown;
+  status?: unknown;
+  limit?: unknown;
+}
+
+/** Errors raised by Express's own body parsers, mapped onto the catalogue. */
+function fromBodyParser(error: HttpParserError): AppError | undefined {
+  if (error.type === 'entity.too.large') {
+    return errors.payloadTooLarge(typeof error.limit === 'number' ? error.limit : 0);
+  }
+  if (typeof error.type === 'string' && typeof error.status === 'number' && error.status === 400) {
+    return errors.malformedBody();
+  }
+  return undefined;
+}
+
+export function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (typeof error === 'object' && error !== null) return fromBodyParser(error as HttpParserError);
+  return undefined;
+}
+
+export function notFound(): RequestHandler {
+  return (req, _res, next) => next(errors.notFound(req.path));
+}
+
+export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
+  return (req, _res, next) => next(errors.methodNotAllowed(req.method, allowed));
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req: Request, res, next) => {
+    if (res.headersSent) {
+      logger.error({ err: error, requestId: req.id }, 'error after the response started');
+      next(error);
+      return;
+    }
+    const known = toAppError(error);
+    const reported = known ?? errors.internal();
+    if (known === undefined) {
+      logger.error({ err: error, requestId: req.id }, 'unhandled error');
+    }
+    res.send(renderError(req, res, reported));
+  };
+}

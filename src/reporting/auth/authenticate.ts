@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword, verifyPassword } from '../../accounts/password-hash';
+import { errors } from '../../errors/catalogue';
+import { accountId, type Store, type Tool } from '../../storage/store';
+import type { IssuedCredentials, TemporaryCredentials } from './temporary-credentials';
+
+export interface AuthenticationRequest {
+  readonly tool: Tool;
+  readonly login: string;
+  readonly password: string;
+}
+
+export type Authenticate = (request: AuthenticationRequest) => Promise<IssuedCredentials>;
+
+/**
+ * Trades a tool account's login and password for temporary credentials. Unknown login, wrong password
+ * and inactive account fail alike, and an unknown login still costs one hash comparison, so neither the
+ * answer nor its timing tells which it was.
+ */
+export function authenticator(store: Store, credentials: TemporaryCredentials): Authenticate {
+  let decoy: Promise<string> | undefined;
+  const decoyHash = () => (decoy ??= hashPassword(randomBytes(16).toString('hex')));
+
+  return async ({ tool, login, password }) => {
+    const account = await store.accounts.find(accountId(tool, login));
+    const matches = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
+    if (account === undefined || !matches || !account.active) throw errors.invalidLogin();
+    return credentials.issue(account);
+  };
+}

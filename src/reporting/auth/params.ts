@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { errors } from '../../errors/catalogue';
+import { TOOLS } from '../../storage/store';
+import type { AuthenticationRequest } from './authenticate';
+
+const toolSchema = z.enum(TOOLS);
+const secretSchema = z.string().min(1).max(1024);
+
+const FIELDS = ['tool', 'login', 'password'] as const;
+type Field = (typeof FIELDS)[number];
+
+function pick(source: unknown): Partial<Record<Field, unknown>> {
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return {};
+  const record = source as Record<string, unknown>;
+  return Object.fromEntries(FIELDS.filter((name) => record[name] !== undefined).map((name) => [name, record[name]]));
+}
+
+/**
+ * The reference documents tool, login and password as query parameters but is called with a form
+ * body; both are read, and a JSON body too. Where a name appears in both, the body wins.
+ */
+export function parseAuthenticationRequest(query: unknown, body: unknown): AuthenticationRequest {
+  const merged = { ...pick(query), ...pick(body) };
+  const tool = toolSchema.safeParse(merged.tool);
+  if (!tool.success) throw errors.invalidTool();
+  const login = secretSchema.safeParse(merged.login);
+  if (!login.success) throw errors.missingField('login');
+  const password = secretSchema.safeParse(merged.password);
+  if (!password.success) throw errors.missingField('password');
+  return { tool: tool.data, login: login.data, password: password.data };
+}

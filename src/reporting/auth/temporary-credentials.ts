@@ -1,0 +1,74 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Account, Store } from '../../storage/store';
+import type { Clock } from '../../time/clock';
+
+export interface IssuedCredentials {
+  readonly login: string;
+  readonly password: string;
+}
+
+export interface TemporaryCredentials {
+  issue(account: Account): Promise<IssuedCredentials>;
+  /** The active account the pair belongs to, or undefined when unknown, expired, wrong or inactive. */
+  verify(login: string, password: string): Promise<Account | undefined>;
+}
+
+interface Options {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ttlSeconds: number;
+}
+
+const SWEEP_INTERVAL_MS = 600_000;
+
+function digest(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+/** 128 random bits as 32 lowercase hex digits. */
+function randomHex(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * Temporary credentials expire after `ttlSeconds` without use (sliding expiry). Only a digest of the
+ * password is stored: it is a random 128-bit secret, so a fast hash is enough to make a leaked store
+ * useless, and the digests are compared in constant time.
+ */
+export function temporaryCredentials({ store, clock, ttlSeconds }: Options): TemporaryCredentials {
+  const ttlMs = ttlSeconds * 1000;
+  let lastSweep = clock.now();
+
+  async function sweepIdle(now: number): Promise<void> {
+    if (now - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = now;
+    await store.credentials.removeIdleSince(now - ttlMs);
+  }
+
+  return {
+    async issue(account) {
+      const now = clock.now();
+      await sweepIdle(now);
+      const issued = { login: randomHex(), password: randomHex() };
+      await store.credentials.save({
+        login: issued.login,
+        passwordDigest: digest(issued.password).toString('hex'),
+        accountId: account.id,
+        lastUsedAt: now,
+      });
+      return issued;
+    },
+
+    async verify(login, password) {
+      const credential = await store.credentials.find(login);
+      if (credential === undefined) return undefined;
+      const now = clock.now();
+      if (now - credential.lastUsedAt >= ttlMs) return undefined;
+      if (!timingSafeEqual(digest(password), Buffer.from(credential.passwordDigest, 'hex'))) return undefined;
+      const account = await store.accounts.find(credential.accountId);
+      if (account === undefined || !account.active) return undefined;
+      await store.credentials.touch(login, now);
+      return account;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { calendarDateOf, epochDayOf, isoWeekdayIndex, type EpochDay } from '../../time/calendar';
+
+export const PERIODS = ['day', 'week', 'month'] as const;
+export type Period = (typeof PERIODS)[number];
+export type WeekStart = 'monday' | 'sunday';
+
+/** One calendar period that overlaps the requested range. */
+export interface PeriodSpan {
+  /** The period's own first day, which may lie before the range; it keys the period. */
+  readonly start: EpochDay;
+  /** The days of the period inside the range, whose calls it counts. */
+  readonly first: EpochDay;
+  readonly last: EpochDay;
+}
+
+const WEEK_START_INDEX: Record<WeekStart, number> = { monday: 0, sunday: 6 };
+
+function periodStart(day: EpochDay, period: Period, weekStart: WeekStart): EpochDay {
+  switch (period) {
+    case 'day':
+      return day;
+    case 'week':
+      return day - ((isoWeekdayIndex(day) - WEEK_START_INDEX[weekStart] + 7) % 7);
+    case 'month': {
+      const { year, month } = calendarDateOf(day);
+      return epochDayOf({ year, month, day: 1 });
+    }
+  }
+}
+
+function nextPeriodStart(start: EpochDay, period: Period): EpochDay {
+  switch (period) {
+    case 'day':
+      return start + 1;
+    case 'week':
+      return start + 7;
+    case 'month': {
+      const { year, month } = calendarDateOf(start);
+      return epochDayOf({ year: month === 12 ? year + 1 : year, month: month === 12 ? 1 : month + 1, day: 1 });
+    }
+  }
+}
+
+/** Every period of the given kind that overlaps `from`..`to` (inclusive), in order. */
+export function periodsOverlapping(from: EpochDay, to: EpochDay, period: Period, weekStart: WeekStart): PeriodSpan[] {
+  const spans: PeriodSpan[] = [];
+  for (let start = periodStart(from, period, weekStart); start <= to; ) {
+    const next = nextPeriodStart(start, period);
+    spans.push({ start, first: Math.max(start, from), last: Math.min(next - 1, to) });
+    start = next;
+  }
+  return spans;
+}

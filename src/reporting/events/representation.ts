@@ -1,0 +1,39 @@
+import type { Representation } from '../../http/representation';
+import type { EventReport } from './report';
+
+/** The series in the order of the specification's table (section 2.2), with their wire names. */
+const SERIES = [
+  ['calls', 'calls'],
+  ['log_events', 'logEvents'],
+  ['loops_per_call', 'loopsPerCall'],
+  ['form_items', 'formItems'],
+  ['loops', 'loops'],
+  ['average_form_items', 'averageFormItems'],
+] as const satisfies ReadonlyArray<readonly [string, keyof EventReport]>;
+
+/**
+ * JSON is written by hand: keys are digit strings and values finite numbers, so nothing needs escaping,
+ * and the period keys keep ascending order whatever the engine does with integer-like property names.
+ */
+function toJson(report: EventReport): string {
+  const series = SERIES.map(([name, field]) => {
+    const values = report[field];
+    const entries = report.keys.map((key, index) => `"${key}":${values[index]}`);
+    return `"${name}":{${entries.join(',')}}`;
+  });
+  return `{${series.join(',')}}`;
+}
+
+function toXml(report: EventReport): Record<string, unknown> {
+  return Object.fromEntries(
+    SERIES.map(([name, field]) => {
+      const values = report[field];
+      const period = report.keys.map((key, index) => ({ $: { timestamp: String(key) }, _: String(values[index]) }));
+      return [name, { period }];
+    }),
+  );
+}
+
+export function eventReportRepresentation(report: EventReport): Representation {
+  return { json: () => toJson(report), xml: () => toXml(report) };
+}

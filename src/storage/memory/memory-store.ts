@@ -1,0 +1,189 @@
+import type {
+  Account,
+  AddCallsResult,
+  AssignPhoneResult,
+  CallRecord,
+  DayTotals,
+  Store,
+  TemporaryCredential,
+} from '../store';
+import { localEpochDay, type EpochDay } from '../../time/calendar';
+
+interface MutableTotals {
+  calls: number;
+  logEvents: number;
+  loops: number;
+  formItems: number;
+}
+
+interface WindowCount {
+  windowStart: number;
+  windowEnd: number;
+  count: number;
+}
+
+/**
+ * The embedded store: everything in process memory, lost on restart. Every method resolves on the
+ * same tick, so each one is atomic with respect to the others.
+ */
+export function createMemoryStore(): Store {
+  const accounts = new Map<string, Account>();
+  const phoneOwner = new Map<string, string>();
+  const phonesByAccount = new Map<string, Set<string>>();
+  const credentials = new Map<string, TemporaryCredential>();
+  const callsById = new Map<string, CallRecord>();
+  const rollups = new Map<string, Map<EpochDay, MutableTotals>>();
+  const windows = new Map<string, WindowCount>();
+  let latestWindowStart = Number.NEGATIVE_INFINITY;
+
+  function addToRollup(record: CallRecord, timeZone: string): void {
+    let days = rollups.get(record.phone);
+    if (days === undefined) {
+      days = new Map();
+      rollups.set(record.phone, days);
+    }
+    const day = localEpochDay(record.startedAt, timeZone);
+    const totals = days.get(day);
+    if (totals === undefined) {
+      days.set(day, { calls: 1, logEvents: record.logEvents, loops: record.loops, formItems: record.formItems });
+    } else {
+      totals.calls += 1;
+      totals.logEvents += record.logEvents;
+      totals.loops += record.loops;
+      totals.formItems += record.formItems;
+    }
+  }
+
+  function forgetEndedWindows(now: number): void {
+    for (const [key, window] of windows) {
+      if (window.windowEnd <= now) windows.delete(key);
+    }
+  }
+
+  return {
+    accounts: {
+      find: (id) => Promise.resolve(accounts.get(id)),
+      save: (account) => {
+        accounts.set(account.id, account);
+        return Promise.resolve();
+      },
+      list: () => Promise.resolve([...accounts.values()]),
+    },
+
+    phones: {
+      assign: (phone, accountId) => {
+        const owner = phoneOwner.get(phone);
+        let result: AssignPhoneResult = 'assigned';
+        if (owner === accountId) result = 'already-owned';
+        else if (owner !== undefined) result = 'owned-by-another';
+        else {
+          phoneOwner.set(phone, accountId);
+          const owned = phonesByAccount.get(accountId) ?? new Set();
+          phonesByAccount.set(accountId, owned.add(phone));
+        }
+        return Promise.resolve(result);
+      },
+      release: (phone, accountId) => {
+        const owned = phoneOwner.get(phone) === accountId;
+        if (owned) {
+          phoneOwner.delete(phone);
+          phonesByAccount.get(accountId)?.delete(phone);
+        }
+        return Promise.resolve(owned);
+      },
+      ownedBy: (accountId) => Promise.resolve([...(phonesByAccount.get(accountId) ?? [])].sort()),
+    },
+
+    credentials: {
+      save: (credential) => {
+        credentials.set(credential.login, credential);
+        return Promise.resolve();
+      },
+      find: (login) => Promise.resolve(credentials.get(login)),
+      touch: (login, usedAt) => {
+        const credential = credentials.get(login);
+        if (credential !== undefined) credentials.set(login, { ...credential, lastUsedAt: usedAt });
+        return Promise.resolve();
+      },
+      removeIdleSince: (cutoff) => {
+        let removed = 0;
+        for (const [login, credential] of credentials) {
+          if (credential.lastUsedAt < cutoff) {
+            credentials.delete(login);
+            removed += 1;
+          }
+        }
+        return Promise.resolve(removed);
+      },
+    },
+
+    calls: {
+      add: (records) => {
+        let inserted = 0;
+        let duplicates = 0;
+        const unknownPhone: number[] = [];
+        records.forEach((record, position) => {
+          const owner = phoneOwner.get(record.phone);
+          const account = owner === undefined ? undefined : accounts.get(owner);
+          if (account === undefined) {
+            unknownPhone.push(position);
+          } else if (callsById.has(record.callId)) {
+            duplicates += 1;
+          } else {
+            callsById.set(record.callId, record);
+            addToRollup(record, account.timeZone);
+            inserted += 1;
+          }
+        });
+        const result: AddCallsResult = { inserted, duplicates, unknownPhone };
+        return Promise.resolve(result);
+      },
+      dailyTotals: (phones, from, to) => {
+        const phoneDays = phones.flatMap((phone) => rollups.get(phone) ?? []);
+        const totals: DayTotals[] = [];
+        for (let day = from; day <= to; day += 1) {
+          const sum: MutableTotals = { calls: 0, logEvents: 0, loops: 0, formItems: 0 };
+          for (const days of phoneDays) {
+            const found = days.get(day);
+            if (found === undefined) continue;
+            sum.calls += found.calls;
+            sum.logEvents += found.logEvents;
+            sum.loops += found.loops;
+            sum.formItems += found.formItems;
+          }
+          if (sum.calls > 0) totals.push({ day, ...sum });
+        }
+        return Promise.resolve(totals);
+      },
+    },
+
+    rateLimits: {
+      hit: (key, windowStart, windowMs) => {
+        if (windowStart > latestWindowStart) {
+          latestWindowStart = windowStart;
+          forgetEndedWindows(windowStart);
+        }
+        const current = windows.get(key);
+        if (current === undefined || current.windowStart !== windowStart) {
+          windows.set(key, { windowStart, windowEnd: windowStart + windowMs, count: 1 });
+          return Promise.resolve(1);
+        }
+        current.count += 1;
+        return Promise.resolve(current.count);
+      },
+      decrement: (key, windowStart) => {
+        const current = windows.get(key);
+        if (current !== undefined && current.windowStart === windowStart && current.count > 0) {
+          current.count -= 1;
+        }
+        return Promise.resolve();
+      },
+      reset: (key) => {
+        windows.delete(key);
+        return Promise.resolve();
+      },
+    },
+
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,116 @@
+import type { EpochDay } from '../time/calendar';
+
+/**
+ * The storage interface. Every method is asynchronous so that the in-memory store and a networked one
+ * (PostgreSQL and Redis) are interchangeable; both must pass test/storage/store-contract.ts.
+ */
+
+export const TOOLS = ['dev', 'fuse', 'insight', 'fuseplus'] as const;
+export type Tool = (typeof TOOLS)[number];
+
+export interface Account {
+  /** `tool:login`: accounts are per tool, so the same login may exist under two tools. */
+  readonly id: string;
+  readonly tool: Tool;
+  readonly login: string;
+  /** A salted slow hash; see reporting/auth/password-hash.ts. */
+  readonly passwordHash: string;
+  readonly active: boolean;
+  /** IANA time zone in which the account's dates and periods are read. */
+  readonly timeZone: string;
+}
+
+export function accountId(tool: Tool, login: string): string {
+  return `${tool}:${login}`;
+}
+
+export interface TemporaryCredential {
+  readonly login: string;
+  /** SHA-256 of the temporary password, hex; the password itself is never stored. */
+  readonly passwordDigest: string;
+  readonly accountId: string;
+  /** Milliseconds since the epoch of the last successful use (or of issue). */
+  readonly lastUsedAt: number;
+}
+
+export interface CallRecord {
+  readonly callId: string;
+  /** Digits only. */
+  readonly phone: string;
+  /** Milliseconds since the epoch. */
+  readonly startedAt: number;
+  readonly logEvents: number;
+  readonly loops: number;
+  readonly formItems: number;
+}
+
+/** Sums over the calls of one local day. */
+export interface DayTotals {
+  readonly day: EpochDay;
+  readonly calls: number;
+  readonly logEvents: number;
+  readonly loops: number;
+  readonly formItems: number;
+}
+
+export interface AddCallsResult {
+  readonly inserted: number;
+  readonly duplicates: number;
+  /** Positions, in the batch given, of records whose phone belongs to no account; none of them is kept. */
+  readonly unknownPhone: readonly number[];
+}
+
+export type AssignPhoneResult = 'assigned' | 'already-owned' | 'owned-by-another';
+
+export interface AccountRepository {
+  find(id: string): Promise<Account | undefined>;
+  /** Creates or replaces the account with this id. */
+  save(account: Account): Promise<void>;
+  list(): Promise<Account[]>;
+}
+
+export interface PhoneRepository {
+  assign(phone: string, accountId: string): Promise<AssignPhoneResult>;
+  /** Returns whether the account owned the number. */
+  release(phone: string, accountId: string): Promise<boolean>;
+  ownedBy(accountId: string): Promise<string[]>;
+}
+
+export interface CredentialRepository {
+  save(credential: TemporaryCredential): Promise<void>;
+  find(login: string): Promise<TemporaryCredential | undefined>;
+  /** Records a use; does nothing when the credential is gone. */
+  touch(login: string, usedAt: number): Promise<void>;
+  /** Deletes credentials last used before `cutoff` and returns how many went. */
+  removeIdleSince(cutoff: number): Promise<number>;
+}
+
+export interface CallRepository {
+  /**
+   * Keeps each record whose `callId` was not seen before and whose phone has an owner, and updates the
+   * per-day rollups in the owner's time zone in the same step, so a reader never sees one without the
+   * other.
+   */
+  add(records: readonly CallRecord[]): Promise<AddCallsResult>;
+  /** Totals per local day for the given phones merged, only for days that have calls, in day order. */
+  dailyTotals(phones: readonly string[], from: EpochDay, to: EpochDay): Promise<DayTotals[]>;
+}
+
+export interface RateLimitCounters {
+  /**
+   * Counts one hit for `key` in the fixed window that starts at `windowStart` (ms) and returns the
+   * window's count including this hit. Atomic: concurrent hits never share a count.
+   */
+  hit(key: string, windowStart: number, windowMs: number): Promise<number>;
+  decrement(key: string, windowStart: number): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
+export interface Store {
+  readonly accounts: AccountRepository;
+  readonly phones: PhoneRepository;
+  readonly credentials: CredentialRepository;
+  readonly calls: CallRepository;
+  readonly rateLimits: RateLimitCounters;
+  close(): Promise<void>;
+}
