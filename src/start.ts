@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import { createApp } from './app';
+import { loadConfig, type Config } from './config/config';
+import { createLogger } from './logger';
+import { listen, type RunningServer } from './server';
+import { loadDemoData, type DemoAccount } from './storage/demo-data';
+import { createMemoryStore } from './storage/memory/memory-store';
+import { loadSeedFile } from './storage/seed-file';
+import type { Store } from './storage/store';
+import { systemClock, type Clock } from './time/clock';
+
+export interface Started {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly store: Store;
+  readonly running: RunningServer;
+  /** Set when the bundled demo data was loaded (no SEED_FILE). */
+  readonly demo: DemoAccount | undefined;
+  /** Stops accepting, finishes requests in flight, closes the store. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+}
+
+/**
+ * Wires every dependency once (configuration, logger, store, clock), loads the data, and listens.
+ * Throws ConfigError or SeedFileError, with a message naming the culprit, before anything listens.
+ */
+export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}): Promise<Started> {
+  const config = loadConfig(env);
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const store = createMemoryStore();
+  let demo: DemoAccount | undefined;
+  if (config.seedFile !== undefined) {
+    const summary = await loadSeedFile(config.seedFile, store, config.defaultTimeZone);
+    logger.info({ seedFile: config.seedFile, ...summary }, 'seed file loaded');
+  } else {
+    demo = await loadDemoData(store, clock);
+  }
+  const running = await listen(createApp({ config, store, clock, logger }), config.host, config.port);
+  logger.info({ url: running.url, store: config.store }, 'listening');
+  return {
+    config,
+    logger,
+    store,
+    running,
+    demo,
+    stop: async () => {
+      await running.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Express } from 'express';
+import { createApp } from '../../src/app';
+import { hashPassword } from '../../src/accounts/password-hash';
+import { loadConfig, type Config } from '../../src/config/config';
+import { createLogger } from '../../src/logger';
+import { createMemoryStore } from '../../src/storage/memory/memory-store';
+import { accountId, type Account, type Store, type Tool } from '../../src/storage/store';
+import { FakeClock } from './fake-clock';
+
+export interface TestApp {
+  readonly app: Express;
+  readonly store: Store;
+  readonly clock: FakeClock;
+  readonly config: Config;
+}
+
+/** A fresh app on a fresh in-memory store, with a fake clock and silent logs. */
+export function buildTestApp(env: NodeJS.ProcessEnv = {}, clock = new FakeClock()): TestApp {
+  const config = loadConfig(env);
+  const store = createMemoryStore();
+  const app = createApp({ config, store, clock, logger: createLogger('silent') });
+  return { app, store, clock, config };
+}
+
+export interface AccountFixture {
+  readonly tool?: Tool;
+  readonly login?: string;
+  readonly password?: string;
+  readonly active?: boolean;
+  readonly timeZone?: string;
+  readonly phones?: readonly string[];
+}
+
+export async function addAccount(store: Store, fixture: AccountFixture = {}): Promise<Account> {
+  const tool = fixture.tool ?? 'dev';
+  const login = fixture.login ?? 'alice';
+  const account: Account = {
+    id: accountId(tool, login),
+    tool,
+    login,
+    passwordHash: await hashPassword(fixture.password ?? 'secret-password'),
+    active: fixture.active ?? true,
+    timeZone: fixture.timeZone ?? 'UTC',
+  };
+  await store.accounts.save(account);
+  for (const phone of fixture.phones ?? []) await store.phones.assign(phone, account.id);
+  return account;
+}
