@@ -1,0 +1,155 @@
+import request from 'supertest';
+import type { RunningServer } from '../../src/server';
+import { addAccount, buildTestApp, type TestApp } from '../support/test-app';
+import { serve } from '../support/http';
+
+const HEX32 = /^[0-9a-f]{32}$/;
+const INVALID_TOOL = 'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus';
+const INVALID_LOGIN = 'invalid login or password, or the account is inactive';
+
+let testApp: TestApp;
+let server: RunningServer;
+
+beforeEach(async () => {
+  testApp = buildTestApp();
+  server = await serve(testApp.app);
+  await addAccount(testApp.store, { tool: 'dev', login: 'alice', password: 'secret-password' });
+});
+
+afterEach(() => server.close());
+
+const auth = () => request(server.url).post('/api/auth');
+
+describe('POST /api/auth', () => {
+  test('returns 200 with 32-hex temporary credentials for a form body', async () => {
+    const response = await auth().type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Object.keys(response.body)).toEqual(['login', 'password']);
+    expect(response.body.login).toMatch(HEX32);
+    expect(response.body.password).toMatch(HEX32);
+    expect(response.body.login).not.toBe(response.body.password);
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(response.text)));
+  });
+
+  test('reads the fields from the query string as documented', async () => {
+    const response = await request(server.url).post('/api/auth?tool=dev&login=alice&password=secret-password');
+    expect(response.status).toBe(200);
+    expect(response.body.login).toMatch(HEX32);
+  });
+
+  test('reads the fields from a JSON body', async () => {
+    const response = await auth().send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+    expect(response.status).toBe(200);
+    expect(response.body.password).toMatch(HEX32);
+  });
+
+  test('lets the body win over the query string when a field is in both', async () => {
+    const response = await request(server.url)
+      .post('/api/auth?tool=dev&login=alice&password=wrong')
+      .type('form')
+      .send({ password: 'secret-password' });
+    expect(response.status).toBe(200);
+  });
+
+  test.each(['dev', 'fuse', 'insight', 'fuseplus'] as const)('accepts the tool %s', async (tool) => {
+    await addAccount(testApp.store, { tool, login: 'bob', password: `pw-${tool}` });
+    const response = await auth().type('form').send({ tool, login: 'bob', password: `pw-${tool}` });
+    expect(response.status).toBe(200);
+  });
+
+  test('keeps accounts per tool: the same login under another tool is another account', async () => {
+    await addAccount(testApp.store, { tool: 'fuseplus', login: 'alice', password: 'other-password' });
+    const devWithFuseplusPassword = await auth().type('form').send({ tool: 'dev', login: 'alice', password: 'other-password' });
+    const fuseplus = await auth().type('form').send({ tool: 'fuseplus', login: 'alice', password: 'other-password' });
+    expect(devWithFuseplusPassword.status).toBe(401);
+    expect(fuseplus.status).toBe(200);
+  });
+
+  test('issues a new pair on every success and keeps earlier pairs valid', async () => {
+    const first = await auth().type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+    const second = await auth().type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+    expect(second.body.login).not.toBe(first.body.login);
+    await testApp.store.phones.assign('15550001', 'dev:alice');
+    for (const pair of [first.body, second.body]) {
+      const events = await request(server.url)
+        .get('/api/events/20180201/20180201/day/ALL')
+        .auth(pair.login as string, pair.password as string);
+      expect(events.status).toBe(200);
+    }
+  });
+
+  test.each([
+    ['an unknown tool', { tool: 'excel', login: 'alice', password: 'secret-password' }],
+    ['a missing tool', { login: 'alice', password: 'secret-password' }],
+    ['a tool in the wrong case', { tool: 'DEV', login: 'alice', password: 'secret-password' }],
+  ])('returns 400 naming the allowed tools for %s', async (_case, body) => {
+    const response = await auth().type('form').send(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: INVALID_TOOL });
+  });
+
+  test.each([
+    ['login', { tool: 'dev', password: 'secret-password' }],
+    ['login', { tool: 'dev', login: '', password: 'secret-password' }],
+    ['password', { tool: 'dev', login: 'alice' }],
+    ['password', { tool: 'dev', login: 'alice', password: '' }],
+  ])('returns 400 when %s is missing or empty', async (field, body) => {
+    const response = await auth().type('form').send(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: `${field} is required` });
+  });
+
+  test('returns 400 for a JSON body that does not parse', async () => {
+    const response = await auth().set('Content-Type', 'application/json').send('{"tool": "dev",');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'request body could not be parsed' });
+  });
+
+  test('returns 413 for a body over 16 kB', async () => {
+    const response = await auth().type('form').send({ tool: 'dev', login: 'alice', password: 'x'.repeat(20_000) });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ error: 'request body is larger than 16384 bytes' });
+  });
+
+  test.each([
+    ['an unknown login', { tool: 'dev', login: 'mallory', password: 'secret-password' }],
+    ['a wrong password', { tool: 'dev', login: 'alice', password: 'wrong-password' }],
+  ])('returns 401 with one message for %s', async (_case, body) => {
+    const response = await auth().type('form').send(body);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: INVALID_LOGIN });
+  });
+
+  test('returns 401 with the same message for an inactive account with the right password', async () => {
+    await addAccount(testApp.store, { tool: 'insight', login: 'carol', password: 'pw', active: false });
+    const response = await auth().type('form').send({ tool: 'insight', login: 'carol', password: 'pw' });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: INVALID_LOGIN });
+  });
+
+  test.each(['get', 'put', 'delete', 'patch'] as const)('returns 405 with Allow: POST for %s', async (method) => {
+    const response = await request(server.url)[method]('/api/auth');
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST');
+    expect(response.body).toEqual({ error: `method ${method.toUpperCase()} is not allowed here; use POST` });
+  });
+
+  test('answers in XML when Accept asks for application/xml', async () => {
+    const response = await auth()
+      .set('Accept', 'application/xml')
+      .type('form')
+      .send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(response.text).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?><result><login>[0-9a-f]{32}<\/login><password>[0-9a-f]{32}<\/password><\/result>$/,
+    );
+  });
+
+  test('answers errors in XML when Accept asks for application/xml', async () => {
+    const response = await auth().set('Accept', 'application/xml').type('form').send({ tool: 'excel' });
+    expect(response.status).toBe(400);
+    expect(response.text).toBe(`<?xml version="1.0" encoding="UTF-8"?><result><error>${INVALID_TOOL}</error></result>`);
+  });
+});
