@@ -1,0 +1,85 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
+import { createLogger } from '../../src/logger';
+import type { RunningServer } from '../../src/server';
+import { createMemoryStore } from '../../src/storage/memory/memory-store';
+import type { Store } from '../../src/storage/store';
+import { authenticate } from '../reporting/support';
+import { FakeClock } from '../support/fake-clock';
+import { serve } from '../support/http';
+import { addAccount } from '../support/test-app';
+
+class LogLines extends Writable {
+  readonly lines: Record<string, unknown>[] = [];
+
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  }
+}
+
+let server: RunningServer;
+let logs: LogLines;
+let store: Store;
+
+beforeEach(async () => {
+  logs = new LogLines();
+  const memory = createMemoryStore();
+  store = {
+    ...memory,
+    calls: {
+      ...memory.calls,
+      dailyTotals: () => Promise.reject(new Error('disk on fire at /var/lib/secret/path')),
+    },
+  };
+  const app = createApp({ config: loadConfig({}), store, clock: new FakeClock(), logger: createLogger('info', logs) });
+  server = await serve(app);
+  await addAccount(store, { phones: ['15550001'] });
+});
+
+afterEach(() => server.close());
+
+describe('errors common to the reporting API', () => {
+  test('returns 404 with an error body for an unknown path', async () => {
+    const response = await request(server.url).get('/api/nothing-here');
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.body).toEqual({ error: 'no resource at /api/nothing-here' });
+  });
+
+  test('returns 404 for an event path with a missing segment', async () => {
+    const response = await request(server.url).get('/api/events/20180201/20180208/day').set('Accept', 'application/xml');
+    expect(response.status).toBe(404);
+    expect(response.text).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><result><error>no resource at /api/events/20180201/20180208/day</error></result>',
+    );
+  });
+
+  test('returns 500 as unknown error and logs the cause with the request id, never sending it', async () => {
+    const credentials = await authenticate(server.url);
+    const response = await request(server.url)
+      .get('/api/events/20180201/20180201/day/ALL')
+      .auth(credentials.login, credentials.password);
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({ error: 'unknown error' });
+    expect(response.text).not.toContain('disk on fire');
+    const requestId = response.headers['x-request-id'] as string;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const logged = logs.lines.find((line) => line.msg === 'unhandled error');
+    expect(logged).toMatchObject({ level: 50, requestId, err: { message: 'disk on fire at /var/lib/secret/path' } });
+    expect(JSON.stringify(logs.lines)).not.toContain(credentials.password);
+    expect(JSON.stringify(logs.lines)).not.toContain(Buffer.from(`${credentials.login}:${credentials.password}`).toString('base64'));
+  });
+
+  test('gives every response its own request id and logs the request with it', async () => {
+    const first = await request(server.url).get('/api/unknown');
+    const second = await request(server.url).get('/api/unknown');
+    expect(first.headers['x-request-id']).not.toBe(second.headers['x-request-id']);
+    const completed = logs.lines.filter((line) => line.msg === 'request completed');
+    expect(completed.map((line) => (line.req as { id: string }).id)).toEqual(
+      expect.arrayContaining([first.headers['x-request-id'], second.headers['x-request-id']]),
+    );
+  });
+});
