@@ -1,0 +1,85 @@
+import { ConfigError, loadConfig } from '../../src/config/config';
+
+describe('configuration', () => {
+  test('uses the defaults of decisions.md when nothing is set', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      logLevel: 'info',
+      publicUrl: undefined,
+      trustProxy: false,
+      seedFile: undefined,
+      defaultTimeZone: 'UTC',
+      weekStart: 'monday',
+      maxRangeDays: 3660,
+      credentialTtlSeconds: 86_400,
+      authRateLimit: 15,
+      dataRateLimit: 150,
+      rateLimitWindowSeconds: 900,
+      store: 'memory',
+    });
+  });
+
+  test('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', DEFAULT_TIMEZONE: '  ' }).port).toBe(3000);
+  });
+
+  test('reads every variable it knows', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'https://ivr.example.com/',
+      TRUST_PROXY: '1',
+      SEED_FILE: './seed.json',
+      DEFAULT_TIMEZONE: 'America/New_York',
+      WEEK_START: 'sunday',
+      MAX_RANGE_DAYS: '366',
+      CREDENTIAL_TTL_SECONDS: '60',
+      AUTH_RATE_LIMIT: '5',
+      DATA_RATE_LIMIT: '50',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      STORE: 'memory',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      logLevel: 'warn',
+      publicUrl: 'https://ivr.example.com',
+      trustProxy: 1,
+      seedFile: './seed.json',
+      defaultTimeZone: 'America/New_York',
+      weekStart: 'sunday',
+      maxRangeDays: 366,
+      credentialTtlSeconds: 60,
+      authRateLimit: 5,
+      dataRateLimit: 50,
+      rateLimitWindowSeconds: 60,
+    });
+  });
+
+  test.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('reads TRUST_PROXY=%s as %p', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  test('freezes the result', () => {
+    expect(Object.isFrozen(loadConfig({}))).toBe(true);
+  });
+
+  test.each([
+    ['PORT', 'eighty', 'PORT="eighty": must be a whole number'],
+    ['PORT', '70000', 'PORT="70000": Too big: expected number to be <=65535'],
+    ['DEFAULT_TIMEZONE', 'Mars/Olympus', 'DEFAULT_TIMEZONE="Mars/Olympus": must be an IANA time zone such as UTC or America/New_York'],
+    ['WEEK_START', 'friday', 'WEEK_START="friday": Invalid option: expected one of "monday"|"sunday"'],
+    ['DATA_RATE_LIMIT', '0', 'DATA_RATE_LIMIT="0": Too small: expected number to be >=1'],
+    ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL="ftp://x": must be an http or https URL'],
+    ['STORE', 'mongodb', 'STORE="mongodb": Invalid input: expected "memory"'],
+  ])('stops with a message naming %s when it is %s', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(`invalid configuration: ${message}`));
+  });
+});
