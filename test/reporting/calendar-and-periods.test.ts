@@ -1,0 +1,60 @@
+import { periodsOverlapping } from '../../src/reporting/events/periods';
+import { calendarDateOf, epochDayOf, isoWeekdayIndex, localDayStartSeconds, localEpochDay } from '../../src/time/calendar';
+
+const day = (year: number, month: number, dayOfMonth: number) => epochDayOf({ year, month, day: dayOfMonth });
+
+describe('calendar', () => {
+  test('counts epoch days from 1970-01-01 and back again', () => {
+    expect(day(1970, 1, 1)).toBe(0);
+    expect(day(2018, 2, 7)).toBe(17569);
+    expect(calendarDateOf(17569)).toEqual({ year: 2018, month: 2, day: 7 });
+  });
+
+  test('knows the weekday, Monday first', () => {
+    expect(isoWeekdayIndex(day(1970, 1, 1))).toBe(3);
+    expect(isoWeekdayIndex(day(2018, 2, 5))).toBe(0);
+    expect(isoWeekdayIndex(day(2018, 2, 4))).toBe(6);
+  });
+
+  test('reads the local date of an instant in a time zone', () => {
+    const instant = Date.parse('2018-02-08T03:00:00Z');
+    expect(localEpochDay(instant, 'America/New_York')).toBe(day(2018, 2, 7));
+    expect(localEpochDay(instant, 'Asia/Kolkata')).toBe(day(2018, 2, 8));
+  });
+
+  test('gives the Unix seconds of the local start of a day', () => {
+    expect(localDayStartSeconds(day(2018, 2, 1), 'America/New_York')).toBe(1517461200);
+    expect(localDayStartSeconds(day(2018, 2, 1), 'Asia/Kathmandu')).toBe(1517422500);
+  });
+});
+
+describe('periods overlapping a range', () => {
+  test('gives one day period per day', () => {
+    expect(periodsOverlapping(day(2018, 2, 1), day(2018, 2, 3), 'day', 'monday')).toEqual([
+      { start: day(2018, 2, 1), first: day(2018, 2, 1), last: day(2018, 2, 1) },
+      { start: day(2018, 2, 2), first: day(2018, 2, 2), last: day(2018, 2, 2) },
+      { start: day(2018, 2, 3), first: day(2018, 2, 3), last: day(2018, 2, 3) },
+    ]);
+  });
+
+  test('clips weeks to the range but keys them by their own first day', () => {
+    expect(periodsOverlapping(day(2018, 2, 1), day(2018, 2, 8), 'week', 'monday')).toEqual([
+      { start: day(2018, 1, 29), first: day(2018, 2, 1), last: day(2018, 2, 4) },
+      { start: day(2018, 2, 5), first: day(2018, 2, 5), last: day(2018, 2, 8) },
+    ]);
+  });
+
+  test('starts weeks on Sunday when asked', () => {
+    expect(periodsOverlapping(day(2018, 2, 4), day(2018, 2, 4), 'week', 'sunday')).toEqual([
+      { start: day(2018, 2, 4), first: day(2018, 2, 4), last: day(2018, 2, 4) },
+    ]);
+  });
+
+  test('crosses a year end by month, with months of their own lengths', () => {
+    expect(periodsOverlapping(day(2019, 12, 15), day(2020, 2, 29), 'month', 'monday')).toEqual([
+      { start: day(2019, 12, 1), first: day(2019, 12, 15), last: day(2019, 12, 31) },
+      { start: day(2020, 1, 1), first: day(2020, 1, 1), last: day(2020, 1, 31) },
+      { start: day(2020, 2, 1), first: day(2020, 2, 1), last: day(2020, 2, 29) },
+    ]);
+  });
+});

@@ -1,0 +1,4 @@
+import { createMemoryStore } from '../../src/storage/memory/memory-store';
+import { describeStoreContract } from './store-contract';
+
+describeStoreContract('in-memory', () => Promise.resolve(createMemoryStore()));

@@ -1,0 +1,179 @@
+import { callRecordSchema } from '../../src/calls/call-record';
+import { accountId, type Account, type CallRecord, type Store } from '../../src/storage/store';
+import { epochDayOf } from '../../src/time/calendar';
+
+/**
+ * The behaviour every Store must have. Each implementation's test file calls this with a factory that
+ * returns a fresh, empty store.
+ */
+export function describeStoreContract(name: string, createStore: () => Promise<Store>): void {
+  describe(`${name} store contract`, () => {
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await createStore();
+    });
+
+    afterEach(() => store.close());
+
+    const account = (login: string, timeZone = 'UTC', active = true): Account => ({
+      id: accountId('dev', login),
+      tool: 'dev',
+      login,
+      passwordHash: `hash-of-${login}`,
+      active,
+      timeZone,
+    });
+
+    const record = (callId: string, phone: string, startedAt: string, logEvents = 1, loops = 2, formItems = 3): CallRecord =>
+      callRecordSchema.parse({ call_id: callId, phone, started_at: startedAt, log_events: logEvents, loops, form_items: formItems });
+
+    const day = (year: number, month: number, dayOfMonth: number) => epochDayOf({ year, month, day: dayOfMonth });
+
+    describe('accounts', () => {
+      test('finds a saved account by id and lists it', async () => {
+        await store.accounts.save(account('alice'));
+        expect(await store.accounts.find('dev:alice')).toEqual(account('alice'));
+        expect(await store.accounts.find('dev:nobody')).toBeUndefined();
+        expect(await store.accounts.list()).toEqual([account('alice')]);
+      });
+
+      test('replaces an account saved again under the same id', async () => {
+        await store.accounts.save(account('alice'));
+        await store.accounts.save(account('alice', 'Europe/Paris', false));
+        expect(await store.accounts.find('dev:alice')).toEqual(account('alice', 'Europe/Paris', false));
+        expect(await store.accounts.list()).toHaveLength(1);
+      });
+    });
+
+    describe('phones', () => {
+      beforeEach(async () => {
+        await store.accounts.save(account('alice'));
+        await store.accounts.save(account('bob'));
+      });
+
+      test('assigns a free number, reports one already owned, and refuses one owned by another', async () => {
+        expect(await store.phones.assign('15550001', 'dev:alice')).toBe('assigned');
+        expect(await store.phones.assign('15550001', 'dev:alice')).toBe('already-owned');
+        expect(await store.phones.assign('15550001', 'dev:bob')).toBe('owned-by-another');
+        expect(await store.phones.ownedBy('dev:alice')).toEqual(['15550001']);
+        expect(await store.phones.ownedBy('dev:bob')).toEqual([]);
+      });
+
+      test('lists an account numbers in ascending order', async () => {
+        for (const phone of ['15550003', '15550001', '15550002']) await store.phones.assign(phone, 'dev:alice');
+        expect(await store.phones.ownedBy('dev:alice')).toEqual(['15550001', '15550002', '15550003']);
+      });
+
+      test('releases a number only for its owner', async () => {
+        await store.phones.assign('15550001', 'dev:alice');
+        expect(await store.phones.release('15550001', 'dev:bob')).toBe(false);
+        expect(await store.phones.release('15550001', 'dev:alice')).toBe(true);
+        expect(await store.phones.ownedBy('dev:alice')).toEqual([]);
+        expect(await store.phones.assign('15550001', 'dev:bob')).toBe('assigned');
+      });
+    });
+
+    describe('temporary credentials', () => {
+      const credential = { login: 'a'.repeat(32), passwordDigest: 'b'.repeat(64), accountId: 'dev:alice', lastUsedAt: 1_000 };
+
+      test('finds a saved credential by login', async () => {
+        await store.credentials.save(credential);
+        expect(await store.credentials.find(credential.login)).toEqual(credential);
+        expect(await store.credentials.find('c'.repeat(32))).toBeUndefined();
+      });
+
+      test('records the last use', async () => {
+        await store.credentials.save(credential);
+        await store.credentials.touch(credential.login, 5_000);
+        await store.credentials.touch('c'.repeat(32), 5_000);
+        expect(await store.credentials.find(credential.login)).toEqual({ ...credential, lastUsedAt: 5_000 });
+        expect(await store.credentials.find('c'.repeat(32))).toBeUndefined();
+      });
+
+      test('removes only credentials idle since before the cutoff', async () => {
+        await store.credentials.save(credential);
+        await store.credentials.save({ ...credential, login: 'd'.repeat(32), lastUsedAt: 3_000 });
+        expect(await store.credentials.removeIdleSince(2_000)).toBe(1);
+        expect(await store.credentials.find(credential.login)).toBeUndefined();
+        expect(await store.credentials.find('d'.repeat(32))).toBeDefined();
+      });
+    });
+
+    describe('calls and daily rollups', () => {
+      beforeEach(async () => {
+        await store.accounts.save(account('alice', 'America/New_York'));
+        await store.accounts.save(account('bob', 'Asia/Tokyo'));
+        await store.phones.assign('15550001', 'dev:alice');
+        await store.phones.assign('15550002', 'dev:alice');
+        await store.phones.assign('15550003', 'dev:bob');
+      });
+
+      test('adds new records, counts repeated call ids once, and rejects records of unowned numbers', async () => {
+        const result = await store.calls.add([
+          record('c1', '15550001', '2018-02-07T10:15:00-05:00'),
+          record('c2', '19990000', '2018-02-07T10:15:00-05:00'),
+          record('c1', '15550001', '2018-02-07T10:15:00-05:00'),
+          record('c3', '15550002', '2018-02-07T11:15:00-05:00'),
+        ]);
+        expect(result).toEqual({ inserted: 2, duplicates: 1, unknownPhone: [1] });
+        expect(await store.calls.add([record('c3', '15550002', '2018-02-07T11:15:00-05:00')])).toEqual({
+          inserted: 0,
+          duplicates: 1,
+          unknownPhone: [],
+        });
+      });
+
+      test('sums the calls of each local day of the owner time zone, for the phones asked, in day order', async () => {
+        await store.calls.add([
+          record('c1', '15550001', '2018-02-07T23:30:00-05:00', 1, 1, 1),
+          record('c2', '15550002', '2018-02-08T04:30:00Z', 10, 20, 30),
+          record('c3', '15550001', '2018-02-05T12:00:00-05:00', 2, 0, 0),
+          record('c4', '15550003', '2018-02-07T20:00:00Z', 100, 100, 100),
+        ]);
+        expect(await store.calls.dailyTotals(['15550001', '15550002'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
+          { day: day(2018, 2, 5), calls: 1, logEvents: 2, loops: 0, formItems: 0 },
+          { day: day(2018, 2, 7), calls: 2, logEvents: 11, loops: 21, formItems: 31 },
+        ]);
+        expect(await store.calls.dailyTotals(['15550003'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
+          { day: day(2018, 2, 8), calls: 1, logEvents: 100, loops: 100, formItems: 100 },
+        ]);
+      });
+
+      test('leaves out days outside the range and phones not asked for', async () => {
+        await store.calls.add([
+          record('c1', '15550001', '2018-02-01T12:00:00-05:00'),
+          record('c2', '15550001', '2018-02-03T12:00:00-05:00'),
+          record('c3', '15550002', '2018-02-02T12:00:00-05:00'),
+        ]);
+        expect(await store.calls.dailyTotals(['15550001'], day(2018, 2, 2), day(2018, 2, 3))).toEqual([
+          { day: day(2018, 2, 3), calls: 1, logEvents: 1, loops: 2, formItems: 3 },
+        ]);
+        expect(await store.calls.dailyTotals([], day(2018, 2, 1), day(2018, 2, 3))).toEqual([]);
+      });
+    });
+
+    describe('rate limit counters', () => {
+      test('counts hits per key within a window and starts again in the next window', async () => {
+        expect(await store.rateLimits.hit('a', 0, 900_000)).toBe(1);
+        expect(await store.rateLimits.hit('a', 0, 900_000)).toBe(2);
+        expect(await store.rateLimits.hit('b', 0, 900_000)).toBe(1);
+        expect(await store.rateLimits.hit('a', 900_000, 900_000)).toBe(1);
+      });
+
+      test('gives every one of many simultaneous hits its own count', async () => {
+        const counts = await Promise.all(Array.from({ length: 200 }, () => store.rateLimits.hit('a', 0, 900_000)));
+        expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
+      });
+
+      test('takes back a hit and resets a key', async () => {
+        await store.rateLimits.hit('a', 0, 900_000);
+        await store.rateLimits.hit('a', 0, 900_000);
+        await store.rateLimits.decrement('a', 0);
+        expect(await store.rateLimits.hit('a', 0, 900_000)).toBe(2);
+        await store.rateLimits.reset('a');
+        expect(await store.rateLimits.hit('a', 0, 900_000)).toBe(1);
+      });
+    });
+  });
+}
