@@ -20,9 +20,9 @@ function fromBodyParser(error: HttpParserError): AppError | undefined {
   return undefined;
 }
 
-export function toAppError(error: unknown): AppError | undefined {
+function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (typeof error === 'object' && error !== null) return fromBodyParser(error as HttpParserError);
+  if (typeof error === 'object' && error !== null) return fromBodyParser(error);
   return undefined;
 }
 
