@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { offsetMinutes } from './zone-offsets';
 
 /**
  * Calendar dates are handled as "epoch days": whole days since 1970-01-01 of the proleptic Gregorian
@@ -29,17 +29,26 @@ export function isoWeekdayIndex(day: EpochDay): number {
   return (((day + 3) % 7) + 7) % 7;
 }
 
-/** The local calendar date, in `zone`, of the instant `instantMs`. */
+const MS_PER_MINUTE = 60_000;
+
+/** The local calendar date, in `zone`, of the instant `instantMs`: its wall-clock time, floored to a day. */
 export function localEpochDay(instantMs: number, zone: string): EpochDay {
-  const local = DateTime.fromMillis(instantMs, { zone });
-  return epochDayOf({ year: local.year, month: local.month, day: local.day });
+  return Math.floor((instantMs + offsetMinutes(zone, instantMs) * MS_PER_MINUTE) / MS_PER_DAY);
 }
 
 /**
- * Unix seconds of the first instant of a local day. Where a DST change skips midnight, luxon moves the
- * nonexistent 00:00 forward to the first time that exists, which is when that day begins.
+ * Unix seconds of the first instant of a local day: local midnight, found as luxon finds a local time
+ * (guess with the offset at the wall-clock time, correct once). Where a DST change skips midnight, the
+ * nonexistent 00:00 moves forward by the gap, to the first time that exists, when that day begins.
  */
 export function localDayStartSeconds(day: EpochDay, zone: string): number {
-  const { year, month, day: dayOfMonth } = calendarDateOf(day);
-  return DateTime.fromObject({ year, month, day: dayOfMonth }, { zone }).toSeconds();
+  const wallClock = day * MS_PER_DAY;
+  const first = offsetMinutes(zone, wallClock);
+  const guess = wallClock - first * MS_PER_MINUTE;
+  const second = offsetMinutes(zone, guess);
+  if (first === second) return guess / 1000;
+  const corrected = guess - (second - first) * MS_PER_MINUTE;
+  const third = offsetMinutes(zone, corrected);
+  if (second === third) return corrected / 1000;
+  return (wallClock - Math.min(second, third) * MS_PER_MINUTE) / 1000;
 }

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { periodsOverlapping } from '../../src/reporting/events/periods';
 import { calendarDateOf, epochDayOf, isoWeekdayIndex, localDayStartSeconds, localEpochDay } from '../../src/time/calendar';
 
@@ -56,5 +57,30 @@ describe('periods overlapping a range', () => {
       { start: day(2020, 1, 1), first: day(2020, 1, 1), last: day(2020, 1, 31) },
       { start: day(2020, 2, 1), first: day(2020, 2, 1), last: day(2020, 2, 29) },
     ]);
+  });
+});
+
+describe('time zone arithmetic agrees with luxon', () => {
+  const ZONES = ['America/New_York', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Asia/Tehran', 'Africa/Casablanca', 'Pacific/Chatham', 'Europe/London', 'UTC'];
+  let state = 42;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+
+  test.each(ZONES)('gives the local date of 3,000 instants in %s as luxon does', (zone) => {
+    for (let sample = 0; sample < 3_000; sample += 1) {
+      const instant = Math.floor(random() * Date.UTC(2038, 0, 1));
+      const local = DateTime.fromMillis(instant, { zone });
+      expect([instant, localEpochDay(instant, zone)]).toEqual([instant, day(local.year, local.month, local.day)]);
+    }
+  });
+
+  test.each(ZONES)('gives the start of every day from 2016 to 2020 in %s as luxon does', (zone) => {
+    for (let current = day(2016, 1, 1); current <= day(2020, 12, 31); current += 1) {
+      const { year, month, day: dayOfMonth } = calendarDateOf(current);
+      const expected = DateTime.fromObject({ year, month, day: dayOfMonth }, { zone }).toSeconds();
+      expect([current, localDayStartSeconds(current, zone)]).toEqual([current, expected]);
+    }
   });
 });
