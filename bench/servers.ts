@@ -12,7 +12,8 @@ import { createLogger } from '../src/logger';
 import { listen } from '../src/server';
 import { generateDemoCalls } from '../src/storage/demo-data';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
-import { accountId, type CallRecord, type Store } from '../src/storage/store';
+import { addCallsInBatches } from '../src/storage/seed-file';
+import { accountId, type Store } from '../src/storage/store';
 import { systemClock } from '../src/time/clock';
 
 const PHONES = ['18005550100', '18005550101', '18005550102'];
@@ -25,17 +26,12 @@ async function storeWithCalls(days: number, callsPerDay: number): Promise<{ stor
   const id = accountId('dev', 'bench');
   await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE });
   for (const phone of PHONES) await store.phones.assign(phone, id);
-  let batch: CallRecord[] = [];
-  let calls = 0;
-  for (const wire of generateDemoCalls({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: Date.UTC(2026, 0, 1) })) {
-    batch.push(callRecordSchema.parse(wire));
-    if (batch.length === 10_000) {
-      calls += (await store.calls.add(batch)).inserted;
-      batch = [];
-    }
-  }
-  calls += (await store.calls.add(batch)).inserted;
-  return { store, calls };
+  const generated = generateDemoCalls({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: Date.UTC(2026, 0, 1) });
+  const records = (function* () {
+    for (const wire of generated) yield callRecordSchema.parse(wire);
+  })();
+  const { inserted } = await addCallsInBatches(store, records);
+  return { store, calls: inserted };
 }
 
 async function credentialsFor(url: string): Promise<string> {
