@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
+
+const run = promisify(execFile);
+const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+const README_BASE = 'http://127.0.0.1:3000';
+
+/** The fenced blocks of one README section, in order. */
+function shellBlocks(section: string): string[] {
+  const start = README.indexOf(`## ${section}`);
+  const end = README.indexOf('\n## ', start + 3);
+  const text = README.slice(start, end === -1 ? undefined : end);
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+}
+
+let server: ServerProcess;
+
+beforeAll(async () => {
+  server = startServerProcess({});
+  await server.listening();
+});
+
+afterAll(async () => {
+  server.child.kill('SIGTERM');
+  await server.exited();
+});
+
+const bash = async (script: string) => (await run('bash', ['-c', script.replaceAll(README_BASE, await server.listening())])).stdout;
+
+describe('README', () => {
+  test('gives the two set-up commands on its first screen', () => {
+    const [setUp] = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+    expect(setUp?.split('\n').filter(Boolean).map((line) => line.split('#')[0]!.trim())).toEqual(['npm ci && npm start', 'npm test']);
+    expect(README.indexOf('npm test')).toBeLessThan(800);
+  });
+
+  test('walks through authentication and event reports with commands that work verbatim', async () => {
+    const [authenticate, byMonth, byWeekInXml] = shellBlocks('Try it with curl');
+    expect(JSON.parse(await bash(authenticate!))).toEqual({ login: expect.stringMatching(/^[0-9a-f]{32}$/), password: expect.stringMatching(/^[0-9a-f]{32}$/) });
+
+    const monthly = JSON.parse(await bash(byMonth!)) as Record<string, Record<string, number>>;
+    expect(Object.keys(monthly)).toEqual(['calls', 'log_events', 'loops_per_call', 'form_items', 'loops', 'average_form_items']);
+    expect(Object.keys(monthly.calls!)).toHaveLength(72);
+    expect(Object.values(monthly.calls!).some((calls) => calls > 0)).toBe(true);
+
+    const weeklyXml = await bash(`${byMonth}\n${byWeekInXml}`);
+    expect(weeklyXml).toMatch(/^\{.*\}<\?xml version="1\.0" encoding="UTF-8"\?><result><calls><period timestamp="\d+">/s);
+  });
+
+  test('shows a refused request with the answer the server really gives', async () => {
+    const [, byMonth] = shellBlocks('Try it with curl');
+    const mistake = /`(curl -s -u "\$LOGIN:\$PASSWORD" [^`]+)` gives\n`400 (\{[^`]+\})`/.exec(README);
+    expect(mistake).not.toBeNull();
+    const output = await bash(`{ ${byMonth}\n} >/dev/null\n${mistake![1]}`);
+    expect(output).toBe(mistake![2]);
+  });
+});
