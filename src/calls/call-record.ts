@@ -1,17 +1,20 @@
-import { DateTime } from 'luxon';
 import { z } from 'zod';
 import type { CallRecord } from '../storage/store';
+import { parseInstantWithOffset } from './instant';
 import { phoneNumberSchema } from './phone-number';
 
 const count = z.number().int().min(0).max(1_000_000_000);
 
 const startedAt = z.string().transform((value, context) => {
-  const parsed = DateTime.fromISO(value, { setZone: true });
-  if (!/(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value) || !parsed.isValid) {
-    context.addIssue({ code: 'custom', message: 'must be an ISO-8601 date and time with an offset, e.g. 2018-02-07T10:15:00-05:00' });
+  const instant = parseInstantWithOffset(value);
+  if (instant === undefined) {
+    context.addIssue({
+      code: 'custom',
+      message: 'must be a real ISO-8601 date and time from 1970 with an offset, e.g. 2018-02-07T10:15:00-05:00',
+    });
     return z.NEVER;
   }
-  return parsed.toMillis();
+  return instant;
 });
 
 /** A call record as it arrives on the wire (seed file, admin API): snake_case, ISO time with offset. */

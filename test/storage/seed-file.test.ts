@@ -221,7 +221,7 @@ describe('loadSeedFile with a bad file', () => {
     [
       'a call has a start time without an offset',
       { accounts: [alice()], calls: [call(), call({ call_id: 'c-2', started_at: '2018-02-07T10:15:00' })] },
-      'calls[1] (call_id "c-2").started_at: must be an ISO-8601 date and time with an offset, e.g. 2018-02-07T10:15:00-05:00',
+      'calls[1] (call_id "c-2").started_at: must be a real ISO-8601 date and time from 1970 with an offset, e.g. 2018-02-07T10:15:00-05:00',
     ],
     [
       'a call has a negative count',
