@@ -219,6 +219,14 @@ describe('GET /api/events: path validation', () => {
     expect(Object.keys(response.body.calls as object)).toHaveLength(31);
   });
 
+  test('escapes XML special characters of a bad value in an XML error body', async () => {
+    const response = await events('20180201/20180208/day/%3C%26%3E%22').set('Accept', 'application/xml');
+    expect(response.status).toBe(400);
+    expect(response.text).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><result><error>phone must be ALL or a number of 1-15 digits, not "&lt;&amp;&gt;\\""</error></result>',
+    );
+  });
+
   test('escapes control characters of a bad value in the message, in XML too', async () => {
     const response = await events('20180201/20180208/day/12%0134').set('Accept', 'application/xml');
     expect(response.status).toBe(400);
