@@ -24,7 +24,7 @@ export default tseslint.config(
     files: ['**/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' },
+      globals: { module: 'writable', exports: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' },
     },
   },
   {

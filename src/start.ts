@@ -7,6 +7,7 @@ import { loadDemoData, type DemoAccount } from './storage/demo-data';
 import { createMemoryStore } from './storage/memory/memory-store';
 import { loadSeedFile } from './storage/seed-file';
 import type { Store } from './storage/store';
+import { loadSurveyHandler } from './survey/handler-module';
 import { systemClock, type Clock } from './time/clock';
 
 export interface Started {
@@ -27,10 +28,13 @@ export interface StartOptions {
 
 /**
  * Wires every dependency once (configuration, logger, store, clock), loads the data, and listens.
- * Throws ConfigError or SeedFileError, with a message naming the culprit, before anything listens.
+ * Throws ConfigError (also for a SURVEY_HANDLER that cannot be loaded) or SeedFileError, with a message
+ * naming the culprit, before anything listens.
  */
 export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}): Promise<Started> {
   const config = loadConfig(env);
+  const surveyHandler =
+    config.surveyHandler === undefined ? undefined : loadSurveyHandler(config.surveyHandler, process.cwd());
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = createMemoryStore();
@@ -41,7 +45,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
   } else {
     demo = await loadDemoData(store, clock);
   }
-  const running = await listen(createApp({ config, store, clock, logger }), config.host, config.port);
+  const running = await listen(createApp({ config, store, clock, logger, surveyHandler }), config.host, config.port);
   logger.info({ url: running.url, store: config.store }, 'listening');
   return {
     config,

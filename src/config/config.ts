@@ -30,11 +30,27 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** An absolute URL path of plain segments, so it is safe in routes, cookies and the WSDL. */
+const urlPath = z
+  .string()
+  .trim()
+  .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, 'must be a path such as /survey')
+  .transform((value) => value.replace(/\/+$/, ''))
+  .refine(
+    (value) => !['/api', '/admin'].some((taken) => value === taken || value.startsWith(`${taken}/`)),
+    'must not be under /api or /admin, the paths of the reporting and admin APIs',
+  );
+
+const publicUrl = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional());
+
+/** Long enough that guessing it through the admin rate limit is hopeless. */
+const adminToken = optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional());
+
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional()),
+  PUBLIC_URL: publicUrl,
   TRUST_PROXY: trustProxy.default(false),
   SEED_FILE: optionalText,
   DEFAULT_TIMEZONE: timeZone.default('UTC'),
@@ -45,6 +61,12 @@ const schema = z.object({
   DATA_RATE_LIMIT: integer(1).default(150),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(900),
   STORE: z.enum(['memory']).default('memory'),
+  SOAP_PATH: urlPath.default('/survey'),
+  SOAP_MAX_BYTES: integer(1).default(10_485_760),
+  SURVEY_HANDLER: optionalText,
+  SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
+  ADMIN_TOKEN: adminToken,
+  ADMIN_RATE_LIMIT: integer(1).default(6000),
 });
 
 type Parsed = z.output<typeof schema>;
@@ -64,6 +86,14 @@ export interface Config {
   readonly dataRateLimit: number;
   readonly rateLimitWindowSeconds: number;
   readonly store: Parsed['STORE'];
+  readonly soapPath: string;
+  readonly soapMaxBytes: number;
+  /** Module path of a custom survey handler, resolved from the working directory; unset: the sample. */
+  readonly surveyHandler: string | undefined;
+  readonly surveySessionTtlSeconds: number;
+  /** Bearer token of the admin API; unset: the admin API is off (every /admin path is 404). */
+  readonly adminToken: string | undefined;
+  readonly adminRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -75,20 +105,7 @@ export class ConfigError extends Error {
  * `.env` copied from `.env.example` with blanks behaves like no `.env` at all.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
-  const present = Object.fromEntries(
-    Object.keys(schema.shape)
-      .map((name) => [name, env[name]] as const)
-      .filter(([, value]) => value !== undefined && value.trim() !== ''),
-  );
-  const result = schema.safeParse(present);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
-    });
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
-  }
-  const parsed = result.data;
+  const parsed = parseVariables(schema, env);
   return Object.freeze({
     port: parsed.PORT,
     host: parsed.HOST,
@@ -104,5 +121,51 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dataRateLimit: parsed.DATA_RATE_LIMIT,
     rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
     store: parsed.STORE,
+    soapPath: parsed.SOAP_PATH,
+    soapMaxBytes: parsed.SOAP_MAX_BYTES,
+    surveyHandler: parsed.SURVEY_HANDLER,
+    surveySessionTtlSeconds: parsed.SURVEY_SESSION_TTL_SECONDS,
+    adminToken: parsed.ADMIN_TOKEN,
+    adminRateLimit: parsed.ADMIN_RATE_LIMIT,
+  });
+}
+
+function parseVariables<Shape extends z.ZodRawShape>(
+  variables: z.ZodObject<Shape>,
+  env: NodeJS.ProcessEnv,
+): z.output<z.ZodObject<Shape>> {
+  const present = Object.fromEntries(
+    Object.keys(variables.shape)
+      .map((name) => [name, env[name]] as const)
+      .filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+  const result = variables.safeParse(present);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+    });
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return result.data;
+}
+
+const cliSchema = z.object({ PUBLIC_URL: publicUrl, ADMIN_TOKEN: adminToken });
+
+/** Where the command-line tool finds a running server, unless its --url and --token say otherwise. */
+export interface CliConfig {
+  /** PUBLIC_URL, else the server's default address. */
+  readonly serverUrl: string;
+  readonly adminToken: string | undefined;
+}
+
+const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
+
+/** The command-line tool's view of the environment: only what it needs, so an unrelated bad variable does not stop it. */
+export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
+  const parsed = parseVariables(cliSchema, env);
+  return Object.freeze({
+    serverUrl: parsed.PUBLIC_URL?.replace(/\/+$/, '') ?? DEFAULT_SERVER_URL,
+    adminToken: parsed.ADMIN_TOKEN,
   });
 }

@@ -48,4 +48,22 @@ export const errors = {
   rateLimited: () =>
     new AppError('IVR_RATE_LIMITED', 429, 'rate limit exceeded; retry after the time in Retry-After'),
   internal: () => new AppError('IVR_INTERNAL', 500, 'unknown error'),
+  // The survey web service answers every failure as a SOAP 1.1 Fault, which the HTTP binding sends
+  // with status 500 whoever is at fault; survey/soap-fault.ts picks the faultcode from the code.
+  invalidSoapRequest: (message: string) => new AppError('IVR_INVALID_SOAP_REQUEST', 500, message),
+  surveyHandlerFailed: () =>
+    new AppError('IVR_SURVEY_HANDLER_FAILED', 500, 'the survey handler failed; the server log has the cause'),
+  // The admin API (/admin, on only when ADMIN_TOKEN is set).
+  adminUnauthorized: (realm: string) =>
+    new AppError('IVR_ADMIN_UNAUTHORIZED', 401, 'missing or wrong admin token; send Authorization: Bearer <ADMIN_TOKEN>', {
+      'WWW-Authenticate': `Bearer realm="${realm}"`,
+    }),
+  accountNotFound: (tool: string, login: string) =>
+    new AppError('IVR_ACCOUNT_NOT_FOUND', 404, `no account ${tool}/${login}`),
+  phoneNotOnAccount: (phone: string, tool: string, login: string) =>
+    new AppError('IVR_PHONE_NOT_ON_ACCOUNT', 404, `phone ${phone} is not on account ${tool}/${login}`),
+  phoneOwnedByAnother: (phone: string) =>
+    new AppError('IVR_PHONE_OWNED_BY_ANOTHER', 409, `phone ${phone} is on another account; release it there first`),
+  unsupportedMediaType: (accepted: readonly string[]) =>
+    new AppError('IVR_UNSUPPORTED_MEDIA_TYPE', 415, `send the body as ${accepted.join(' or ')} (Content-Type)`),
 } as const;

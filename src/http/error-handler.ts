@@ -41,6 +41,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
+    if (res.socket === null || res.socket.destroyed) {
+      // The client hung up (an upload cut short, say): there is no one to answer, and nothing failed here.
+      logger.warn({ err: error, requestId: req.id }, 'the client closed the connection before the answer');
+      return;
+    }
     const known = toAppError(error);
     const reported = known ?? errors.internal();
     if (known === undefined) {

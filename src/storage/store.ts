@@ -64,12 +64,19 @@ export type AssignPhoneResult = 'assigned' | 'already-owned' | 'owned-by-another
 
 export interface AccountRepository {
   find(id: string): Promise<Account | undefined>;
-  /** Creates or replaces the account with this id. */
+  /**
+   * Creates or replaces the account with this id. When the time zone changes, the daily rollups of the
+   * account's phones are rebuilt in the new zone in the same step, since rollups are keyed by local day.
+   */
   save(account: Account): Promise<void>;
   list(): Promise<Account[]>;
 }
 
 export interface PhoneRepository {
+  /**
+   * A number's calls stay with the number: when it is assigned, its daily rollups are rebuilt in the
+   * new owner's time zone in the same step.
+   */
   assign(phone: string, accountId: string): Promise<AssignPhoneResult>;
   /** Returns whether the account owned the number. */
   release(phone: string, accountId: string): Promise<boolean>;
@@ -106,11 +113,28 @@ export interface RateLimitCounters {
   reset(key: string): Promise<void>;
 }
 
+export interface SurveySession {
+  /** The session cookie's value. */
+  readonly id: string;
+  /** JSON text of the state the survey handler returned on the session's last call. */
+  readonly stateJson: string;
+  /** Milliseconds since the epoch at which the session is gone unless saved again (idle expiry). */
+  readonly expiresAt: number;
+}
+
+export interface SurveySessionRepository {
+  /** The session, or undefined when the id is unknown or the session expired at or before `now`. */
+  get(id: string, now: number): Promise<SurveySession | undefined>;
+  /** Creates or replaces the session with this id; `now` lets the store forget expired sessions. */
+  save(session: SurveySession, now: number): Promise<void>;
+}
+
 export interface Store {
   readonly accounts: AccountRepository;
   readonly phones: PhoneRepository;
   readonly credentials: CredentialRepository;
   readonly calls: CallRepository;
   readonly rateLimits: RateLimitCounters;
+  readonly surveySessions: SurveySessionRepository;
   close(): Promise<void>;
 }

@@ -17,6 +17,12 @@ describe('configuration', () => {
       dataRateLimit: 150,
       rateLimitWindowSeconds: 900,
       store: 'memory',
+      soapPath: '/survey',
+      soapMaxBytes: 10_485_760,
+      surveyHandler: undefined,
+      surveySessionTtlSeconds: 3600,
+      adminToken: undefined,
+      adminRateLimit: 6000,
     });
   });
 

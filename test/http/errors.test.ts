@@ -83,3 +83,20 @@ describe('errors common to the reporting API', () => {
     );
   });
 });
+
+describe('a client that hangs up', () => {
+  test('is logged as a warning, not as an unhandled error, and the server goes on answering', async () => {
+    const { connect } = await import('node:net');
+    const url = new URL(server.url);
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /api/auth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tool":');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const warning = logs.lines.find((line) => line.msg === 'the client closed the connection before the answer');
+    expect(warning).toMatchObject({ level: 40 });
+    expect(logs.lines.filter((line) => line.msg === 'unhandled error')).toEqual([]);
+    expect((await request(server.url).get('/api/unknown')).status).toBe(404);
+  });
+});

@@ -151,6 +151,54 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         ]);
         expect(await store.calls.dailyTotals([], day(2018, 2, 1), day(2018, 2, 3))).toEqual([]);
       });
+
+      test('rebuilds the rollups of the account phones in its new time zone when the time zone changes', async () => {
+        // 03:30 UTC on 8 February is the evening of the 7th in New York and midday of the 8th in Tokyo.
+        await store.calls.add([
+          record('c1', '15550001', '2018-02-08T03:30:00Z', 1, 0, 0),
+          record('c2', '15550002', '2018-02-08T04:30:00Z', 2, 0, 0),
+        ]);
+        await store.accounts.save(account('alice', 'Asia/Tokyo'));
+        await store.calls.add([record('c3', '15550001', '2018-02-08T05:30:00Z', 4, 0, 0)]);
+        expect(await store.calls.dailyTotals(['15550001', '15550002'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
+          { day: day(2018, 2, 8), calls: 3, logEvents: 7, loops: 0, formItems: 0 },
+        ]);
+      });
+
+      test('keeps the rollups when an account is saved again with the same time zone', async () => {
+        await store.calls.add([record('c1', '15550001', '2018-02-08T03:30:00Z')]);
+        await store.accounts.save({ ...account('alice', 'America/New_York'), active: false });
+        expect(await store.calls.dailyTotals(['15550001'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
+          { day: day(2018, 2, 7), calls: 1, logEvents: 1, loops: 2, formItems: 3 },
+        ]);
+      });
+
+      test('moves a number calls with it, rolled up in the time zone of its new owner', async () => {
+        await store.calls.add([record('c1', '15550001', '2018-02-08T03:30:00Z')]);
+        await store.phones.release('15550001', 'dev:alice');
+        expect(await store.phones.assign('15550001', 'dev:bob')).toBe('assigned');
+        expect(await store.calls.dailyTotals(['15550001'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
+          { day: day(2018, 2, 8), calls: 1, logEvents: 1, loops: 2, formItems: 3 },
+        ]);
+        expect(await store.calls.add([record('c1', '15550001', '2018-02-08T03:30:00Z')])).toEqual({
+          inserted: 0,
+          duplicates: 1,
+          unknownPhone: [],
+        });
+      });
+    });
+
+    describe('survey sessions', () => {
+      const session = (id: string, expiresAt: number) => ({ id, stateJson: `{"for":"${id}"}`, expiresAt });
+
+      test('returns a saved session until the moment it expires, and replaces it on save', async () => {
+        await store.surveySessions.save(session('a', 2000), 1000);
+        expect(await store.surveySessions.get('a', 1999)).toEqual(session('a', 2000));
+        expect(await store.surveySessions.get('a', 2000)).toBeUndefined();
+        await store.surveySessions.save({ ...session('a', 5000), stateJson: '{"again":true}' }, 3000);
+        expect(await store.surveySessions.get('a', 4000)).toEqual({ id: 'a', stateJson: '{"again":true}', expiresAt: 5000 });
+        expect(await store.surveySessions.get('unknown', 0)).toBeUndefined();
+      });
     });
 
     describe('rate limit counters', () => {

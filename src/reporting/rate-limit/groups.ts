@@ -26,39 +26,47 @@ interface GroupDefinition {
 }
 
 /**
- * The two limit groups of section 8. Each sends X-RateLimit-Limit, -Remaining and -Reset (the Unix
- * second at which the aligned window ends) on every response it sees, and 429 with Retry-After through
- * the error catalogue once the window's limit is spent.
+ * One limit group: X-RateLimit-Limit, -Remaining and -Reset (the Unix second at which the aligned window
+ * ends) on every response it sees, and 429 with Retry-After through the error catalogue once the
+ * window's limit is spent.
  */
+function limitGroup(store: Store, clock: Clock, windowSeconds: number, { name, limit, key }: GroupDefinition): RequestHandler {
+  const windowMs = windowSeconds * 1000;
+  return rateLimit({
+    windowMs,
+    limit,
+    legacyHeaders: true,
+    standardHeaders: false,
+    store: new AlignedWindowStore(store.rateLimits, clock, windowMs, `${name}:`),
+    keyGenerator: key,
+    retryAfter: (req) => {
+      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      return Math.max(1, Math.ceil(((resetTime?.getTime() ?? clock.now()) - clock.now()) / 1000));
+    },
+    handler: (_req, _res, next) => next(errors.rateLimited()),
+    validate: { trustProxy: false, xForwardedForHeader: false },
+  });
+}
+
+const byClientAddress = (req: Request): string => ipKeyGenerator(req.ip ?? 'unknown');
+
+/** The two limit groups of section 8. */
 export function rateLimitGroups(store: Store, clock: Clock, settings: RateLimitSettings): RateLimitGroups {
-  const windowMs = settings.windowSeconds * 1000;
-
-  const group = ({ name, limit, key }: GroupDefinition): RequestHandler =>
-    rateLimit({
-      windowMs,
-      limit,
-      legacyHeaders: true,
-      standardHeaders: false,
-      store: new AlignedWindowStore(store.rateLimits, clock, windowMs, `${name}:`),
-      keyGenerator: key,
-      retryAfter: (req) => {
-        const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-        return Math.max(1, Math.ceil(((resetTime?.getTime() ?? clock.now()) - clock.now()) / 1000));
-      },
-      handler: (_req, _res, next) => next(errors.rateLimited()),
-      validate: { trustProxy: false, xForwardedForHeader: false },
-    });
-
   return {
-    authentication: group({
+    authentication: limitGroup(store, clock, settings.windowSeconds, {
       name: 'authentication',
       limit: settings.authLimit,
-      key: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
+      key: byClientAddress,
     }),
-    data: group({
+    data: limitGroup(store, clock, settings.windowSeconds, {
       name: 'data',
       limit: settings.dataLimit,
       key: (_req, res) => authenticatedAccount(res).id,
     }),
   };
+}
+
+/** The admin API's own group (ADMIN_RATE_LIMIT): every /admin request, per client address, token or not. */
+export function adminRateLimit(store: Store, clock: Clock, settings: { limit: number; windowSeconds: number }): RequestHandler {
+  return limitGroup(store, clock, settings.windowSeconds, { name: 'admin', limit: settings.limit, key: byClientAddress });
 }

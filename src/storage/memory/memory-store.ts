@@ -8,6 +8,7 @@ import type {
   TemporaryCredential,
 } from '../store';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
+import { createMemorySurveySessions } from './survey-sessions';
 
 interface MutableTotals {
   calls: number;
@@ -31,7 +32,8 @@ export function createMemoryStore(): Store {
   const phoneOwner = new Map<string, string>();
   const phonesByAccount = new Map<string, Set<string>>();
   const credentials = new Map<string, TemporaryCredential>();
-  const callsById = new Map<string, CallRecord>();
+  const callIds = new Set<string>();
+  const callsByPhone = new Map<string, CallRecord[]>();
   const rollups = new Map<string, Map<EpochDay, MutableTotals>>();
   const windows = new Map<string, WindowCount>();
   let latestWindowStart = Number.NEGATIVE_INFINITY;
@@ -54,6 +56,11 @@ export function createMemoryStore(): Store {
     }
   }
 
+  function rebuildRollups(phone: string, timeZone: string): void {
+    rollups.delete(phone);
+    for (const record of callsByPhone.get(phone) ?? []) addToRollup(record, timeZone);
+  }
+
   function forgetEndedWindows(now: number): void {
     for (const [key, window] of windows) {
       if (window.windowEnd <= now) windows.delete(key);
@@ -64,7 +71,11 @@ export function createMemoryStore(): Store {
     accounts: {
       find: (id) => Promise.resolve(accounts.get(id)),
       save: (account) => {
+        const previous = accounts.get(account.id);
         accounts.set(account.id, account);
+        if (previous !== undefined && previous.timeZone !== account.timeZone) {
+          for (const phone of phonesByAccount.get(account.id) ?? []) rebuildRollups(phone, account.timeZone);
+        }
         return Promise.resolve();
       },
       list: () => Promise.resolve([...accounts.values()]),
@@ -80,6 +91,8 @@ export function createMemoryStore(): Store {
           phoneOwner.set(phone, accountId);
           const owned = phonesByAccount.get(accountId) ?? new Set();
           phonesByAccount.set(accountId, owned.add(phone));
+          const timeZone = accounts.get(accountId)?.timeZone;
+          if (timeZone !== undefined) rebuildRollups(phone, timeZone);
         }
         return Promise.resolve(result);
       },
@@ -127,10 +140,13 @@ export function createMemoryStore(): Store {
           const account = owner === undefined ? undefined : accounts.get(owner);
           if (account === undefined) {
             unknownPhone.push(position);
-          } else if (callsById.has(record.callId)) {
+          } else if (callIds.has(record.callId)) {
             duplicates += 1;
           } else {
-            callsById.set(record.callId, record);
+            callIds.add(record.callId);
+            const phoneCalls = callsByPhone.get(record.phone);
+            if (phoneCalls === undefined) callsByPhone.set(record.phone, [record]);
+            else phoneCalls.push(record);
             addToRollup(record, account.timeZone);
             inserted += 1;
           }
@@ -142,16 +158,19 @@ export function createMemoryStore(): Store {
         const phoneDays = phones.flatMap((phone) => rollups.get(phone) ?? []);
         const totals: DayTotals[] = [];
         for (let day = from; day <= to; day += 1) {
-          const sum: MutableTotals = { calls: 0, logEvents: 0, loops: 0, formItems: 0 };
+          let calls = 0;
+          let logEvents = 0;
+          let loops = 0;
+          let formItems = 0;
           for (const days of phoneDays) {
             const found = days.get(day);
             if (found === undefined) continue;
-            sum.calls += found.calls;
-            sum.logEvents += found.logEvents;
-            sum.loops += found.loops;
-            sum.formItems += found.formItems;
+            calls += found.calls;
+            logEvents += found.logEvents;
+            loops += found.loops;
+            formItems += found.formItems;
           }
-          if (sum.calls > 0) totals.push({ day, ...sum });
+          if (calls > 0) totals.push({ day, calls, logEvents, loops, formItems });
         }
         return Promise.resolve(totals);
       },
@@ -183,6 +202,8 @@ export function createMemoryStore(): Store {
         return Promise.resolve();
       },
     },
+
+    surveySessions: createMemorySurveySessions(),
 
     close: () => Promise.resolve(),
   };

@@ -1,0 +1,121 @@
+/**
+ * npm run bench:import: 1,000,000 call records made by the demo generator, written to a temporary NDJSON
+ * file, imported through the command-line tool into a server process, as an operator would. Prints
+ * records per second (the whole `ivr-reporting import` run, start-up included) and the peak resident
+ * memory of the server (VmHWM) and of the tool (largest VmHWM sampled). Linux only (/proc); bounded by
+ * BENCH_TIMEOUT_SECONDS (default 600), after which everything it started is killed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { generateDemoCalls } from '../src/storage/demo-data';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
+const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 600);
+const TOKEN = 'bench-admin-token-0123456789';
+const TIME_ZONE = 'America/New_York';
+const PHONES = Array.from({ length: 20 }, (_, index) => String(18_005_550_200 + index));
+const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+const ROOT = path.resolve(__dirname, '..');
+const children: ChildProcess[] = [];
+
+/** 20 numbers over 400 days make about 1.2 million calls; the first RECORDS are kept. */
+async function writeRecords(file: string): Promise<void> {
+  const out = createWriteStream(file);
+  let written = 0;
+  for (const call of generateDemoCalls({ phones: PHONES, days: 400, callsPerDay: 200, seed: 7, timeZone: TIME_ZONE, now: Date.now() })) {
+    if (!out.write(`${JSON.stringify(call)}\n`)) await once(out, 'drain');
+    written += 1;
+    if (written === RECORDS) break;
+  }
+  out.end();
+  await once(out, 'finish');
+  if (written < RECORDS) throw new Error(`the generator made only ${written} records`);
+}
+
+async function kibibytes(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+}
+
+function startServer(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...CLI, 'serve'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ADMIN_TOKEN: TOKEN, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url !== undefined) resolve({ child, url });
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+}
+
+/** Runs the tool; resolves with its exit code, its standard output and its largest sampled VmHWM. */
+async function runCli(args: readonly string[], url: string): Promise<{ code: number | null; stdout: string; peakKiB: number }> {
+  const child = spawn(process.execPath, [...CLI, ...args, '--url', url, '--token', TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  let peakKiB = 0;
+  const sampler = setInterval(() => {
+    kibibytes(child.pid as number, 'VmHWM').then(
+      (kiB) => (peakKiB = Math.max(peakKiB, kiB)),
+      () => undefined,
+    );
+  }, 100);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearInterval(sampler);
+  return { code, stdout, peakKiB };
+}
+
+const mib = (kiB: number) => `${(kiB / 1024).toFixed(0)} MiB`;
+
+async function main(): Promise<void> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'ivr-bench-import-'));
+  const timeout = setTimeout(() => {
+    process.stderr.write(`bench:import: still running after ${TIMEOUT_SECONDS} s; stopping\n`);
+    for (const child of children) child.kill('SIGKILL');
+    process.exit(1);
+  }, TIMEOUT_SECONDS * 1000);
+  try {
+    const file = path.join(folder, 'calls.ndjson');
+    let started = Date.now();
+    await writeRecords(file);
+    process.stdout.write(`generated ${RECORDS.toLocaleString('en-US')} records in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+    const server = await startServer();
+    const serverPid = server.child.pid as number;
+    await runCli(['accounts', 'add', 'dev', 'bench', '--password', 'bench password', '--timezone', TIME_ZONE], server.url);
+    await runCli(['phones', 'add', 'dev', 'bench', ...PHONES], server.url);
+    const rssBeforeKiB = await kibibytes(serverPid, 'VmRSS');
+
+    started = Date.now();
+    const imported = await runCli(['import', file], server.url);
+    const seconds = (Date.now() - started) / 1000;
+    if (imported.code !== 0) throw new Error(`import exited with ${imported.code}: ${imported.stdout}`);
+
+    const lines = [
+      imported.stdout.trim(),
+      `import through the CLI: ${RECORDS.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s = ${Math.round(RECORDS / seconds).toLocaleString('en-US')} records/s`,
+      `server resident memory: ${mib(rssBeforeKiB)} before the import (demo data loaded), ` +
+        `${mib(await kibibytes(serverPid, 'VmRSS'))} after, peak ${mib(await kibibytes(serverPid, 'VmHWM'))} (VmHWM)`,
+      `command-line tool peak resident memory: ${mib(imported.peakKiB)}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    clearTimeout(timeout);
+    for (const child of children) child.kill();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+void main();

@@ -1,0 +1,116 @@
+import { hashPassword } from '../../accounts/password-hash';
+import { errors } from '../../errors/catalogue';
+import { accountId, type Account, type Store, type Tool } from '../../storage/store';
+
+export interface AccountKey {
+  readonly tool: Tool;
+  readonly login: string;
+}
+
+/** What a PUT may change; a field left out keeps its value (or its default on creation). */
+export interface AccountChanges {
+  readonly password?: string;
+  readonly active?: boolean;
+  readonly timeZone?: string;
+}
+
+/** An account as the admin API shows it: never a hash, never a credential. */
+export interface AccountView {
+  readonly tool: Tool;
+  readonly login: string;
+  readonly active: boolean;
+  readonly timezone: string;
+  readonly phones: readonly string[];
+}
+
+export interface Saved<T> {
+  /** False when the request changed nothing that existed (an update, or a number already on the account). */
+  readonly created: boolean;
+  readonly account: T;
+}
+
+export interface AccountAdmin {
+  put(key: AccountKey, changes: AccountChanges): Promise<Saved<AccountView>>;
+  get(key: AccountKey): Promise<AccountView>;
+  list(): Promise<AccountView[]>;
+  assignPhone(key: AccountKey, phone: string): Promise<Saved<AccountView>>;
+  releasePhone(key: AccountKey, phone: string): Promise<AccountView>;
+}
+
+const byToolThenLogin = (a: Account, b: Account): number =>
+  a.tool === b.tool ? (a.login < b.login ? -1 : a.login > b.login ? 1 : 0) : a.tool < b.tool ? -1 : 1;
+
+/**
+ * Account administration over the store. Deactivating needs nothing more than saving: temporary
+ * credentials re-read their account on every use. A time-zone change re-buckets the account's daily
+ * rollups inside the store (see AccountRepository.save).
+ */
+export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmin {
+  async function view(account: Account): Promise<AccountView> {
+    return {
+      tool: account.tool,
+      login: account.login,
+      active: account.active,
+      timezone: account.timeZone,
+      phones: await store.phones.ownedBy(account.id),
+    };
+  }
+
+  async function existing({ tool, login }: AccountKey): Promise<Account> {
+    const account = await store.accounts.find(accountId(tool, login));
+    if (account === undefined) throw errors.accountNotFound(tool, login);
+    return account;
+  }
+
+  async function create({ tool, login }: AccountKey, changes: AccountChanges): Promise<Account> {
+    if (changes.password === undefined) throw errors.missingField('password');
+    return {
+      id: accountId(tool, login),
+      tool,
+      login,
+      passwordHash: await hashPassword(changes.password),
+      active: changes.active ?? true,
+      timeZone: changes.timeZone ?? defaultTimeZone,
+    };
+  }
+
+  async function update(account: Account, changes: AccountChanges): Promise<Account> {
+    return {
+      ...account,
+      passwordHash: changes.password === undefined ? account.passwordHash : await hashPassword(changes.password),
+      active: changes.active ?? account.active,
+      timeZone: changes.timeZone ?? account.timeZone,
+    };
+  }
+
+  return {
+    async put(key, changes) {
+      const found = await store.accounts.find(accountId(key.tool, key.login));
+      const account = found === undefined ? await create(key, changes) : await update(found, changes);
+      await store.accounts.save(account);
+      return { created: found === undefined, account: await view(account) };
+    },
+
+    async get(key) {
+      return view(await existing(key));
+    },
+
+    async list() {
+      const accounts = (await store.accounts.list()).sort(byToolThenLogin);
+      return Promise.all(accounts.map(view));
+    },
+
+    async assignPhone(key, phone) {
+      const account = await existing(key);
+      const result = await store.phones.assign(phone, account.id);
+      if (result === 'owned-by-another') throw errors.phoneOwnedByAnother(phone);
+      return { created: result === 'assigned', account: await view(account) };
+    },
+
+    async releasePhone(key, phone) {
+      const account = await existing(key);
+      if (!(await store.phones.release(phone, account.id))) throw errors.phoneNotOnAccount(phone, key.tool, key.login);
+      return view(account);
+    },
+  };
+}

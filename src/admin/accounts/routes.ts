@@ -1,0 +1,53 @@
+import express, { Router, type RequestHandler } from 'express';
+import { errors } from '../../errors/catalogue';
+import { methodNotAllowed } from '../../http/error-handler';
+import type { AccountAdmin, AccountKey } from './account-admin';
+import { parseAccountChanges, parseAccountKey, parsePhone } from './params';
+
+const BODY_LIMIT = '16kb';
+
+/** A body in any other type would be silently ignored by express.json, so it is refused instead. */
+const requireJsonIfAny: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  next(hasBody && !req.is('application/json') ? errors.unsupportedMediaType(['application/json']) : undefined);
+};
+
+const accountPath = ({ tool, login }: AccountKey): string => `/admin/accounts/${tool}/${encodeURIComponent(login)}`;
+
+/** The account routes of the admin API; every answer is the account (or the list) as AccountView. */
+export function accountRoutes(admin: AccountAdmin): Router {
+  const router = Router();
+
+  router
+    .route('/accounts')
+    .get(async (_req, res) => {
+      res.status(200).json({ accounts: await admin.list() });
+    })
+    .all(methodNotAllowed(['GET', 'HEAD']));
+
+  router
+    .route('/accounts/:tool/:login')
+    .get(async (req, res) => {
+      res.status(200).json(await admin.get(parseAccountKey(req.params)));
+    })
+    .put(requireJsonIfAny, express.json({ limit: BODY_LIMIT, strict: false }), async (req, res) => {
+      const key = parseAccountKey(req.params);
+      const { created, account } = await admin.put(key, parseAccountChanges(req.body));
+      if (created) res.location(accountPath(key));
+      res.status(created ? 201 : 200).json(account);
+    })
+    .all(methodNotAllowed(['GET', 'HEAD', 'PUT']));
+
+  router
+    .route('/accounts/:tool/:login/phones/:phone')
+    .put(async (req, res) => {
+      const { created, account } = await admin.assignPhone(parseAccountKey(req.params), parsePhone(req.params.phone));
+      res.status(created ? 201 : 200).json(account);
+    })
+    .delete(async (req, res) => {
+      res.status(200).json(await admin.releasePhone(parseAccountKey(req.params), parsePhone(req.params.phone)));
+    })
+    .all(methodNotAllowed(['PUT', 'DELETE']));
+
+  return router;
+}

@@ -1,0 +1,101 @@
+import { Parser } from 'xml2js';
+import { errors } from '../errors/catalogue';
+import { SOAP_11_ENVELOPE, SURVEY_SERVICE } from './wsdl';
+
+const SOAP_12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
+
+/** An element as xml2js gives it: attributes under `$`, text under `_`, child elements by name. */
+interface ParsedElement {
+  readonly $?: Readonly<Record<string, string>>;
+  readonly [child: string]: readonly ParsedElement[] | Readonly<Record<string, string>> | string | undefined;
+}
+
+interface NamedElement {
+  readonly name: string;
+  readonly element: ParsedElement;
+}
+
+const DECLARATION = /<!(DOCTYPE|ENTITY)/i;
+
+function rejected(message: string): never {
+  throw errors.invalidSoapRequest(message);
+}
+
+/** Only the element local name clients chose, shortened: it goes back to them in the faultstring. */
+function shown(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 64)}...` : name;
+}
+
+/** The child elements, in no particular order across names (the checks below need none). */
+function childElements(element: ParsedElement): NamedElement[] {
+  return Object.entries(element)
+    .filter(([name]) => name !== '$' && name !== '_')
+    .flatMap(([name, children]) => (Array.isArray(children) ? (children as ParsedElement[]) : []).map((child) => ({ name, element: child })));
+}
+
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+/** The namespace of a prefixed name, looked up from the innermost element outwards. */
+function namespaceOf(name: string, scopes: readonly ParsedElement[]): string | undefined {
+  const separator = name.indexOf(':');
+  const declaration = separator === -1 ? 'xmlns' : `xmlns:${name.slice(0, separator)}`;
+  return scopes.map((scope) => scope.$?.[declaration]).find((uri) => uri !== undefined);
+}
+
+// Plain xml2js (no xmlns objects, no ordered children) costs half as much on large bodies, and the
+// few namespaces checked here are resolved by hand.
+async function parse(xml: string): Promise<NamedElement> {
+  let root: Record<string, ParsedElement> | null;
+  try {
+    root = (await new Parser({ explicitRoot: true }).parseStringPromise(xml)) as Record<string, ParsedElement> | null;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : 'unreadable';
+    return rejected(`the request is not well-formed XML: ${reason}`);
+  }
+  const [name, element] = Object.entries(root ?? {})[0] ?? [];
+  if (name === undefined || element === undefined) {
+    return rejected('the request body holds no XML element; send a SOAP 1.1 envelope that calls svcEval');
+  }
+  return { name, element };
+}
+
+/**
+ * Lets through only a well-formed SOAP 1.1 envelope whose Body holds one svcEval element. The soap
+ * package answers anything else wrongly: an unknown operation with a stack trace, a non-SOAP body by
+ * running the handler with no arguments. Document type declarations are refused outright, before any
+ * parser runs, so no entity is ever declared, expanded or fetched.
+ */
+export async function checkEnvelope(xml: string): Promise<void> {
+  if (xml.trim() === '') rejected('the request body is empty; send a SOAP 1.1 envelope that calls svcEval');
+  if (DECLARATION.test(xml)) rejected('document type and entity declarations are not accepted');
+  const envelope = await parse(xml);
+  const envelopeNamespace = namespaceOf(envelope.name, [envelope.element]);
+  if (localName(envelope.name) !== 'Envelope' || envelopeNamespace !== SOAP_11_ENVELOPE) {
+    rejected(
+      envelopeNamespace === SOAP_12_ENVELOPE
+        ? `SOAP 1.2 is not supported; send a SOAP 1.1 envelope (namespace ${SOAP_11_ENVELOPE})`
+        : `the request is not a SOAP 1.1 envelope (an Envelope element in namespace ${SOAP_11_ENVELOPE})`,
+    );
+  }
+  const bodies = childElements(envelope.element).filter(
+    (child) => localName(child.name) === 'Body' && namespaceOf(child.name, [child.element, envelope.element]) === SOAP_11_ENVELOPE,
+  );
+  if (bodies.length !== 1) rejected('the SOAP envelope must hold exactly one Body');
+  const calls = bodies[0] === undefined ? [] : childElements(bodies[0].element);
+  if (calls.length !== 1) rejected(`the SOAP Body must hold exactly one element, the ${SURVEY_SERVICE.operation} call`);
+  const operation = localName(calls[0]?.name ?? '');
+  if (operation !== SURVEY_SERVICE.operation) {
+    rejected(`unknown operation ${shown(operation)}; this service has one operation, ${SURVEY_SERVICE.operation}`);
+  }
+}
+
+/**
+ * SOAP 1.1 callers name the operation in the SOAPAction header; this service accepts its own action,
+ * or none (absent or empty), since the Body already names svcEval.
+ */
+export function checkSoapAction(header: string | undefined): void {
+  const action = header?.trim().replace(/^"(.*)"$/, '$1') ?? '';
+  if (action !== '' && action !== SURVEY_SERVICE.soapAction) {
+    rejected(`unknown SOAPAction ${shown(action)}; this service answers ${SURVEY_SERVICE.soapAction}`);
+  }
+}

@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const README_BASE = 'http://127.0.0.1:3000';
+
+function section(title: string): string {
+  const start = README.indexOf(`## ${title}\n`);
+  const end = README.indexOf('\n## ', start + 3);
+  return README.slice(start, end);
+}
+
+const shellBlocks = (text: string) => [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+
+let server: ServerProcess | undefined;
+
+afterEach(async () => {
+  server?.child.kill('SIGTERM');
+  await server?.exited();
+  await rm(path.join(ROOT, 'calls.ndjson'), { force: true });
+});
+
+describe('README "Loading your own data"', () => {
+  test('walks through an account, its numbers, an import and a query with commands that work verbatim', async () => {
+    const [startServer, createAccount, importFile, query] = shellBlocks(section('Loading your own data'));
+    const token = /^ADMIN_TOKEN=(\S+) npm start\n$/.exec(startServer ?? '')?.[1];
+    expect(token).toBeDefined();
+    server = startServerProcess({ ADMIN_TOKEN: token });
+    const url = await server.listening();
+
+    // The commands default to http://127.0.0.1:3000; the server here listens on a free port instead.
+    const bash = async (script: string) =>
+      (await run('bash', ['-c', script.replaceAll(README_BASE, url)], { cwd: ROOT, env: { PATH: process.env.PATH, PUBLIC_URL: url } })).stdout;
+
+    expect(await bash(createAccount!)).toBe(
+      'created dev/acme  active  America/New_York  no numbers\n18005550200 assigned to dev/acme\n18005550201 assigned to dev/acme\n',
+    );
+    expect(await bash(`export ADMIN_TOKEN=${token}\n${importFile}`)).toMatch(/^([\d,]+) records read: \1 inserted, 0 duplicates, 0 rejected\n$/);
+    const report = JSON.parse(await bash(query!)) as Record<string, Record<string, number>>;
+    expect(Object.values(report.calls!).reduce((sum, calls) => sum + calls, 0)).toBeGreaterThan(1000);
+  });
+});

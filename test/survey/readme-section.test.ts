@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { post, svcEval, svcEvalResponseOf, requirePhpSoap } from './support';
+
+/* The README's "Pointing a survey at the web service": its commands must work verbatim against a server started as the README starts it. */
+
+const run = promisify(execFile);
+const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+const SECTION_START = README.indexOf('## Pointing a survey at the web service');
+const SECTION = README.slice(SECTION_START, README.indexOf('\n## ', SECTION_START + 3));
+const DOCUMENTED_BASE = 'http://127.0.0.1:3000';
+
+const blocks = (language: string) =>
+  [...SECTION.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1] ?? '');
+
+let server: ServerProcess | undefined;
+let workDir: string;
+
+beforeAll(requirePhpSoap);
+
+beforeEach(() => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'survey-readme-'));
+});
+
+afterEach(async () => {
+  rmSync(workDir, { recursive: true, force: true });
+  if (server !== undefined && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited();
+  }
+  server = undefined;
+});
+
+async function bash(script: string, base: string): Promise<string> {
+  return (await run('bash', ['-c', script.replaceAll(DOCUMENTED_BASE, base)], { cwd: workDir })).stdout;
+}
+
+test('the section opens with its title and gives the WSDL address the server serves', async () => {
+  expect(SECTION.startsWith('## Pointing a survey at the web service\n')).toBe(true);
+  server = startServerProcess({});
+  const base = await server.listening();
+  const [address] = blocks('');
+  expect(address).toBe(`${DOCUMENTED_BASE}/survey?wsdl\n`);
+  const wsdl = await request(base).get((address ?? '').trim().replace(DOCUMENTED_BASE, ''));
+  expect(wsdl.status).toBe(200);
+  expect(wsdl.text).toContain(`<soap:address location="${base}/survey"/>`);
+});
+
+test('the PHP and curl commands print what the section says', async () => {
+  server = startServerProcess({});
+  const base = await server.listening();
+  const [php, curl] = blocks('sh');
+  expect(await bash(php ?? '', base)).toBe('accepted\naccepted again\n');
+  expect(svcEvalResponseOf(await bash(curl ?? '', base))).toBe('accepted');
+  expect(svcEvalResponseOf(await bash(curl ?? '', base))).toBe('accepted again');
+});
+
+test('SURVEY_HANDLER as the section sets it runs the example handler', async () => {
+  const [, , startWithHandler] = blocks('sh');
+  const assignment = /^SURVEY_HANDLER=(\S+) npm start\n$/.exec(startWithHandler ?? '');
+  expect(assignment).not.toBeNull();
+  server = startServerProcess({ SURVEY_HANDLER: assignment?.[1] });
+  const reply = await post(await server.listening(), svcEval(['Wait time (1-5)?', 'Agent (1-5)?'], ['5', '4']));
+  expect(svcEvalResponseOf(reply.text)).toBe('promoter');
+});
