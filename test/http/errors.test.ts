@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../src/app';
@@ -86,7 +87,6 @@ describe('errors common to the reporting API', () => {
 
 describe('a client that hangs up', () => {
   test('is logged as a warning, not as an unhandled error, and the server goes on answering', async () => {
-    const { connect } = await import('node:net');
     const url = new URL(server.url);
     const socket = connect(Number(url.port), url.hostname);
     await new Promise((resolve) => socket.once('connect', resolve));
