@@ -16,12 +16,17 @@ const SERIES = [
  * and the period keys keep ascending order whatever the engine does with integer-like property names.
  */
 function toJson(report: EventReport): string {
-  const series = SERIES.map(([name, field]) => {
+  const keyPrefixes = report.keys.map((key) => `"${key}":`);
+  let json = '{';
+  SERIES.forEach(([name, field], seriesIndex) => {
     const values = report[field];
-    const entries = report.keys.map((key, index) => `"${key}":${values[index]}`);
-    return `"${name}":{${entries.join(',')}}`;
+    json += `${seriesIndex === 0 ? '' : ','}"${name}":{`;
+    keyPrefixes.forEach((prefix, index) => {
+      json += `${index === 0 ? '' : ','}${prefix}${values[index]}`;
+    });
+    json += '}';
   });
-  return `{${series.join(',')}}`;
+  return `${json}}`;
 }
 
 function toXml(report: EventReport): Record<string, unknown> {
