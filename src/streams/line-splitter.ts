@@ -1,3 +1,5 @@
+import { BoundedBytes } from './bounded-bytes';
+
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -22,14 +24,15 @@ export function isBlankLine(bytes: Buffer): boolean {
  * a UTF-8 byte order mark at the very start is dropped, as editors on Windows write one.
  */
 export class LineSplitter {
-  private parts: Buffer[] = [];
-  private partBytes = 0;
-  private overLimit = false;
+  /** One byte more than the limit is held, for the \r of a \r\n line break, checked in emit. */
+  private readonly line: BoundedBytes;
   private lineNumber = 0;
   /** The first bytes, held until there are enough to tell whether they are a byte order mark. */
   private head: Buffer | undefined = Buffer.alloc(0);
 
-  constructor(private readonly maxLineBytes: number) {}
+  constructor(private readonly maxLineBytes: number) {
+    this.line = new BoundedBytes(maxLineBytes + 1);
+  }
 
   push(chunk: Buffer, take: LineHandler): void {
     const data = this.withoutByteOrderMark(chunk);
@@ -37,12 +40,12 @@ export class LineSplitter {
     let start = 0;
     let newline = data.indexOf(NEWLINE);
     while (newline !== -1) {
-      this.append(data.subarray(start, newline));
+      this.line.append(data.subarray(start, newline));
       this.emit(take);
       start = newline + 1;
       newline = data.indexOf(NEWLINE, start);
     }
-    if (start < data.length) this.append(data.subarray(start));
+    if (start < data.length) this.line.append(data.subarray(start));
   }
 
   /** The stream ended: a last line without a line break is still a line. */
@@ -52,7 +55,7 @@ export class LineSplitter {
       this.head = undefined;
       if (rest.length > 0) this.push(rest, take);
     }
-    if (this.partBytes > 0 || this.overLimit) this.emit(take);
+    if (this.line.length > 0 || this.line.overLimit) this.emit(take);
   }
 
   private withoutByteOrderMark(chunk: Buffer): Buffer | undefined {
@@ -66,30 +69,10 @@ export class LineSplitter {
     return head.subarray(0, BYTE_ORDER_MARK.length).equals(BYTE_ORDER_MARK) ? head.subarray(BYTE_ORDER_MARK.length) : head;
   }
 
-  private append(piece: Buffer): void {
-    if (this.overLimit || piece.length === 0) return;
-    if (this.partBytes + piece.length > this.maxLineBytes + 1) {
-      // One byte more than the limit is allowed for the \r of a \r\n line break, checked in emit.
-      this.overLimit = true;
-      this.parts = [];
-      this.partBytes = 0;
-      return;
-    }
-    this.parts.push(piece);
-    this.partBytes += piece.length;
-  }
-
   private emit(take: LineHandler): void {
     this.lineNumber += 1;
-    let bytes: Buffer | undefined;
-    if (!this.overLimit) {
-      const whole = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.partBytes);
-      bytes = whole.at(-1) === CARRIAGE_RETURN ? whole.subarray(0, -1) : whole;
-      if (bytes.length > this.maxLineBytes) bytes = undefined;
-    }
-    this.parts = [];
-    this.partBytes = 0;
-    this.overLimit = false;
-    take(this.lineNumber, bytes);
+    const whole = this.line.take();
+    const bytes = whole?.at(-1) === CARRIAGE_RETURN ? whole.subarray(0, -1) : whole;
+    take(this.lineNumber, bytes !== undefined && bytes.length <= this.maxLineBytes ? bytes : undefined);
   }
 }

@@ -1,5 +1,4 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
@@ -11,15 +10,8 @@ import { authenticate } from '../reporting/support';
 import { FakeClock } from '../support/fake-clock';
 import { serve } from '../support/http';
 import { addAccount } from '../support/test-app';
+import { LogLines } from '../support/log-lines';
 
-class LogLines extends Writable {
-  readonly lines: Record<string, unknown>[] = [];
-
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) this.lines.push(JSON.parse(line) as Record<string, unknown>);
-    done();
-  }
-}
 
 let server: RunningServer;
 let logs: LogLines;

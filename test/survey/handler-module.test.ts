@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { ConfigError, loadConfig } from '../../src/config/config';
@@ -12,6 +11,7 @@ import type { SurveyHandler } from '../../src/survey/survey-handler';
 import { FakeClock } from '../support/fake-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { faultBody, post, responseBody, sessionCookieOf, svcEval } from './support';
+import { LogLines } from '../support/log-lines';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const fixture = (name: string) => loadSurveyHandler(path.join(FIXTURES, name), process.cwd());
@@ -103,14 +103,6 @@ describe('a handler that fails gives a soap:Server fault, and the server carries
 });
 
 describe('the cause of a handler failure', () => {
-  class LogLines extends Writable {
-    readonly lines: Record<string, unknown>[] = [];
-
-    override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) this.lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    }
-  }
 
   let running: RunningServer;
 

@@ -1,4 +1,5 @@
 import { errors } from '../../errors/catalogue';
+import { BoundedBytes } from '../../streams/bounded-bytes';
 import { tooLarge, type RecordHandler, type RecordSplitter } from './raw-record';
 
 const QUOTE = 0x22;
@@ -26,14 +27,14 @@ export class JsonArrayRecords implements RecordSplitter {
   private depth = 0;
   private inString = false;
   private escaped = false;
-  private parts: Buffer[] = [];
-  private partBytes = 0;
-  private overLimit = false;
+  private readonly element: BoundedBytes;
   private hasContent = false;
   private afterComma = false;
   private count = 0;
 
-  constructor(private readonly maxRecordBytes: number) {}
+  constructor(private readonly maxRecordBytes: number) {
+    this.element = new BoundedBytes(maxRecordBytes);
+  }
 
   push(chunk: Buffer, take: RecordHandler): void {
     let elementStart = 0;
@@ -47,7 +48,7 @@ export class JsonArrayRecords implements RecordSplitter {
           continue;
         }
         if (this.depth === 0 && (byte === COMMA || byte === CLOSE_BRACKET)) {
-          this.append(chunk.subarray(elementStart, index));
+          this.element.append(chunk.subarray(elementStart, index));
           elementStart = index + 1;
           if (byte === COMMA) this.finishElement(take, true);
           else this.closeArray(take);
@@ -69,7 +70,7 @@ export class JsonArrayRecords implements RecordSplitter {
         if (!isWhitespace(byte)) this.breakOff(take, 'unexpected text after the closing ] of the array');
       }
     }
-    if (this.position === 'in-array') this.append(chunk.subarray(elementStart));
+    if (this.position === 'in-array') this.element.append(chunk.subarray(elementStart));
   }
 
   end(take: RecordHandler): void {
@@ -79,33 +80,19 @@ export class JsonArrayRecords implements RecordSplitter {
     if (this.position === 'in-array') this.breakOff(take, 'the body ended before the array was closed with ]');
   }
 
-  private append(piece: Buffer): void {
-    if (this.overLimit || piece.length === 0) return;
-    if (this.partBytes + piece.length > this.maxRecordBytes) {
-      this.overLimit = true;
-      this.parts = [];
-      this.partBytes = 0;
-      return;
-    }
-    this.parts.push(piece);
-    this.partBytes += piece.length;
-  }
-
   private finishElement(take: RecordHandler, followedByComma: boolean): void {
     this.count += 1;
     const line = this.count;
-    if (this.overLimit) take({ line, problem: tooLarge(this.maxRecordBytes) });
+    const bytes = this.element.take();
+    if (bytes === undefined) take({ line, problem: tooLarge(this.maxRecordBytes) });
     else if (!this.hasContent) take({ line, problem: 'empty record: a comma with no record before it' });
-    else take({ line, bytes: this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.partBytes) });
-    this.parts = [];
-    this.partBytes = 0;
-    this.overLimit = false;
+    else take({ line, bytes });
     this.hasContent = false;
     this.afterComma = followedByComma;
   }
 
   private closeArray(take: RecordHandler): void {
-    if (this.hasContent || this.overLimit) this.finishElement(take, false);
+    if (this.hasContent || this.element.overLimit) this.finishElement(take, false);
     else if (this.afterComma) {
       this.count += 1;
       take({ line: this.count, problem: 'empty record: a comma with no record after it' });
@@ -118,7 +105,6 @@ export class JsonArrayRecords implements RecordSplitter {
     this.count += 1;
     take({ line: this.count, problem: `${problem}; the rest of the body was ignored` });
     this.position = 'broken';
-    this.parts = [];
-    this.partBytes = 0;
+    this.element.take();
   }
 }
