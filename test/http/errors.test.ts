@@ -12,7 +12,6 @@ import { serve } from '../support/http';
 import { addAccount } from '../support/test-app';
 import { LogLines } from '../support/log-lines';
 
-
 let server: RunningServer;
 let logs: LogLines;
 let store: Store;

@@ -103,7 +103,6 @@ describe('a handler that fails gives a soap:Server fault, and the server carries
 });
 
 describe('the cause of a handler failure', () => {
-
   let running: RunningServer;
 
   afterEach(() => running.close());
