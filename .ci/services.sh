@@ -57,7 +57,14 @@ stop_services() {
     fi
   fi
   if [ -f "${SERVICES_DIR:-}/redis/redis.pid" ]; then
-    kill "$(cat "$SERVICES_DIR/redis/redis.pid")" 2>/dev/null || true
+    local redis_pid tries=0
+    redis_pid="$(cat "$SERVICES_DIR/redis/redis.pid")"
+    kill "$redis_pid" 2>/dev/null || true
+    # Redis writes its log until it is gone; removing its folder before that would race with it.
+    while kill -0 "$redis_pid" 2>/dev/null && [ "$tries" -lt 100 ]; do
+      tries=$((tries + 1))
+      sleep 0.1
+    done
   fi
-  if [ -n "${SERVICES_DIR:-}" ]; then rm -rf "$SERVICES_DIR"; fi
+  if [ -n "${SERVICES_DIR:-}" ]; then rm -rf "$SERVICES_DIR" || true; fi
 }
