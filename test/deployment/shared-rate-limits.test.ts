@@ -1,47 +1,14 @@
 import request from 'supertest';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/config';
-import { createLogger } from '../../src/logger';
-import type { RunningServer } from '../../src/server';
-import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
-import { connectRedis } from '../../src/storage/redis/redis-client';
-import { withRedisSharedState } from '../../src/storage/shared-state';
-import type { Store } from '../../src/storage/store';
 import { FakeClock } from '../support/fake-clock';
-import { serve } from '../support/http';
-import {
-  createTestSchema,
-  describeWithPostgresAndRedis,
-  testRedisUrl,
-  uniqueRedisPrefix,
-  type TestSchema,
-} from '../support/services';
+import { startInstance, type Instance } from '../support/instances';
+import { createTestSchema, describeWithPostgresAndRedis, uniqueRedisPrefix, type TestSchema } from '../support/services';
 import { addAccount } from '../support/test-app';
 
 let schema: TestSchema;
-const stores: Store[] = [];
-const servers: RunningServer[] = [];
-
-/** One more server process, as a second instance behind a load balancer would be: its own store objects, the same PostgreSQL and Redis. */
-async function startInstance(prefix: string, clock: FakeClock): Promise<{ url: string; store: Store }> {
-  const logger = createLogger('silent');
-  const store = withRedisSharedState(
-    await openPostgresStore(schema.url, logger),
-    await connectRedis(testRedisUrl as string, logger),
-    prefix,
-  );
-  stores.push(store);
-  const running = await serve(createApp({ config: loadConfig({}), store, clock, logger }));
-  servers.push(running);
-  return { url: running.url, store };
-}
+const instances: Instance[] = [];
 
 afterEach(async () => {
-  for (const running of servers.splice(0)) {
-    running.server.closeAllConnections();
-    await running.close();
-  }
-  for (const store of stores.splice(0)) await store.close();
+  for (const instance of instances.splice(0)) await instance.close();
   await schema.drop();
 });
 
@@ -50,8 +17,9 @@ describeWithPostgresAndRedis('two instances on one PostgreSQL and one Redis', ()
     schema = await createTestSchema();
     const prefix = uniqueRedisPrefix();
     const clock = new FakeClock(Date.UTC(2018, 1, 7, 15, 5, 0));
-    const first = await startInstance(prefix, clock);
-    const second = await startInstance(prefix, clock);
+    const first = await startInstance(schema.url, prefix, clock);
+    const second = await startInstance(schema.url, prefix, clock);
+    instances.push(first, second);
     await addAccount(first.store, { phones: ['15550001'] });
     const auth = await request(first.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
     const { login, password } = auth.body as { login: string; password: string };
