@@ -3,7 +3,9 @@
  * file, imported through the command-line tool into a server process, as an operator would. Prints
  * records per second (the whole `ivr-reporting import` run, start-up included) and the peak resident
  * memory of the server (VmHWM) and of the tool (largest VmHWM sampled). Linux only (/proc); bounded by
- * BENCH_TIMEOUT_SECONDS (default 600), after which everything it started is killed.
+ * BENCH_TIMEOUT_SECONDS (default 600), after which everything it started is killed. STORE, DATABASE_URL
+ * and REDIS_URL are passed to the server, so `STORE=postgres DATABASE_URL=... npm run bench:import`
+ * measures ingest into PostgreSQL (use an empty database). Then times event queries over what was imported.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -44,7 +46,16 @@ async function kibibytes(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number>
 function startServer(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [...CLI, 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, ADMIN_TOKEN: TOKEN, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH,
+      ADMIN_TOKEN: TOKEN,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      STORE: process.env.STORE,
+      DATABASE_URL: process.env.DATABASE_URL,
+      REDIS_URL: process.env.REDIS_URL,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -75,6 +86,35 @@ async function runCli(args: readonly string[], url: string): Promise<{ code: num
   const [code] = (await once(child, 'exit')) as [number | null];
   clearInterval(sampler);
   return { code, stdout, peakKiB };
+}
+
+const QUERY_RUNS = 21;
+
+/** Median wall time of an event query over the whole imported history, by day and by month, all numbers merged. */
+async function eventQueryLatency(url: string): Promise<string> {
+  const auth = await fetch(`${url}/api/auth`, {
+    method: 'POST',
+    body: new URLSearchParams({ tool: 'dev', login: 'bench', password: 'bench password' }),
+  });
+  const { login, password } = (await auth.json()) as { login: string; password: string };
+  const headers = { Authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` };
+  const end = new Date();
+  const start = new Date(end.getTime() - 400 * 86_400_000);
+  const stamp = (date: Date) => date.toISOString().slice(0, 10).replaceAll('-', '');
+  const results: string[] = [];
+  for (const period of ['day', 'month']) {
+    const times: number[] = [];
+    for (let run = 0; run < QUERY_RUNS; run += 1) {
+      const began = performance.now();
+      const response = await fetch(`${url}/api/events/${stamp(start)}/${stamp(end)}/${period}/ALL`, { headers });
+      await response.text();
+      if (response.status !== 200) throw new Error(`event query answered ${response.status}`);
+      times.push(performance.now() - began);
+    }
+    times.sort((a, b) => a - b);
+    results.push(`${period}: ${(times[Math.floor(times.length / 2)] as number).toFixed(1)} ms`);
+  }
+  return `event query over 400 days, 20 numbers merged, median of ${QUERY_RUNS}: ${results.join(', ')}`;
 }
 
 const mib = (kiB: number) => `${(kiB / 1024).toFixed(0)} MiB`;
@@ -109,6 +149,7 @@ async function main(): Promise<void> {
       `server resident memory: ${mib(rssBeforeKiB)} before the import (demo data loaded), ` +
         `${mib(await kibibytes(serverPid, 'VmRSS'))} after, peak ${mib(await kibibytes(serverPid, 'VmHWM'))} (VmHWM)`,
       `command-line tool peak resident memory: ${mib(imported.peakKiB)}`,
+      await eventQueryLatency(server.url),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

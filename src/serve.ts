@@ -3,15 +3,16 @@
  */
 import { ConfigError } from './config/config';
 import { start, type Started } from './start';
+import { DependencyUnavailableError } from './storage/dependency-error';
 import { SeedFileError } from './storage/seed-file';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function welcome({ running, demo }: Started): string {
+function welcome({ running, demo, config }: Started): string {
   if (demo === undefined) return `IVR reporting server listening on ${running.url}\n`;
   const base = running.url;
   return [
-    `IVR reporting server listening on ${base} (in-memory store with demo data)`,
+    `IVR reporting server listening on ${base} (${config.store === 'postgres' ? 'PostgreSQL' : 'in-memory'} store with demo data)`,
     '',
     `Demo account: tool=${demo.tool} login=${demo.login} password=${demo.password} (numbers ${demo.phones.join(', ')}, time zone ${demo.timeZone})`,
     '',
@@ -24,13 +25,13 @@ function welcome({ running, demo }: Started): string {
   ].join('\n');
 }
 
-/** Starts the server, prints the welcome, and stops gracefully on SIGTERM or SIGINT; exits 1 on a bad configuration or seed file. */
+/** Starts the server, prints the welcome, and stops gracefully on SIGTERM or SIGINT; exits 1 on a bad configuration or seed file, or an unreachable PostgreSQL or Redis. */
 export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   let started: Started;
   try {
     started = await start(env);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof SeedFileError) {
+    if (error instanceof ConfigError || error instanceof SeedFileError || error instanceof DependencyUnavailableError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }

@@ -3,8 +3,8 @@ import { createApp } from './app';
 import { loadConfig, type Config } from './config/config';
 import { createLogger } from './logger';
 import { listen, type RunningServer } from './server';
-import { loadDemoData, type DemoAccount } from './storage/demo-data';
-import { createMemoryStore } from './storage/memory/memory-store';
+import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './storage/demo-data';
+import { openStore } from './storage/open-store';
 import { loadSeedFile } from './storage/seed-file';
 import type { Store } from './storage/store';
 import { loadSurveyHandler } from './survey/handler-module';
@@ -28,8 +28,8 @@ export interface StartOptions {
 
 /**
  * Wires every dependency once (configuration, logger, store, clock), loads the data, and listens.
- * Throws ConfigError (also for a SURVEY_HANDLER that cannot be loaded) or SeedFileError, with a message
- * naming the culprit, before anything listens.
+ * Throws ConfigError (also for a SURVEY_HANDLER that cannot be loaded), DependencyUnavailableError (for
+ * PostgreSQL or Redis) or SeedFileError, with a message naming the culprit, before anything listens.
  */
 export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}): Promise<Started> {
   const config = loadConfig(env);
@@ -37,13 +37,19 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
     config.surveyHandler === undefined ? undefined : loadSurveyHandler(config.surveyHandler, process.cwd());
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = createMemoryStore();
+  const store = await openStore(config, logger);
   let demo: DemoAccount | undefined;
-  if (config.seedFile !== undefined) {
-    const summary = await loadSeedFile(config.seedFile, store, config.defaultTimeZone);
-    logger.info({ seedFile: config.seedFile, ...summary }, 'seed file loaded');
-  } else {
-    demo = await loadDemoData(store, clock);
+  try {
+    if (config.seedFile !== undefined) {
+      const summary = await loadSeedFile(config.seedFile, store, config.defaultTimeZone);
+      logger.info({ seedFile: config.seedFile, ...summary }, 'seed file loaded');
+    } else if ((await store.accounts.find(DEMO_ACCOUNT_ID)) === undefined) {
+      // A durable store keeps the demo account from an earlier start, perhaps changed since: left as it is.
+      demo = await loadDemoData(store, clock);
+    }
+  } catch (error) {
+    await store.close();
+    throw error;
   }
   const running = await listen(createApp({ config, store, clock, logger, surveyHandler }), config.host, config.port);
   logger.info({ url: running.url, store: config.store }, 'listening');

@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Config } from '../config/config';
 import { methodNotAllowed } from '../http/error-handler';
 import { adminRateLimit } from '../reporting/rate-limit/groups';
+import type { Logger } from 'pino';
 import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
 import { accountAdmin } from './accounts/account-admin';
@@ -13,6 +14,7 @@ export interface AdminDependencies {
   readonly config: Config;
   readonly store: Store;
   readonly clock: Clock;
+  readonly logger: Logger;
 }
 
 /**
@@ -25,11 +27,11 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ config, store, clock }: AdminDependencies, token: string): Router {
+export function adminRouter({ config, store, clock, logger }: AdminDependencies, token: string): Router {
   const router = Router();
   router.use(
     answerInJson,
-    adminRateLimit(store, clock, { limit: config.adminRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
+    adminRateLimit({ store, clock, logger }, { limit: config.adminRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
     requireAdminToken(token),
   );
   router.use(accountRoutes(accountAdmin(store, config.defaultTimeZone)));

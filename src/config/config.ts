@@ -60,13 +60,19 @@ const schema = z.object({
   AUTH_RATE_LIMIT: integer(1).default(15),
   DATA_RATE_LIMIT: integer(1).default(150),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(900),
-  STORE: z.enum(['memory']).default('memory'),
+  STORE: z.enum(['memory', 'postgres']).default('memory'),
+  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional()),
+  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
   SOAP_PATH: urlPath.default('/survey'),
   SOAP_MAX_BYTES: integer(1).default(10_485_760),
   SURVEY_HANDLER: optionalText,
   SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
   ADMIN_TOKEN: adminToken,
   ADMIN_RATE_LIMIT: integer(1).default(6000),
+}).superRefine((variables, context) => {
+  if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
+    context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });
+  }
 });
 
 type Parsed = z.output<typeof schema>;
@@ -86,6 +92,10 @@ export interface Config {
   readonly dataRateLimit: number;
   readonly rateLimitWindowSeconds: number;
   readonly store: Parsed['STORE'];
+  /** PostgreSQL connection URL; set exactly when the store is postgres. */
+  readonly databaseUrl: string | undefined;
+  /** Redis connection URL; set: rate-limit counters and survey sessions live there, shared by instances. */
+  readonly redisUrl: string | undefined;
   readonly soapPath: string;
   readonly soapMaxBytes: number;
   /** Module path of a custom survey handler, resolved from the working directory; unset: the sample. */
@@ -121,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dataRateLimit: parsed.DATA_RATE_LIMIT,
     rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
     store: parsed.STORE,
+    databaseUrl: parsed.DATABASE_URL,
+    redisUrl: parsed.REDIS_URL,
     soapPath: parsed.SOAP_PATH,
     soapMaxBytes: parsed.SOAP_MAX_BYTES,
     surveyHandler: parsed.SURVEY_HANDLER,

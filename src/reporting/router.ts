@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../config/config';
 import { methodNotAllowed } from '../http/error-handler';
+import type { Logger } from 'pino';
 import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
 import { authenticator } from './auth/authenticate';
@@ -15,6 +16,7 @@ export interface ReportingDependencies {
   readonly config: Config;
   readonly store: Store;
   readonly clock: Clock;
+  readonly logger: Logger;
 }
 
 /** A raw-data resource: served on GET and HEAD behind Basic auth, in the shared data limit group. */
@@ -24,9 +26,9 @@ interface DataResource {
 }
 
 /** The reporting API of section 4, mounted at /api. */
-export function reportingRouter({ config, store, clock }: ReportingDependencies): Router {
+export function reportingRouter({ config, store, clock, logger }: ReportingDependencies): Router {
   const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.credentialTtlSeconds });
-  const limits = rateLimitGroups(store, clock, {
+  const limits = rateLimitGroups({ store, clock, logger }, {
     authLimit: config.authRateLimit,
     dataLimit: config.dataRateLimit,
     windowSeconds: config.rateLimitWindowSeconds,

@@ -36,6 +36,8 @@ const DEMO_ACCOUNT = {
   phones: ['18005550100', '18005550101', '18005550102'],
 } as const;
 
+export const DEMO_ACCOUNT_ID = accountId(DEMO_ACCOUNT.tool, DEMO_ACCOUNT.login);
+
 /** About 17,000 calls: a history worth charting that still loads in well under a second. */
 const DEMO_HISTORY = { days: 120, callsPerDay: 60, seed: 20_180_207 } as const;
 

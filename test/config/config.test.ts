@@ -17,6 +17,8 @@ describe('configuration', () => {
       dataRateLimit: 150,
       rateLimitWindowSeconds: 900,
       store: 'memory',
+      databaseUrl: undefined,
+      redisUrl: undefined,
       soapPath: '/survey',
       soapMaxBytes: 10_485_760,
       surveyHandler: undefined,
@@ -73,6 +75,18 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
+  test('reads the PostgreSQL and Redis addresses of a durable deployment', () => {
+    expect(
+      loadConfig({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db:5432/ivr', REDIS_URL: 'redis://cache:6379/0' }),
+    ).toMatchObject({ store: 'postgres', databaseUrl: 'postgres://ivr@db:5432/ivr', redisUrl: 'redis://cache:6379/0' });
+  });
+
+  test('stops with a message naming DATABASE_URL when STORE=postgres has none', () => {
+    expect(() => loadConfig({ STORE: 'postgres' })).toThrow(
+      new ConfigError('invalid configuration: DATABASE_URL=undefined: is required when STORE=postgres'),
+    );
+  });
+
   test('freezes the result', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
   });
@@ -84,7 +98,9 @@ describe('configuration', () => {
     ['WEEK_START', 'friday', 'WEEK_START="friday": Invalid option: expected one of "monday"|"sunday"'],
     ['DATA_RATE_LIMIT', '0', 'DATA_RATE_LIMIT="0": Too small: expected number to be >=1'],
     ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL="ftp://x": must be an http or https URL'],
-    ['STORE', 'mongodb', 'STORE="mongodb": Invalid input: expected "memory"'],
+    ['STORE', 'mongodb', 'STORE="mongodb": Invalid option: expected one of "memory"|"postgres"'],
+    ['DATABASE_URL', 'mysql://db/ivr', 'DATABASE_URL="mysql://db/ivr": must be a postgres:// or postgresql:// URL'],
+    ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379": must be a redis:// or rediss:// URL'],
   ])('stops with a message naming %s when it is %s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(`invalid configuration: ${message}`));
   });

@@ -3,9 +3,9 @@ import { createApp } from '../../src/app';
 import { hashPassword } from '../../src/accounts/password-hash';
 import { loadConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { accountId, type Account, type Store, type Tool } from '../../src/storage/store';
 import { FakeClock } from './fake-clock';
+import { createTestStore } from './test-store';
 
 export interface TestApp {
   readonly app: Express;
@@ -14,10 +14,10 @@ export interface TestApp {
   readonly config: Config;
 }
 
-/** A fresh app on a fresh in-memory store, with a fake clock and silent logs. */
+/** A fresh app on a fresh store (in memory, or PostgreSQL under the "on PostgreSQL" jest project), with a fake clock and silent logs. */
 export function buildTestApp(env: NodeJS.ProcessEnv = {}, clock = new FakeClock()): TestApp {
   const config = loadConfig(env);
-  const store = createMemoryStore();
+  const store = createTestStore();
   const app = createApp({ config, store, clock, logger: createLogger('silent') });
   return { app, store, clock, config };
 }

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { Logger } from 'pino';
 import { errors } from '../../errors/catalogue';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
@@ -23,6 +24,11 @@ interface GroupDefinition {
   readonly name: string;
   readonly limit: number;
   readonly key: (req: Request, res: Response) => string;
+  /**
+   * When the counters cannot be reached (Redis or PostgreSQL down): true lets requests through
+   * uncounted, false answers 500. See docs/deployment.md for which group does which and why.
+   */
+  readonly failOpen: boolean;
 }
 
 /**
@@ -30,7 +36,11 @@ interface GroupDefinition {
  * ends) on every response it sees, and 429 with Retry-After through the error catalogue once the
  * window's limit is spent.
  */
-function limitGroup(store: Store, clock: Clock, windowSeconds: number, { name, limit, key }: GroupDefinition): RequestHandler {
+function limitGroup(
+  { store, clock, logger }: LimitDependencies,
+  windowSeconds: number,
+  { name, limit, key, failOpen }: GroupDefinition,
+): RequestHandler {
   const windowMs = windowSeconds * 1000;
   return rateLimit({
     windowMs,
@@ -45,28 +55,48 @@ function limitGroup(store: Store, clock: Clock, windowSeconds: number, { name, l
     },
     handler: (_req, _res, next) => next(errors.rateLimited()),
     validate: { trustProxy: false, xForwardedForHeader: false },
+    passOnStoreError: failOpen,
+    logger: {
+      error: (error, message) => logger.error({ err: error, limitGroup: name }, message ?? 'rate limit counters failed'),
+      warn: (error, message) => logger.warn({ err: error, limitGroup: name }, message ?? 'rate limit warning'),
+    },
   });
 }
 
 const byClientAddress = (req: Request): string => ipKeyGenerator(req.ip ?? 'unknown');
 
-/** The two limit groups of section 8. */
-export function rateLimitGroups(store: Store, clock: Clock, settings: RateLimitSettings): RateLimitGroups {
+export interface LimitDependencies {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/**
+ * The two limit groups of section 8. The authentication group fails closed: it is what makes password
+ * guessing slow. The data group fails open: its callers already proved who they are, and reports should
+ * not stop because the shared counters are away.
+ */
+export function rateLimitGroups(dependencies: LimitDependencies, settings: RateLimitSettings): RateLimitGroups {
   return {
-    authentication: limitGroup(store, clock, settings.windowSeconds, {
+    authentication: limitGroup(dependencies, settings.windowSeconds, {
       name: 'authentication',
       limit: settings.authLimit,
       key: byClientAddress,
+      failOpen: false,
     }),
-    data: limitGroup(store, clock, settings.windowSeconds, {
+    data: limitGroup(dependencies, settings.windowSeconds, {
       name: 'data',
       limit: settings.dataLimit,
       key: (_req, res) => authenticatedAccount(res).id,
+      failOpen: true,
     }),
   };
 }
 
-/** The admin API's own group (ADMIN_RATE_LIMIT): every /admin request, per client address, token or not. */
-export function adminRateLimit(store: Store, clock: Clock, settings: { limit: number; windowSeconds: number }): RequestHandler {
-  return limitGroup(store, clock, settings.windowSeconds, { name: 'admin', limit: settings.limit, key: byClientAddress });
+/**
+ * The admin API's own group (ADMIN_RATE_LIMIT): every /admin request, per client address, token or not.
+ * Fails closed, since it slows down guessing the admin token.
+ */
+export function adminRateLimit(dependencies: LimitDependencies, settings: { limit: number; windowSeconds: number }): RequestHandler {
+  return limitGroup(dependencies, settings.windowSeconds, { name: 'admin', limit: settings.limit, key: byClientAddress, failOpen: false });
 }

@@ -1,0 +1,13 @@
+import { initialSchema } from './001-initial-schema';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/**
+ * Every schema change, in order. The SQL lives in .ts modules so that it ships inside dist/ with the
+ * compiled code (tsc copies no .sql files). Never edit an applied migration: append a new one.
+ */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial schema', sql: initialSchema }];

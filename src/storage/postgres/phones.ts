@@ -1,0 +1,32 @@
+import type { Pool } from 'pg';
+import type { PhoneRepository } from '../store';
+import { rebuildRollups } from './rollups';
+import { inTransaction } from './transaction';
+
+export function postgresPhones(pool: Pool): PhoneRepository {
+  return {
+    assign: (phone, accountId) =>
+      inTransaction(pool, async (client) => {
+        const inserted = await client.query('INSERT INTO phones (phone, account_id) VALUES ($1, $2) ON CONFLICT (phone) DO NOTHING', [
+          phone,
+          accountId,
+        ]);
+        if (inserted.rowCount === 0) {
+          const owner = await client.query<{ account_id: string }>('SELECT account_id FROM phones WHERE phone = $1', [phone]);
+          return owner.rows[0]?.account_id === accountId ? 'already-owned' : 'owned-by-another';
+        }
+        const account = await client.query<{ time_zone: string }>('SELECT time_zone FROM accounts WHERE id = $1 FOR SHARE', [accountId]);
+        const timeZone = account.rows[0]?.time_zone;
+        if (timeZone !== undefined) await rebuildRollups(client, [phone], timeZone);
+        return 'assigned';
+      }),
+    release: async (phone, accountId) => {
+      const deleted = await pool.query('DELETE FROM phones WHERE phone = $1 AND account_id = $2', [phone, accountId]);
+      return deleted.rowCount === 1;
+    },
+    ownedBy: async (accountId) => {
+      const { rows } = await pool.query<{ phone: string }>('SELECT phone FROM phones WHERE account_id = $1 ORDER BY phone', [accountId]);
+      return rows.map((row) => row.phone);
+    },
+  };
+}

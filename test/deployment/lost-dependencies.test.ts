@@ -1,0 +1,112 @@
+import request from 'supertest';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
+import { createLogger } from '../../src/logger';
+import type { RunningServer } from '../../src/server';
+import { createMemoryStore } from '../../src/storage/memory/memory-store';
+import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
+import { connectRedis } from '../../src/storage/redis/redis-client';
+import { withRedisSharedState } from '../../src/storage/shared-state';
+import type { Store } from '../../src/storage/store';
+import { FakeClock } from '../support/fake-clock';
+import { serve } from '../support/http';
+import {
+  createTestSchema,
+  describeWithPostgres,
+  testRedisUrl,
+  uniqueRedisPrefix,
+  type TestSchema,
+} from '../support/services';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { addAccount } from '../support/test-app';
+
+const UNKNOWN_ERROR = { error: 'unknown error' };
+const EVENTS = '/api/events/20180201/20180201/day/ALL';
+
+let proxy: TcpProxy;
+let store: Store;
+let running: RunningServer;
+let schema: TestSchema | undefined;
+
+afterEach(async () => {
+  running.server.closeAllConnections();
+  await running.close();
+  await proxy.restore().catch(() => undefined);
+  await store.close();
+  await proxy.close();
+  await schema?.drop();
+  schema = undefined;
+});
+
+async function serveOn(storeInUse: Store): Promise<string> {
+  store = storeInUse;
+  running = await serve(createApp({ config: loadConfig({}), store, clock: new FakeClock(), logger: createLogger('silent') }));
+  await addAccount(store, { phones: ['15550001'] });
+  return running.url;
+}
+
+const authenticate = (url: string) =>
+  request(url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+
+/** Asks until the answer passes: the clients reconnect in the background, within a few seconds. */
+async function eventually(
+  ask: () => Promise<request.Response>,
+  passes: (response: request.Response) => boolean,
+): Promise<request.Response> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const response = await ask();
+    if (passes(response) || Date.now() > deadline) return response;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describeWithPostgres('PostgreSQL lost while the server runs', () => {
+  test('answers 500 unknown error at once, then serves again by itself when the database is back', async () => {
+    schema = await createTestSchema();
+    const url = new URL(schema.url);
+    proxy = await startTcpProxy(url.hostname, Number(url.port));
+    url.host = proxy.address;
+    const base = await serveOn(await openPostgresStore(url.toString(), createLogger('silent')));
+    expect((await authenticate(base)).status).toBe(200);
+
+    await proxy.cut();
+    const startedAt = Date.now();
+    const lost = await authenticate(base);
+    expect(lost.status).toBe(500);
+    expect(lost.body).toEqual(UNKNOWN_ERROR);
+    expect(Date.now() - startedAt).toBeLessThan(6_000);
+
+    await proxy.restore();
+    expect((await eventually(() => authenticate(base), (response) => response.status === 200)).status).toBe(200);
+  });
+});
+
+(testRedisUrl === undefined ? describe.skip : describe)('Redis lost while the server runs', () => {
+  test('refuses authentication with 500, lets data requests through uncounted, and counts again when Redis is back', async () => {
+    const url = new URL(testRedisUrl as string);
+    proxy = await startTcpProxy(url.hostname, Number(url.port));
+    url.host = proxy.address;
+    const logger = createLogger('silent');
+    const base = await serveOn(withRedisSharedState(createMemoryStore(), await connectRedis(url.toString(), logger), uniqueRedisPrefix()));
+    const { login, password } = (await authenticate(base)).body as { login: string; password: string };
+    expect((await request(base).get(EVENTS).auth(login, password)).headers['x-ratelimit-remaining']).toBe('149');
+
+    await proxy.cut();
+    const lostAuth = await authenticate(base);
+    expect(lostAuth.status).toBe(500);
+    expect(lostAuth.body).toEqual(UNKNOWN_ERROR);
+    const uncounted = await request(base).get(EVENTS).auth(login, password);
+    expect(uncounted.status).toBe(200);
+    expect(uncounted.headers['x-ratelimit-remaining']).toBeUndefined();
+
+    await proxy.restore();
+    const counted = await eventually(
+      () => request(base).get(EVENTS).auth(login, password),
+      (response) => response.headers['x-ratelimit-remaining'] !== undefined,
+    );
+    expect(counted.status).toBe(200);
+    expect(counted.headers['x-ratelimit-remaining']).toBe('148');
+    expect((await authenticate(base)).status).toBe(200);
+  });
+});

@@ -1,0 +1,34 @@
+import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { createTestSchema, describeWithPostgres, type TestSchema } from '../support/services';
+
+let schema: TestSchema;
+const servers: ServerProcess[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exited();
+    }
+  }
+  await schema.drop();
+});
+
+async function startAndStop(): Promise<string> {
+  const server = startServerProcess({ STORE: 'postgres', DATABASE_URL: schema.url });
+  servers.push(server);
+  await server.listening();
+  server.child.kill('SIGTERM');
+  expect(await server.exited()).toBe(0);
+  return server.stdout();
+}
+
+describeWithPostgres('the demo data on PostgreSQL', () => {
+  test('is created on the first start without SEED_FILE and left as it is on the next', async () => {
+    schema = await createTestSchema();
+    expect(await startAndStop()).toContain('(PostgreSQL store with demo data)');
+    const second = await startAndStop();
+    expect(second).not.toContain('Demo account:');
+    expect(second).toMatch(/^IVR reporting server listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+  });
+});
