@@ -1,16 +1,11 @@
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, type ServerProcess, stopIfRunning } from '../support/server-process';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../support/services';
 
 let schema: TestSchema;
 const servers: ServerProcess[] = [];
 
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited();
-    }
-  }
+  for (const server of servers.splice(0)) await stopIfRunning(server);
   await schema.drop();
 });
 

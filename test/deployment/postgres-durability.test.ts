@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, type ServerProcess, stopIfRunning } from '../support/server-process';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../support/services';
 
 const ADMIN_TOKEN = 'a-durable-admin-token';
@@ -29,12 +29,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited();
-    }
-  }
+  for (const server of servers.splice(0)) await stopIfRunning(server);
   await schema.drop();
   await rm(folder, { recursive: true, force: true });
 });

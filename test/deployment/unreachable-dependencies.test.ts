@@ -1,12 +1,9 @@
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, type ServerProcess, stopIfRunning } from '../support/server-process';
 
 let server: ServerProcess | undefined;
 
 afterEach(async () => {
-  if (server !== undefined && server.child.exitCode === null) {
-    server.child.kill('SIGKILL');
-    await server.exited();
-  }
+  await stopIfRunning(server);
   server = undefined;
 });
 

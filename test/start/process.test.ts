@@ -4,16 +4,13 @@ import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, type ServerProcess, stopIfRunning } from '../support/server-process';
 
 const run = promisify(execFile);
 let server: ServerProcess | undefined;
 
 afterEach(async () => {
-  if (server !== undefined && server.child.exitCode === null) {
-    server.child.kill('SIGKILL');
-    await server.exited();
-  }
+  await stopIfRunning(server);
   server = undefined;
 });
 

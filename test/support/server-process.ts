@@ -43,3 +43,10 @@ export function startServerProcess(env: NodeJS.ProcessEnv): ServerProcess {
     exited: () => exit,
   };
 }
+
+/** Ends the process if it still runs, whatever the test did with it; for afterEach. */
+export async function stopIfRunning(server: ServerProcess | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (server === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return;
+  server.child.kill(signal);
+  await server.exited();
+}

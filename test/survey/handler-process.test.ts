@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, type ServerProcess, stopIfRunning } from '../support/server-process';
 import { faultBody, post, svcEval } from './support';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -8,10 +8,7 @@ const fixture = (name: string) => path.relative(ROOT, path.join(__dirname, 'fixt
 let server: ServerProcess | undefined;
 
 afterEach(async () => {
-  if (server !== undefined && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited();
-  }
+  await stopIfRunning(server, 'SIGTERM');
   server = undefined;
 });
 
