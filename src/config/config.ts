@@ -1,4 +1,5 @@
 import { IANAZone } from 'luxon';
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -14,13 +15,24 @@ const timeZone = z
   .trim()
   .refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone such as UTC or America/New_York');
 
+/** Express's own reading of `trust proxy`, checked here with the library it uses, so a typo stops the start by name. */
 const trustProxy = z
   .string()
   .trim()
-  .transform((value): boolean | number | string => {
+  .transform((value, context): boolean | number | string => {
     if (value === 'true') return true;
     if (value === 'false' || value === '') return false;
     if (/^\d+$/.test(value)) return Number(value);
+    try {
+      proxyAddr.compile(value.split(',').map((entry) => entry.trim()));
+    } catch {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'must be true, false, a number of proxy hops, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+      });
+      return z.NEVER;
+    }
     return value;
   });
 
@@ -67,6 +79,7 @@ const schema = z.object({
   SOAP_MAX_BYTES: integer(1).default(10_485_760),
   SURVEY_HANDLER: optionalText,
   SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
+  SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
   ADMIN_TOKEN: adminToken,
   ADMIN_RATE_LIMIT: integer(1).default(6000),
 }).superRefine((variables, context) => {
@@ -101,6 +114,8 @@ export interface Config {
   /** Module path of a custom survey handler, resolved from the working directory; unset: the sample. */
   readonly surveyHandler: string | undefined;
   readonly surveySessionTtlSeconds: number;
+  /** How long SURVEY_HANDLER's function may take before the call gets a soap:Server fault. */
+  readonly surveyHandlerTimeoutSeconds: number;
   /** Bearer token of the admin API; unset: the admin API is off (every /admin path is 404). */
   readonly adminToken: string | undefined;
   readonly adminRateLimit: number;
@@ -137,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     soapMaxBytes: parsed.SOAP_MAX_BYTES,
     surveyHandler: parsed.SURVEY_HANDLER,
     surveySessionTtlSeconds: parsed.SURVEY_SESSION_TTL_SECONDS,
+    surveyHandlerTimeoutSeconds: parsed.SURVEY_HANDLER_TIMEOUT_SECONDS,
     adminToken: parsed.ADMIN_TOKEN,
     adminRateLimit: parsed.ADMIN_RATE_LIMIT,
   });

@@ -11,6 +11,8 @@ export interface SurveyCallDependencies {
   readonly clock: Clock;
   readonly handler: SurveyHandler;
   readonly sessionTtlSeconds: number;
+  /** How long a handler may take before the call is answered with a fault instead. */
+  readonly handlerTimeoutSeconds: number;
 }
 
 export interface SurveyAnswer {
@@ -64,11 +66,35 @@ function stateToJson(state: unknown): string | undefined {
   }
 }
 
+class HandlerTimeout extends Error {
+  override readonly name = 'HandlerTimeout';
+}
+
+/** A handler that never settles must not hold the survey system's request (and a socket) forever. */
+async function withinTimeout<T>(work: () => T | Promise<T>, seconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new HandlerTimeout(`the survey handler took longer than ${seconds} s`)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(work), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// Characters XML 1.0 cannot carry, even escaped: a response holding one would make an envelope no client can read.
+const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
 /** Runs the handler; whatever goes wrong in it is logged here and reaches the caller as a soap:Server fault. */
-async function evaluate(handler: SurveyHandler, call: SurveyCall, log: Logger): Promise<{ response: string; stateJson: string }> {
+async function evaluate(
+  deps: SurveyCallDependencies,
+  call: SurveyCall,
+  log: Logger,
+): Promise<{ response: string; stateJson: string }> {
   let evaluation: SurveyEvaluation;
   try {
-    evaluation = await handler(call);
+    evaluation = await withinTimeout(() => deps.handler(call), deps.handlerTimeoutSeconds);
   } catch (error) {
     log.error({ err: error }, 'the survey handler failed');
     throw errors.surveyHandlerFailed();
@@ -76,6 +102,10 @@ async function evaluate(handler: SurveyHandler, call: SurveyCall, log: Logger): 
   const response: unknown = (evaluation as Partial<SurveyEvaluation> | undefined)?.response;
   if (typeof response !== 'string') {
     log.error({ returned: typeof evaluation }, 'the survey handler returned no {response: string, state}');
+    throw errors.surveyHandlerFailed();
+  }
+  if (NOT_XML_CHARACTER.test(response)) {
+    log.error('the survey handler returned a response with characters that XML cannot carry');
     throw errors.surveyHandlerFailed();
   }
   const stateJson = stateToJson(evaluation.state);
@@ -101,7 +131,7 @@ export async function answerCall(
   const now = deps.clock.now();
   const session = sentSessionId === undefined ? undefined : await deps.store.surveySessions.get(sentSessionId, now);
   const state: unknown = session === undefined ? undefined : JSON.parse(session.stateJson);
-  const { response, stateJson } = await evaluate(deps.handler, { ...parts, state }, log);
+  const { response, stateJson } = await evaluate(deps, { ...parts, state }, log);
   const sessionId = session?.id ?? newSessionId();
   await deps.store.surveySessions.save({ id: sessionId, stateJson, expiresAt: now + deps.sessionTtlSeconds * 1000 }, now);
   return { response, sessionId };

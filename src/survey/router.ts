@@ -45,6 +45,7 @@ function answerSvcEval(deps: SurveyServiceDependencies): RequestHandler {
     clock: deps.clock,
     handler: deps.surveyHandler ?? sampleSurveyHandler,
     sessionTtlSeconds: config.surveySessionTtlSeconds,
+    handlerTimeoutSeconds: config.surveyHandlerTimeoutSeconds,
   };
   return async (req, res) => {
     const xml = bodyText(req);

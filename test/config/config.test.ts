@@ -23,6 +23,7 @@ describe('configuration', () => {
       soapMaxBytes: 10_485_760,
       surveyHandler: undefined,
       surveySessionTtlSeconds: 3600,
+      surveyHandlerTimeoutSeconds: 10,
       adminToken: undefined,
       adminRateLimit: 6000,
     });
@@ -101,6 +102,16 @@ describe('configuration', () => {
     ['STORE', 'mongodb', 'STORE="mongodb": Invalid option: expected one of "memory"|"postgres"'],
     ['DATABASE_URL', 'mysql://db/ivr', 'DATABASE_URL="mysql://db/ivr": must be a postgres:// or postgresql:// URL'],
     ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379": must be a redis:// or rediss:// URL'],
+    [
+      'TRUST_PROXY',
+      'yes',
+      'TRUST_PROXY="yes": must be true, false, a number of proxy hops, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+    ],
+    [
+      'TRUST_PROXY',
+      'loopback, 10.0.0.0/33',
+      'TRUST_PROXY="loopback, 10.0.0.0/33": must be true, false, a number of proxy hops, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+    ],
   ])('stops with a message naming %s when it is %s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(`invalid configuration: ${message}`));
   });

@@ -86,10 +86,13 @@ describe('a handler that fails gives a soap:Server fault, and the server carries
     ],
     ['returns a bare string', fixture('bare-string-handler.js')],
     ['returns a state JSON cannot hold', () => ({ response: 'accepted', state: { big: 1n } })],
+    ['returns a response with a character XML cannot carry', () => ({ response: 'a\u0001b', state: null })],
+    ['returns a response with a lone surrogate', () => ({ response: 'a\uD800b', state: null })],
+    ['never settles (SURVEY_HANDLER_TIMEOUT_SECONDS=1)', () => new Promise<never>(() => undefined)],
   ];
 
   test.each(cases)('a handler that %s', async (_case, surveyHandler) => {
-    server = await startTestServer({}, { surveyHandler });
+    server = await startTestServer({ SURVEY_HANDLER_TIMEOUT_SECONDS: '1' }, { surveyHandler });
     const reply = await post(server.url, svcEval(['Q1'], ['yes']));
     expect(reply.status).toBe(500);
     expect(reply.get('Content-Type')).toBe('text/xml; charset=utf-8');
