@@ -26,6 +26,17 @@ export const errors = {
     ),
   missingField: (field: string) => new AppError('IVR_MISSING_FIELD', 400, `${field} is required`),
   malformedBody: () => new AppError('IVR_MALFORMED_BODY', 400, 'request body could not be parsed'),
+  bodyTooLarge: (limitBytes: number) =>
+    new AppError('IVR_BODY_TOO_LARGE', 400, `request body is larger than ${limitBytes} bytes`),
+  unsupportedCharset: (charset: string) =>
+    new AppError('IVR_UNSUPPORTED_CHARSET', 400, `charset ${charset} is not supported; send the body in UTF-8`),
+  unsupportedContentEncoding: (encoding: string) =>
+    new AppError(
+      'IVR_UNSUPPORTED_CONTENT_ENCODING',
+      400,
+      `Content-Encoding ${encoding} is not supported; send the body uncompressed, or as gzip, deflate or br`,
+    ),
+  tooManyParameters: () => new AppError('IVR_TOO_MANY_PARAMETERS', 400, 'request body has too many form fields'),
   invalidLogin: () =>
     new AppError('IVR_INVALID_LOGIN', 401, 'invalid login or password, or the account is inactive'),
   unauthorized: (realm: string) =>
@@ -43,6 +54,7 @@ export const errors = {
       `method ${method} is not allowed here; use ${allowed.join(' or ')}`,
       { Allow: allowed.join(', ') },
     ),
+  // The survey web service's cap (decisions.md: 413); the HTTP APIs answer bodyTooLarge instead.
   payloadTooLarge: (limitBytes: number) =>
     new AppError('IVR_PAYLOAD_TOO_LARGE', 413, `request body is larger than ${limitBytes} bytes`),
   rateLimited: () =>

@@ -7,17 +7,30 @@ interface HttpParserError {
   type?: unknown;
   status?: unknown;
   limit?: unknown;
+  charset?: unknown;
+  encoding?: unknown;
 }
 
-/** Errors raised by Express's own body parsers, mapped onto the catalogue. */
+/**
+ * Errors raised by Express's own body parsers, mapped onto the catalogue. The parsers answer some with
+ * 413 or 415; the specification's section 7 has only 400 for a request the server cannot take.
+ */
 function fromBodyParser(error: HttpParserError): AppError | undefined {
-  if (error.type === 'entity.too.large') {
-    return errors.payloadTooLarge(typeof error.limit === 'number' ? error.limit : 0);
+  if (typeof error.type !== 'string' || typeof error.status !== 'number' || error.status < 400 || error.status >= 500) {
+    return undefined;
   }
-  if (typeof error.type === 'string' && typeof error.status === 'number' && error.status === 400) {
-    return errors.malformedBody();
+  switch (error.type) {
+    case 'entity.too.large':
+      return errors.bodyTooLarge(typeof error.limit === 'number' ? error.limit : 0);
+    case 'charset.unsupported':
+      return errors.unsupportedCharset(String(error.charset));
+    case 'encoding.unsupported':
+      return errors.unsupportedContentEncoding(String(error.encoding));
+    case 'parameters.too.many':
+      return errors.tooManyParameters();
+    default:
+      return errors.malformedBody();
   }
-  return undefined;
 }
 
 function toAppError(error: unknown): AppError | undefined {

@@ -65,6 +65,20 @@ describe('errors common to the reporting API', () => {
     expect(JSON.stringify(logs.lines)).not.toContain(Buffer.from(`${credentials.login}:${credentials.password}`).toString('base64'));
   });
 
+  test('never logs a tool password sent in the query string', async () => {
+    const response = await request(server.url)
+      .post('/api/auth?tool=dev&login=alice&password=Top%26Secret-123')
+      .type('form')
+      .send('');
+    expect(response.status).toBe(401);
+    const completed = logs.lines.find((line) => line.msg === 'request completed');
+    expect(completed?.req).toMatchObject({
+      url: '/api/auth?tool=dev&login=alice&password=%5BRedacted%5D',
+      query: { tool: 'dev', login: 'alice', password: '[Redacted]' },
+    });
+    expect(JSON.stringify(logs.lines)).not.toMatch(/Top.{0,3}Secret/);
+  });
+
   test('gives every response its own request id and logs the request with it', async () => {
     const first = await request(server.url).get('/api/unknown');
     const second = await request(server.url).get('/api/unknown');

@@ -106,10 +106,33 @@ describe('POST /api/auth', () => {
     expect(response.body).toEqual({ error: 'request body could not be parsed' });
   });
 
-  test('returns 413 for a body over 16 kB', async () => {
+  test('returns 400 for a body over 16 kB', async () => {
     const response = await auth().type('form').send({ tool: 'dev', login: 'alice', password: 'x'.repeat(20_000) });
-    expect(response.status).toBe(413);
+    expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'request body is larger than 16384 bytes' });
+  });
+
+  test('returns 400 naming the charset for a JSON body in a charset other than UTF-8', async () => {
+    const response = await auth()
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{"tool":"dev","login":"alice","password":"secret-password"}');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'charset latin1 is not supported; send the body in UTF-8' });
+  });
+
+  test('returns 400 naming the Content-Encoding for a body compressed in an unknown way', async () => {
+    const response = await auth().type('form').set('Content-Encoding', 'x-squash').send('tool=dev');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: 'Content-Encoding x-squash is not supported; send the body uncompressed, or as gzip, deflate or br',
+    });
+  });
+
+  test('returns 400 for a form body of more than 1000 fields', async () => {
+    const fields = Array.from({ length: 1001 }, (_, index) => `f${index}=1`).join('&');
+    const response = await auth().type('form').send(fields);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'request body has too many form fields' });
   });
 
   test.each([
@@ -133,6 +156,31 @@ describe('POST /api/auth', () => {
     expect(response.status).toBe(405);
     expect(response.headers.allow).toBe('POST');
     expect(response.body).toEqual({ error: `method ${method.toUpperCase()} is not allowed here; use POST` });
+  });
+
+  test('returns 405 with Allow: POST and no body for HEAD', async () => {
+    const response = await request(server.url).head('/api/auth');
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST');
+    expect(response.text).toBeUndefined();
+  });
+
+  test('returns 405 with Allow: POST for OPTIONS', async () => {
+    const response = await request(server.url).options('/api/auth');
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST');
+    expect(response.body).toEqual({ error: 'method OPTIONS is not allowed here; use POST' });
+  });
+
+  test.each([
+    ['login', { tool: 'dev', login: 42, password: 'secret-password' }, 'login must be text'],
+    ['password', { tool: 'dev', login: 'alice', password: ['a', 'b'] }, 'password must be text'],
+    ['login', { tool: 'dev', login: 'a'.repeat(1025), password: 'secret-password' }, 'login must be at most 1024 characters'],
+    ['password', { tool: 'dev', login: 'alice', password: 'p'.repeat(1025) }, 'password must be at most 1024 characters'],
+  ])('returns 400 saying what is wrong with %s when it is not a short text', async (_field, body, error) => {
+    const response = await auth().send(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error });
   });
 
   test('answers in XML when Accept asks for application/xml', async () => {

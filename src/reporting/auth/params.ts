@@ -4,7 +4,10 @@ import { TOOLS } from '../../storage/store';
 import type { AuthenticationRequest } from './authenticate';
 
 const toolSchema = z.enum(TOOLS);
-const secretSchema = z.string().min(1).max(1024);
+const secretSchema = z
+  .string({ error: 'must be text' })
+  .min(1)
+  .max(1024, 'must be at most 1024 characters');
 
 const FIELDS = ['tool', 'login', 'password'] as const;
 type Field = (typeof FIELDS)[number];
@@ -23,9 +26,12 @@ export function parseAuthenticationRequest(query: unknown, body: unknown): Authe
   const merged = { ...pick(query), ...pick(body) };
   const tool = toolSchema.safeParse(merged.tool);
   if (!tool.success) throw errors.invalidTool();
-  const login = secretSchema.safeParse(merged.login);
-  if (!login.success) throw errors.missingField('login');
-  const password = secretSchema.safeParse(merged.password);
-  if (!password.success) throw errors.missingField('password');
-  return { tool: tool.data, login: login.data, password: password.data };
+  return { tool: tool.data, login: secret('login', merged.login), password: secret('password', merged.password) };
+}
+
+function secret(field: 'login' | 'password', value: unknown): string {
+  const parsed = secretSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  if (value === undefined || value === '') throw errors.missingField(field);
+  throw errors.badRequest(`${field} ${parsed.error.issues[0]?.message ?? 'is not valid'}`);
 }
