@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CallRecord } from '../storage/store';
+import { storableIdentifier } from '../storage/storable-text';
 import { parseInstantWithOffset } from './instant';
 import { phoneNumberSchema } from './phone-number';
 
@@ -20,7 +21,7 @@ const startedAt = z.string().transform((value, context) => {
 /** A call record as it arrives on the wire (seed file, admin API): snake_case, ISO time with offset. */
 export const callRecordSchema = z
   .strictObject({
-    call_id: z.string().min(1).max(200),
+    call_id: storableIdentifier(200),
     phone: phoneNumberSchema,
     started_at: startedAt,
     log_events: count,

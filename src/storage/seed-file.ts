@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { hashPassword } from '../accounts/password-hash';
 import { callRecordSchema } from '../calls/call-record';
 import { phoneNumberSchema } from '../calls/phone-number';
+import { storableIdentifier } from './storable-text';
 import { accountId, TOOLS, type Account, type CallRecord, type Store } from './store';
 
 /** Large enough to keep round trips to a networked store few, small enough to bound one statement. */
@@ -23,7 +24,7 @@ export interface SeedFileSummary {
 function seedFileSchema(defaultTimeZone: string) {
   const account = z.strictObject({
     tool: z.enum(TOOLS),
-    login: z.string().min(1, 'must not be empty'),
+    login: storableIdentifier(200),
     password: z.string().min(1, 'must not be empty'),
     active: z.boolean().default(true),
     timezone: z

@@ -68,6 +68,28 @@ describe('POST /admin/calls with NDJSON', () => {
     expect((await eventReport()).calls).toEqual({ [FEB_7]: 1, [FEB_8]: 1 });
   });
 
+  test('rejects a call_id with a control character or a lone surrogate and keeps the rest of the batch', async () => {
+    const response = await postNdjson(running.url, [
+      record('nul\u0000id', '15550001', '2018-02-07T10:00:00-05:00'),
+      record('tab\tid', '15550001', '2018-02-07T10:00:00-05:00'),
+      record('half\ud800', '15550001', '2018-02-07T10:00:00-05:00'),
+      record('c1', '15550001', '2018-02-07T10:00:00-05:00'),
+    ]);
+    expect(response.status).toBe(200);
+    const problem = 'call_id: must be text without control characters or unpaired surrogates';
+    expect(response.body).toEqual({
+      received: 4,
+      inserted: 1,
+      duplicates: 0,
+      rejected: [
+        { line: 1, error: problem },
+        { line: 2, error: problem },
+        { line: 3, error: problem },
+      ],
+    });
+    expect((await eventReport()).calls).toEqual({ [FEB_7]: 1, [FEB_8]: 0 });
+  });
+
   test('accepts CRLF line ends, a trailing newline and an empty body', async () => {
     const crlf = await admin(running.url)
       .post('/admin/calls')

@@ -177,6 +177,11 @@ describe('POST /api/auth', () => {
     ['password', { tool: 'dev', login: 'alice', password: ['a', 'b'] }, 'password must be text'],
     ['login', { tool: 'dev', login: 'a'.repeat(1025), password: 'secret-password' }, 'login must be at most 1024 characters'],
     ['password', { tool: 'dev', login: 'alice', password: 'p'.repeat(1025) }, 'password must be at most 1024 characters'],
+    [
+      'login',
+      { tool: 'dev', login: 'ali\u0000ce', password: 'secret-password' },
+      'login must be text without control characters or unpaired surrogates',
+    ],
   ])('returns 400 saying what is wrong with %s when it is not a short text', async (_field, body, error) => {
     const response = await auth().send(body);
     expect(response.status).toBe(400);

@@ -2,6 +2,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { phoneNumberSchema } from '../../calls/phone-number';
 import { errors } from '../../errors/catalogue';
+import { storableIdentifier } from '../../storage/storable-text';
 import { TOOLS } from '../../storage/store';
 import { describeIssues } from '../field-errors';
 import type { AccountChanges, AccountKey } from './account-admin';
@@ -9,11 +10,7 @@ import type { AccountChanges, AccountKey } from './account-admin';
 const toolSchema = z.enum(TOOLS);
 
 // At most what POST /api/auth accepts, so that every account created here can log in.
-const loginSchema = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+const loginSchema = storableIdentifier(200);
 
 const changesSchema = z.strictObject({
   password: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional(),

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
+import { isStorableText, STORABLE_TEXT_PROBLEM } from '../../storage/storable-text';
 import { TOOLS } from '../../storage/store';
 import type { AuthenticationRequest } from './authenticate';
 
 const toolSchema = z.enum(TOOLS);
-const secretSchema = z
-  .string({ error: 'must be text' })
-  .min(1)
-  .max(1024, 'must be at most 1024 characters');
+const passwordSchema = z.string({ error: 'must be text' }).min(1).max(1024, 'must be at most 1024 characters');
+// Logins are looked up in the store, which keeps only storable text (no account can have another).
+const loginSchema = passwordSchema.refine(isStorableText, STORABLE_TEXT_PROBLEM);
+const SCHEMAS = { login: loginSchema, password: passwordSchema };
 
 const FIELDS = ['tool', 'login', 'password'] as const;
 type Field = (typeof FIELDS)[number];
@@ -30,7 +31,7 @@ export function parseAuthenticationRequest(query: unknown, body: unknown): Authe
 }
 
 function secret(field: 'login' | 'password', value: unknown): string {
-  const parsed = secretSchema.safeParse(value);
+  const parsed = SCHEMAS[field].safeParse(value);
   if (parsed.success) return parsed.data;
   if (value === undefined || value === '') throw errors.missingField(field);
   throw errors.badRequest(`${field} ${parsed.error.issues[0]?.message ?? 'is not valid'}`);
