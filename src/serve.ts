@@ -11,16 +11,23 @@ const SHUTDOWN_GRACE_MS = 10_000;
 function welcome({ running, demo, config }: Started): string {
   if (demo === undefined) return `IVR reporting server listening on ${running.url}\n`;
   const base = running.url;
+  const authCommand = `curl -s -X POST ${base}/api/auth -d tool=${demo.tool} -d login=${demo.login} -d password=${demo.password}`;
+  const lastWeek = `${base}/api/events/${demo.lastWeek.start}/${demo.lastWeek.end}/day/ALL`;
+  // The answer is {"login":"...","password":"..."} in that order: sed makes it curl's LOGIN:PASSWORD.
+  const toBasicCredentials = `sed -E 's/.*"login":"([0-9a-f]+)","password":"([0-9a-f]+)".*/\\1:\\2/'`;
   return [
     `IVR reporting server listening on ${base} (${config.store === 'postgres' ? 'PostgreSQL' : 'in-memory'} store with demo data)`,
     '',
     `Demo account: tool=${demo.tool} login=${demo.login} password=${demo.password} (numbers ${demo.phones.join(', ')}, time zone ${demo.timeZone})`,
     '',
     'Get temporary credentials:',
-    `  curl -s -X POST ${base}/api/auth -d tool=${demo.tool} -d login=${demo.login} -d password=${demo.password}`,
+    `  ${authCommand}`,
     '',
     'Then ask for the last week by day, with the login and password it returned:',
-    `  curl -s -u LOGIN:PASSWORD ${base}/api/events/${demo.lastWeek.start}/${demo.lastWeek.end}/day/ALL`,
+    `  curl -s -u LOGIN:PASSWORD ${lastWeek}`,
+    '',
+    'Or both in one command:',
+    `  curl -s -u "$(${authCommand} | ${toBasicCredentials})" ${lastWeek}`,
     '',
   ].join('\n');
 }

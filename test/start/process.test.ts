@@ -31,6 +31,10 @@ describe('the server process', () => {
     expect(Object.keys(report)).toEqual(['calls', 'log_events', 'loops_per_call', 'form_items', 'loops', 'average_form_items']);
     expect(Object.keys(report.calls!)).toHaveLength(7);
     expect(Object.values(report.calls!).reduce((sum, calls) => sum + calls, 0)).toBeGreaterThan(0);
+
+    const bothCommand = /^ {2}(curl -s -u "\$\(curl .*)$/m.exec(printed)?.[1] as string;
+    const sameReport = JSON.parse((await run('sh', ['-c', bothCommand])).stdout) as Record<string, Record<string, number>>;
+    expect(sameReport).toEqual(report);
   });
 
   test('finishes a request in flight on SIGTERM, then exits 0', async () => {
