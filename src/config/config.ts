@@ -81,7 +81,7 @@ const schema = z.object({
   SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
   SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
   ADMIN_TOKEN: adminToken,
-  ADMIN_RATE_LIMIT: integer(1).default(6000),
+  ADMIN_RATE_LIMIT: integer(1).default(90_000),
 }).superRefine((variables, context) => {
   if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });

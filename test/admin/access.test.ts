@@ -48,7 +48,7 @@ describe('admin API switch', () => {
   });
 
   test('reads ADMIN_TOKEN and ADMIN_RATE_LIMIT, with a generous default limit', () => {
-    expect(loadConfig({})).toMatchObject({ adminToken: undefined, adminRateLimit: 6000 });
+    expect(loadConfig({})).toMatchObject({ adminToken: undefined, adminRateLimit: 90_000 });
     expect(loadConfig({ ADMIN_TOKEN: ADMIN_TOKEN, ADMIN_RATE_LIMIT: '10' })).toMatchObject({
       adminToken: ADMIN_TOKEN,
       adminRateLimit: 10,

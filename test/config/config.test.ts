@@ -25,7 +25,7 @@ describe('configuration', () => {
       surveySessionTtlSeconds: 3600,
       surveyHandlerTimeoutSeconds: 10,
       adminToken: undefined,
-      adminRateLimit: 6000,
+      adminRateLimit: 90_000,
     });
   });
 
