@@ -63,6 +63,12 @@ export const errors = {
   // The survey web service answers every failure as a SOAP 1.1 Fault, which the HTTP binding sends
   // with status 500 whoever is at fault; survey/soap-fault.ts picks the faultcode from the code.
   invalidSoapRequest: (message: string) => new AppError('IVR_INVALID_SOAP_REQUEST', 500, message),
+  soapHeaderNotUnderstood: (header: string) =>
+    new AppError(
+      'IVR_SOAP_MUST_UNDERSTAND',
+      500,
+      `the SOAP header ${header} is marked mustUnderstand, and this service understands no SOAP headers`,
+    ),
   surveyHandlerFailed: () =>
     new AppError('IVR_SURVEY_HANDLER_FAILED', 500, 'the survey handler failed; the server log has the cause'),
   // The admin API (/admin, on only when ADMIN_TOKEN is set).

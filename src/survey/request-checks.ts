@@ -3,6 +3,7 @@ import { errors } from '../errors/catalogue';
 import { SOAP_11_ENVELOPE, SURVEY_SERVICE } from './wsdl';
 
 const SOAP_12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
+const NEXT_ACTOR = 'http://schemas.xmlsoap.org/soap/actor/next';
 
 /** An element as xml2js gives it: attributes under `$`, text under `_`, child elements by name. */
 interface ParsedElement {
@@ -77,6 +78,7 @@ export async function checkEnvelope(xml: string): Promise<void> {
         : `the request is not a SOAP 1.1 envelope (an Envelope element in namespace ${SOAP_11_ENVELOPE})`,
     );
   }
+  checkHeaders(envelope);
   const bodies = childElements(envelope.element).filter(
     (child) => localName(child.name) === 'Body' && namespaceOf(child.name, [child.element, envelope.element]) === SOAP_11_ENVELOPE,
   );
@@ -86,6 +88,35 @@ export async function checkEnvelope(xml: string): Promise<void> {
   const operation = localName(calls[0]?.name ?? '');
   if (operation !== SURVEY_SERVICE.operation) {
     rejected(`unknown operation ${shown(operation)}; this service has one operation, ${SURVEY_SERVICE.operation}`);
+  }
+}
+
+/** The value of the SOAP 1.1 envelope attribute `name` (e.g. mustUnderstand) on an element, whatever its prefix. */
+function envelopeAttribute(element: ParsedElement, name: string, scopes: readonly ParsedElement[]): string | undefined {
+  const attributes = Object.entries(element.$ ?? {});
+  const found = attributes.find(
+    ([attribute]) => attribute.includes(':') && localName(attribute) === name && namespaceOf(attribute, scopes) === SOAP_11_ENVELOPE,
+  );
+  return found?.[1];
+}
+
+/**
+ * SOAP 1.1 (section 4.2.3): a header entry meant for this service (no actor, or the next one) and
+ * marked mustUnderstand="1" must be refused with a MustUnderstand fault; svcEval defines no headers.
+ */
+function checkHeaders(envelope: NamedElement): void {
+  const headers = childElements(envelope.element).filter(
+    (child) => localName(child.name) === 'Header' && namespaceOf(child.name, [child.element, envelope.element]) === SOAP_11_ENVELOPE,
+  );
+  for (const header of headers) {
+    for (const entry of childElements(header.element)) {
+      const scopes = [entry.element, header.element, envelope.element];
+      const mustUnderstand = envelopeAttribute(entry.element, 'mustUnderstand', scopes)?.trim();
+      const actor = envelopeAttribute(entry.element, 'actor', scopes)?.trim();
+      if ((mustUnderstand === '1' || mustUnderstand === 'true') && (actor === undefined || actor === NEXT_ACTOR)) {
+        throw errors.soapHeaderNotUnderstood(shown(entry.name));
+      }
+    }
   }
 }
 

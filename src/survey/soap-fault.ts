@@ -9,13 +9,16 @@ const builder = new Builder({
   headless: false,
 });
 
-/** Errors caused by what the caller sent; every other error is the server's. */
-function isCallersFault(error: AppError): boolean {
-  return error.code === 'IVR_INVALID_SOAP_REQUEST' || error.statusCode < 500;
+type FaultCode = 'soap:Client' | 'soap:Server' | 'soap:MustUnderstand';
+
+/** SOAP 1.1's fault codes: a header it must understand but does not, what the caller sent, or the server's own failure. */
+function faultCodeOf(error: AppError): FaultCode {
+  if (error.code === 'IVR_SOAP_MUST_UNDERSTAND') return 'soap:MustUnderstand';
+  return error.code === 'IVR_INVALID_SOAP_REQUEST' || error.statusCode < 500 ? 'soap:Client' : 'soap:Server';
 }
 
 /** A SOAP 1.1 Fault envelope: the shape PHP's SoapClient and survey systems read (not SOAP 1.2's Code/Reason). */
-export function soapFaultEnvelope(faultcode: 'soap:Client' | 'soap:Server', faultstring: string): string {
+function soapFaultEnvelope(faultcode: FaultCode, faultstring: string): string {
   return builder.buildObject({
     'soap:Envelope': {
       $: { 'xmlns:soap': SOAP_11_ENVELOPE },
@@ -34,5 +37,5 @@ export function sendSoapFault(res: Response, error: AppError): void {
     .status(error.statusCode)
     .set(error.headers)
     .type('text/xml; charset=utf-8')
-    .send(soapFaultEnvelope(isCallersFault(error) ? 'soap:Client' : 'soap:Server', error.message));
+    .send(soapFaultEnvelope(faultCodeOf(error), error.message));
 }

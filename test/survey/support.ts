@@ -15,7 +15,7 @@ function escapeText(text: string): string {
 }
 
 /** The exact body of a SOAP 1.1 fault as the service sends it. */
-export function faultBody(code: 'soap:Client' | 'soap:Server', faultstring: string): string {
+export function faultBody(code: 'soap:Client' | 'soap:Server' | 'soap:MustUnderstand', faultstring: string): string {
   return (
     '<?xml version="1.0" encoding="UTF-8"?>' +
     '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>' +
