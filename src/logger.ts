@@ -14,13 +14,12 @@ interface SerializedRequest {
 
 /** pino-http's request serializer step: hides secrets in the URL's query string and in the parsed query. */
 export function redactRequestQuery<T extends SerializedRequest>(req: T): T {
-  if (typeof req.url === 'string' && req.url.includes('?')) {
-    const [path, query] = [req.url.slice(0, req.url.indexOf('?')), req.url.slice(req.url.indexOf('?') + 1)];
-    const parameters = new URLSearchParams(query);
-    if (SECRET_QUERY_PARAMETERS.some((name) => parameters.has(name))) {
-      for (const name of SECRET_QUERY_PARAMETERS) if (parameters.has(name)) parameters.set(name, HIDDEN);
-      req.url = `${path}?${parameters.toString()}`;
-    }
+  const queryStart = typeof req.url === 'string' ? req.url.indexOf('?') : -1;
+  if (typeof req.url === 'string' && queryStart !== -1) {
+    const parameters = new URLSearchParams(req.url.slice(queryStart + 1));
+    const secrets = SECRET_QUERY_PARAMETERS.filter((name) => parameters.has(name));
+    for (const name of secrets) parameters.set(name, HIDDEN);
+    if (secrets.length > 0) req.url = `${req.url.slice(0, queryStart)}?${parameters.toString()}`;
   }
   if (typeof req.query === 'object' && req.query !== null) {
     const query = req.query as Record<string, unknown>;
