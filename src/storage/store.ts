@@ -62,6 +62,13 @@ export interface AddCallsResult {
 
 export type AssignPhoneResult = 'assigned' | 'already-owned' | 'owned-by-another';
 
+/** The fields of an account that can change; an absent field keeps its value. */
+export interface AccountChange {
+  readonly passwordHash?: string;
+  readonly active?: boolean;
+  readonly timeZone?: string;
+}
+
 export interface AccountRepository {
   find(id: string): Promise<Account | undefined>;
   /**
@@ -69,6 +76,13 @@ export interface AccountRepository {
    * account's phones are rebuilt in the new zone in the same step, since rollups are keyed by local day.
    */
   save(account: Account): Promise<void>;
+  /** Creates the account unless one with its id exists; returns whether it did. */
+  create(account: Account): Promise<boolean>;
+  /**
+   * Changes only the given fields, in one step, so that concurrent changes of different fields are all
+   * kept; rebuilds the rollups on a time-zone change as `save` does. Undefined when there is no such account.
+   */
+  update(id: string, change: AccountChange): Promise<Account | undefined>;
   list(): Promise<Account[]>;
 }
 

@@ -48,6 +48,27 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
     expect(old.status).toBe(401);
   });
 
+  test('answers 201 to exactly one of several PUTs creating the same account at once, 200 to the others', async () => {
+    const responses = await Promise.all(
+      ['pw-1', 'pw-2', 'pw-3'].map((password) => putAccount('/admin/accounts/dev/carol', { password })),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 201]);
+    expect(await running.testApp.store.accounts.list()).toHaveLength(1);
+  });
+
+  test('keeps both of two PUTs at once that change different fields', async () => {
+    await putAccount('/admin/accounts/dev/alice', { password: 'first password' });
+    const [deactivated, renewed] = await Promise.all([
+      putAccount('/admin/accounts/dev/alice', { active: false }),
+      putAccount('/admin/accounts/dev/alice', { password: 'second password', timezone: 'Asia/Tokyo' }),
+    ]);
+    expect([deactivated.status, renewed.status]).toEqual([200, 200]);
+    const shown = await admin(running.url).get('/admin/accounts/dev/alice');
+    expect(shown.body).toEqual({ tool: 'dev', login: 'alice', active: false, timezone: 'Asia/Tokyo', phones: [] });
+    const login = await request(running.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'second password' });
+    expect(login.status).toBe(401);
+  });
+
   test('accepts an empty body as an update that changes nothing', async () => {
     await putAccount('/admin/accounts/dev/alice', { password: 'pw' });
     const response = await admin(running.url).put('/admin/accounts/dev/alice');

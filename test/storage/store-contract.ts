@@ -44,6 +44,50 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(await store.accounts.find('dev:alice')).toEqual(account('alice', 'Europe/Paris', false));
         expect(await store.accounts.list()).toHaveLength(1);
       });
+
+      test('creates an account only when its id is new', async () => {
+        expect(await store.accounts.create(account('alice'))).toBe(true);
+        expect(await store.accounts.create(account('alice', 'Europe/Paris', false))).toBe(false);
+        expect(await store.accounts.find('dev:alice')).toEqual(account('alice'));
+      });
+
+      test('of concurrent creations under one id, exactly one creates', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 5 }, (_, index) => store.accounts.create({ ...account('alice'), passwordHash: `hash-${index}` })),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await store.accounts.list()).toHaveLength(1);
+      });
+
+      test('updates only the fields given and returns the account', async () => {
+        await store.accounts.save(account('alice', 'UTC'));
+        expect(await store.accounts.update('dev:alice', { active: false })).toEqual(account('alice', 'UTC', false));
+        expect(await store.accounts.update('dev:alice', { passwordHash: 'new-hash' })).toEqual({
+          ...account('alice', 'UTC', false),
+          passwordHash: 'new-hash',
+        });
+        expect(await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' })).toEqual({
+          ...account('alice', 'Asia/Tokyo', false),
+          passwordHash: 'new-hash',
+        });
+        expect(await store.accounts.update('dev:alice', {})).toEqual({ ...account('alice', 'Asia/Tokyo', false), passwordHash: 'new-hash' });
+        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Asia/Tokyo', false), passwordHash: 'new-hash' });
+      });
+
+      test('keeps every one of concurrent updates of different fields', async () => {
+        await store.accounts.save(account('alice', 'UTC'));
+        await Promise.all([
+          store.accounts.update('dev:alice', { active: false }),
+          store.accounts.update('dev:alice', { passwordHash: 'new-hash' }),
+          store.accounts.update('dev:alice', { timeZone: 'Europe/Paris' }),
+        ]);
+        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Europe/Paris', false), passwordHash: 'new-hash' });
+      });
+
+      test('updates nothing and answers undefined for an unknown account', async () => {
+        expect(await store.accounts.update('dev:nobody', { active: false })).toBeUndefined();
+        expect(await store.accounts.list()).toEqual([]);
+      });
     });
 
     describe('phones', () => {
@@ -162,6 +206,15 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.calls.add([record('c3', '15550001', '2018-02-08T05:30:00Z', 4, 0, 0)]);
         expect(await store.calls.dailyTotals(['15550001', '15550002'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
           { day: day(2018, 2, 8), calls: 3, logEvents: 7, loops: 0, formItems: 0 },
+        ]);
+      });
+
+      test('rebuilds the rollups of the account phones when an update changes the time zone', async () => {
+        await store.calls.add([record('c1', '15550001', '2018-02-08T03:30:00Z', 1, 0, 0)]);
+        await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
+        await store.calls.add([record('c2', '15550001', '2018-02-08T05:30:00Z', 4, 0, 0)]);
+        expect(await store.calls.dailyTotals(['15550001'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
+          { day: day(2018, 2, 8), calls: 2, logEvents: 5, loops: 0, formItems: 0 },
         ]);
       });
 

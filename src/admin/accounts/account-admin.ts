@@ -1,6 +1,6 @@
 import { hashPassword } from '../../accounts/password-hash';
 import { errors } from '../../errors/catalogue';
-import { accountId, type Account, type Store, type Tool } from '../../storage/store';
+import { accountId, type Account, type AccountChange, type Store, type Tool } from '../../storage/store';
 
 export interface AccountKey {
   readonly tool: Tool;
@@ -43,7 +43,7 @@ const byToolThenLogin = (a: Account, b: Account): number =>
 /**
  * Account administration over the store. Deactivating needs nothing more than saving: temporary
  * credentials re-read their account on every use. A time-zone change re-buckets the account's daily
- * rollups inside the store (see AccountRepository.save).
+ * rollups inside the store (see AccountRepository.update).
  */
 export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmin {
   async function view(account: Account): Promise<AccountView> {
@@ -62,33 +62,34 @@ export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmi
     return account;
   }
 
-  async function create({ tool, login }: AccountKey, changes: AccountChanges): Promise<Account> {
-    if (changes.password === undefined) throw errors.missingField('password');
-    return {
-      id: accountId(tool, login),
-      tool,
-      login,
-      passwordHash: await hashPassword(changes.password),
-      active: changes.active ?? true,
-      timeZone: changes.timeZone ?? defaultTimeZone,
-    };
-  }
-
-  async function update(account: Account, changes: AccountChanges): Promise<Account> {
-    return {
-      ...account,
-      passwordHash: changes.password === undefined ? account.passwordHash : await hashPassword(changes.password),
-      active: changes.active ?? account.active,
-      timeZone: changes.timeZone ?? account.timeZone,
-    };
-  }
-
   return {
-    async put(key, changes) {
-      const found = await store.accounts.find(accountId(key.tool, key.login));
-      const account = found === undefined ? await create(key, changes) : await update(found, changes);
-      await store.accounts.save(account);
-      return { created: found === undefined, account: await view(account) };
+    /**
+     * An update changes only the fields given, in one store step, so two PUTs at once (say, one
+     * deactivating, one setting a password) both take effect; of two creations, one is 201, the other
+     * an update.
+     */
+    async put({ tool, login }, changes) {
+      const id = accountId(tool, login);
+      const change: AccountChange = {
+        ...(changes.password === undefined ? {} : { passwordHash: await hashPassword(changes.password) }),
+        ...(changes.active === undefined ? {} : { active: changes.active }),
+        ...(changes.timeZone === undefined ? {} : { timeZone: changes.timeZone }),
+      };
+      const updated = await store.accounts.update(id, change);
+      if (updated !== undefined) return { created: false, account: await view(updated) };
+      if (change.passwordHash === undefined) throw errors.missingField('password');
+      const account: Account = {
+        id,
+        tool,
+        login,
+        passwordHash: change.passwordHash,
+        active: change.active ?? true,
+        timeZone: change.timeZone ?? defaultTimeZone,
+      };
+      if (await store.accounts.create(account)) return { created: true, account: await view(account) };
+      const createdMeanwhile = await store.accounts.update(id, change);
+      if (createdMeanwhile === undefined) throw new Error(`account ${id} was neither created nor found`);
+      return { created: false, account: await view(createdMeanwhile) };
     },
 
     async get(key) {

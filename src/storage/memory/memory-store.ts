@@ -67,16 +67,37 @@ export function createMemoryStore(): Store {
     }
   }
 
+  function saveAccount(account: Account): void {
+    const previous = accounts.get(account.id);
+    accounts.set(account.id, account);
+    if (previous !== undefined && previous.timeZone !== account.timeZone) {
+      for (const phone of phonesByAccount.get(account.id) ?? []) rebuildRollups(phone, account.timeZone);
+    }
+  }
+
   return {
     accounts: {
       find: (id) => Promise.resolve(accounts.get(id)),
       save: (account) => {
-        const previous = accounts.get(account.id);
-        accounts.set(account.id, account);
-        if (previous !== undefined && previous.timeZone !== account.timeZone) {
-          for (const phone of phonesByAccount.get(account.id) ?? []) rebuildRollups(phone, account.timeZone);
-        }
+        saveAccount(account);
         return Promise.resolve();
+      },
+      create: (account) => {
+        const created = !accounts.has(account.id);
+        if (created) accounts.set(account.id, account);
+        return Promise.resolve(created);
+      },
+      update: (id, change) => {
+        const previous = accounts.get(id);
+        if (previous === undefined) return Promise.resolve(undefined);
+        const updated: Account = {
+          ...previous,
+          passwordHash: change.passwordHash ?? previous.passwordHash,
+          active: change.active ?? previous.active,
+          timeZone: change.timeZone ?? previous.timeZone,
+        };
+        saveAccount(updated);
+        return Promise.resolve(updated);
       },
       list: () => Promise.resolve([...accounts.values()]),
     },

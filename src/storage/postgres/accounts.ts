@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { Account, AccountRepository, Tool } from '../store';
 import { rebuildRollups } from './rollups';
 import { inTransaction } from './transaction';
@@ -23,6 +23,23 @@ const toAccount = (row: AccountRow): Account => ({
 
 const COLUMNS = 'id, tool, login, password_hash, active, time_zone';
 
+/** The account's time zone, its row locked: a concurrent call import waits, so no call is rolled up in the old zone. */
+async function lockedTimeZone(client: PoolClient, id: string): Promise<string | undefined> {
+  const { rows } = await client.query<{ time_zone: string }>('SELECT time_zone FROM accounts WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0]?.time_zone;
+}
+
+/** Rollups are keyed by local day: a new zone rebuilds those of every phone of the account. */
+async function followTimeZone(client: PoolClient, id: string, previousZone: string, timeZone: string): Promise<void> {
+  if (previousZone === timeZone) return;
+  const owned = await client.query<{ phone: string }>('SELECT phone FROM phones WHERE account_id = $1', [id]);
+  await rebuildRollups(
+    client,
+    owned.rows.map((row) => row.phone),
+    timeZone,
+  );
+}
+
 export function postgresAccounts(pool: Pool): AccountRepository {
   return {
     find: async (id) => {
@@ -31,25 +48,35 @@ export function postgresAccounts(pool: Pool): AccountRepository {
     },
     save: (account) =>
       inTransaction(pool, async (client) => {
-        // The row lock makes a concurrent call import wait, so no call is rolled up in the old zone.
-        const previous = await client.query<{ time_zone: string }>('SELECT time_zone FROM accounts WHERE id = $1 FOR UPDATE', [
-          account.id,
-        ]);
+        const previousZone = await lockedTimeZone(client, account.id);
         await client.query(
           `INSERT INTO accounts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (id) DO UPDATE SET tool = excluded.tool, login = excluded.login,
              password_hash = excluded.password_hash, active = excluded.active, time_zone = excluded.time_zone`,
           [account.id, account.tool, account.login, account.passwordHash, account.active, account.timeZone],
         );
-        const previousZone = previous.rows[0]?.time_zone;
-        if (previousZone !== undefined && previousZone !== account.timeZone) {
-          const owned = await client.query<{ phone: string }>('SELECT phone FROM phones WHERE account_id = $1', [account.id]);
-          await rebuildRollups(
-            client,
-            owned.rows.map((row) => row.phone),
-            account.timeZone,
-          );
-        }
+        if (previousZone !== undefined) await followTimeZone(client, account.id, previousZone, account.timeZone);
+      }),
+    create: async (account) => {
+      const { rowCount } = await pool.query(
+        `INSERT INTO accounts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+        [account.id, account.tool, account.login, account.passwordHash, account.active, account.timeZone],
+      );
+      return rowCount === 1;
+    },
+    update: (id, change) =>
+      inTransaction(pool, async (client) => {
+        const previousZone = await lockedTimeZone(client, id);
+        if (previousZone === undefined) return undefined;
+        const { rows } = await client.query<AccountRow>(
+          `UPDATE accounts SET password_hash = coalesce($2, password_hash), active = coalesce($3, active),
+             time_zone = coalesce($4, time_zone)
+           WHERE id = $1 RETURNING ${COLUMNS}`,
+          [id, change.passwordHash ?? null, change.active ?? null, change.timeZone ?? null],
+        );
+        const updated = toAccount(rows[0] as AccountRow);
+        await followTimeZone(client, id, previousZone, updated.timeZone);
+        return updated;
       }),
     list: async () => {
       const { rows } = await pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts ORDER BY position`);
