@@ -37,18 +37,18 @@ export function localEpochDay(instantMs: number, zone: string): EpochDay {
 }
 
 /**
- * Unix seconds of the first instant of a local day: local midnight, found as luxon finds a local time
- * (guess with the offset at the wall-clock time, correct once). Where a DST change skips midnight, the
- * nonexistent 00:00 moves forward by the gap, to the first time that exists, when that day begins.
+ * Unix seconds of the first instant of a local day: the earliest local midnight, tried with each offset
+ * in force around it. Where the clock went back at midnight, 00:00 happened twice and the day began at
+ * the first; where a DST change skipped midnight, the day began when the clock jumped, at the first
+ * time that exists.
  */
 export function localDayStartSeconds(day: EpochDay, zone: string): number {
   const wallClock = day * MS_PER_DAY;
-  const first = offsetMinutes(zone, wallClock);
-  const guess = wallClock - first * MS_PER_MINUTE;
-  const second = offsetMinutes(zone, guess);
-  if (first === second) return guess / 1000;
-  const corrected = guess - (second - first) * MS_PER_MINUTE;
-  const third = offsetMinutes(zone, corrected);
-  if (second === third) return corrected / 1000;
-  return (wallClock - Math.min(second, third) * MS_PER_MINUTE) / 1000;
+  const guess = wallClock - offsetMinutes(zone, wallClock) * MS_PER_MINUTE;
+  const offsets = [...new Set([guess - MS_PER_DAY, guess, guess + MS_PER_DAY].map((instant) => offsetMinutes(zone, instant)))];
+  const midnights = offsets
+    .map((offset) => wallClock - offset * MS_PER_MINUTE)
+    .filter((instant) => wallClock - offsetMinutes(zone, instant) * MS_PER_MINUTE === instant);
+  const start = midnights.length > 0 ? Math.min(...midnights) : wallClock - Math.min(...offsets) * MS_PER_MINUTE;
+  return start / 1000;
 }

@@ -84,3 +84,15 @@ describe('time zone arithmetic agrees with luxon', () => {
     }
   });
 });
+
+describe('the start of a local day', () => {
+  // Zones whose clocks have jumped at midnight, forward (midnight never happened) or back (it happened twice).
+  const MIDNIGHT_ZONES = ['Asia/Gaza', 'America/Havana', 'America/Santiago', 'America/Asuncion', 'Asia/Beirut', 'America/Sao_Paulo'];
+
+  test.each(MIDNIGHT_ZONES)('is the first instant whose local date is that day, every day from 2000 to 2030 in %s', (zone) => {
+    for (let current = day(2000, 1, 1); current <= day(2030, 12, 31); current += 1) {
+      const startMs = localDayStartSeconds(current, zone) * 1000;
+      expect([current, localEpochDay(startMs, zone), localEpochDay(startMs - 1, zone)]).toEqual([current, current, current - 1]);
+    }
+  });
+});
