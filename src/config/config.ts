@@ -90,6 +90,9 @@ const schema = z.object({
 
 type Parsed = z.output<typeof schema>;
 
+/** Every environment variable the server reads. */
+export const CONFIG_VARIABLES: readonly string[] = Object.freeze(Object.keys(schema.shape));
+
 export interface Config {
   readonly port: number;
   readonly host: string;
