@@ -29,3 +29,50 @@ export function offsetMinutes(zone: string, instantMs: number): number {
   hours.set(hour, atStart);
   return atStart;
 }
+
+/** A stretch of time over which a zone keeps one UTC offset: from `startMs` (inclusive) to `endMs` (exclusive). */
+export interface OffsetSpan {
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly offsetMinutes: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The instant of the change between `before` and `after` (offsets differ there), to the millisecond. */
+function changeBetween(zone: string, before: number, after: number): number {
+  const offsetBefore = offsetMinutes(zone, before);
+  let low = before;
+  let high = after;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (offsetMinutes(zone, middle) === offsetBefore) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
+/**
+ * The spans of one offset that cover `fromMs` to `toMs` (inclusive), in order, from the same zone data
+ * as `offsetMinutes`, so that a database can bucket many instants by local day as this process would.
+ * Offsets are compared a day apart: a zone changing its offset twice within one day is not seen.
+ */
+export function offsetSpans(zone: string, fromMs: number, toMs: number): OffsetSpan[] {
+  const spans: OffsetSpan[] = [];
+  let spanStart = fromMs;
+  let offset = offsetMinutes(zone, fromMs);
+  for (let probe = fromMs; probe < toMs; ) {
+    const next = Math.min(probe + DAY_MS, toMs);
+    if (offsetMinutes(zone, next) !== offset) {
+      const change = changeBetween(zone, probe, next);
+      spans.push({ startMs: spanStart, endMs: change, offsetMinutes: offset });
+      spanStart = change;
+      offset = offsetMinutes(zone, change);
+      probe = change;
+    } else {
+      probe = next;
+    }
+  }
+  spans.push({ startMs: spanStart, endMs: toMs + 1, offsetMinutes: offset });
+  return spans;
+}

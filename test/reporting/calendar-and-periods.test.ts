@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { periodsOverlapping } from '../../src/reporting/events/periods';
 import { calendarDateOf, epochDayOf, isoWeekdayIndex, localDayStartSeconds, localEpochDay } from '../../src/time/calendar';
+import { offsetMinutes, offsetSpans } from '../../src/time/zone-offsets';
 
 const day = (year: number, month: number, dayOfMonth: number) => epochDayOf({ year, month, day: dayOfMonth });
 
@@ -94,5 +95,39 @@ describe('the start of a local day', () => {
       const startMs = localDayStartSeconds(current, zone) * 1000;
       expect([current, localEpochDay(startMs, zone), localEpochDay(startMs - 1, zone)]).toEqual([current, current, current - 1]);
     }
+  });
+});
+
+describe('the spans of one UTC offset of a zone', () => {
+  const ZONES = ['America/New_York', 'Asia/Gaza', 'Australia/Lord_Howe', 'Africa/Monrovia', 'Europe/London', 'UTC'];
+  let state = 7;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+
+  test.each(ZONES)('cover 1970 to 2038 without gaps, each instant in the span of its offset, in %s', (zone) => {
+    const from = 0;
+    const to = Date.UTC(2038, 0, 1);
+    const spans = offsetSpans(zone, from, to);
+    expect(spans[0]?.startMs).toBe(from);
+    expect(spans.at(-1)?.endMs).toBe(to + 1);
+    for (let index = 1; index < spans.length; index += 1) {
+      expect(spans[index]?.startMs).toBe(spans[index - 1]?.endMs);
+      expect(spans[index]?.offsetMinutes).not.toBe(spans[index - 1]?.offsetMinutes);
+    }
+    for (const span of spans) {
+      expect([span.startMs, offsetMinutes(zone, span.startMs)]).toEqual([span.startMs, span.offsetMinutes]);
+      expect([span.endMs - 1, offsetMinutes(zone, span.endMs - 1)]).toEqual([span.endMs - 1, span.offsetMinutes]);
+    }
+    for (let sample = 0; sample < 2_000; sample += 1) {
+      const instant = Math.floor(random() * to);
+      const span = spans.find((candidate) => candidate.startMs <= instant && instant < candidate.endMs);
+      expect([instant, span?.offsetMinutes]).toEqual([instant, offsetMinutes(zone, instant)]);
+    }
+  });
+
+  test('are one span where the offset never changes', () => {
+    expect(offsetSpans('UTC', 1000, 5000)).toEqual([{ startMs: 1000, endMs: 5001, offsetMinutes: 0 }]);
   });
 });

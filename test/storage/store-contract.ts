@@ -218,6 +218,24 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         ]);
       });
 
+      test('rebuilds in a new time zone exactly the rollups that calls added in that zone get, across DST changes', async () => {
+        const starts = [
+          Date.UTC(1970, 0, 1, 0, 10),
+          ...Array.from({ length: 200 }, (_, index) => Date.UTC(2018, 2, 9) + index * 37 * 60_000),
+          ...Array.from({ length: 200 }, (_, index) => Date.UTC(2018, 10, 2) + index * 37 * 60_000),
+        ];
+        const series = (prefix: string, phone: string) =>
+          starts.map((startedAt, index) => ({ callId: `${prefix}${index}`, phone, startedAt, logEvents: index % 5, loops: 1, formItems: index % 3 }));
+        await store.calls.add(series('ny-', '15550001'));
+        await store.calls.add(series('tokyo-', '15550003'));
+        await store.accounts.update('dev:bob', { timeZone: 'America/New_York' });
+        const all = [day(1969, 12, 31), day(2018, 12, 31)] as const;
+        const inNewYork = await store.calls.dailyTotals(['15550001'], ...all);
+        expect(inNewYork[0]).toEqual({ day: day(1969, 12, 31), calls: 1, logEvents: 0, loops: 1, formItems: 0 });
+        expect(inNewYork).toHaveLength(1 + 6 + 6);
+        expect(await store.calls.dailyTotals(['15550003'], ...all)).toEqual(inNewYork);
+      });
+
       test('keeps the rollups when an account is saved again with the same time zone', async () => {
         await store.calls.add([record('c1', '15550001', '2018-02-08T03:30:00Z')]);
         await store.accounts.save({ ...account('alice', 'America/New_York'), active: false });

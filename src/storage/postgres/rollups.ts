@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
+import { offsetSpans } from '../../time/zone-offsets';
 
 export interface RollupDelta {
   readonly phone: string;
@@ -62,39 +63,36 @@ export async function addToRollups(client: PoolClient, deltas: readonly RollupDe
 
 const MS_PER_MINUTE = 60_000;
 
-interface MinuteRow {
-  phone: string;
-  minute: string;
-  calls: string;
-  log_events: string;
-  loops: string;
-  form_items: string;
-}
-
 /**
- * Recomputes the rollups of these phones from their calls, in `timeZone`. The database sums the calls
- * per UTC minute first, so Node sees at most one row per minute with calls; every zone offset in use is
- * a whole number of minutes, so a minute never straddles local midnight.
+ * Recomputes the rollups of these phones from their calls, in `timeZone`, inside the database: this
+ * process lists the spans of one UTC offset that the calls cover (from the same zone data as the
+ * rollups written on ingest), and one statement buckets every call by the local day its span gives.
+ * Nothing per call leaves the database, so an account of millions of calls moves in bounded memory.
  */
 export async function rebuildRollups(client: PoolClient, phones: readonly string[], timeZone: string): Promise<void> {
   if (phones.length === 0) return;
   await client.query('DELETE FROM daily_rollups WHERE phone = ANY($1::text[])', [phones]);
-  const { rows } = await client.query<MinuteRow>(
-    `SELECT phone, floor(started_at / ${MS_PER_MINUTE}.0)::bigint AS minute, count(*) AS calls, sum(log_events) AS log_events,
-            sum(loops) AS loops, sum(form_items) AS form_items
-     FROM calls WHERE phone = ANY($1::text[]) GROUP BY 1, 2`,
+  const range = await client.query<{ first: string | null; last: string | null }>(
+    'SELECT min(started_at) AS first, max(started_at) AS last FROM calls WHERE phone = ANY($1::text[])',
     [phones],
   );
-  const deltas = sumByLocalDay(
-    rows.map((row) => ({
-      phone: row.phone,
-      startedAt: Number(row.minute) * MS_PER_MINUTE,
-      calls: Number(row.calls),
-      logEvents: Number(row.log_events),
-      loops: Number(row.loops),
-      formItems: Number(row.form_items),
-    })),
-    () => timeZone,
+  const { first, last } = range.rows[0] ?? { first: null, last: null };
+  if (first === null || last === null) return;
+  const spans = offsetSpans(timeZone, Number(first), Number(last));
+  await client.query(
+    `INSERT INTO daily_rollups (phone, day, calls, log_events, loops, form_items)
+     SELECT c.phone, floor((c.started_at + s.offset_ms)::numeric / 86400000)::integer, count(*),
+            sum(c.log_events), sum(c.loops), sum(c.form_items)
+     FROM calls c
+     JOIN unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS s(start_ms, end_ms, offset_ms)
+       ON c.started_at >= s.start_ms AND c.started_at < s.end_ms
+     WHERE c.phone = ANY($1::text[])
+     GROUP BY 1, 2`,
+    [
+      phones,
+      spans.map((span) => span.startMs),
+      spans.map((span) => span.endMs),
+      spans.map((span) => Math.round(span.offsetMinutes * MS_PER_MINUTE)),
+    ],
   );
-  await addToRollups(client, deltas);
 }
