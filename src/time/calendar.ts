@@ -44,10 +44,15 @@ export function localEpochDay(instantMs: number, zone: string): EpochDay {
  */
 export function localDayStartSeconds(day: EpochDay, zone: string): number {
   const wallClock = day * MS_PER_DAY;
-  const guess = wallClock - offsetMinutes(zone, wallClock) * MS_PER_MINUTE;
-  const offsets = [...new Set([guess - MS_PER_DAY, guess, guess + MS_PER_DAY].map((instant) => offsetMinutes(zone, instant)))];
+  const offset = offsetMinutes(zone, wallClock);
+  const guess = wallClock - offset * MS_PER_MINUTE;
+  const before = offsetMinutes(zone, guess - MS_PER_DAY);
+  const after = offsetMinutes(zone, guess + MS_PER_DAY);
+  // Nearly every day: no offset change within a day either side, so midnight happened once, at the guess.
+  if (before === offset && after === offset) return guess / 1000;
+  const offsets = [...new Set([before, offset, after])];
   const midnights = offsets
-    .map((offset) => wallClock - offset * MS_PER_MINUTE)
+    .map((candidate) => wallClock - candidate * MS_PER_MINUTE)
     .filter((instant) => wallClock - offsetMinutes(zone, instant) * MS_PER_MINUTE === instant);
   const start = midnights.length > 0 ? Math.min(...midnights) : wallClock - Math.min(...offsets) * MS_PER_MINUTE;
   return start / 1000;
