@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { adminRouter } from './admin/router';
 import type { Config } from './config/config';
 import { errorHandler, notFound } from './http/error-handler';
-import { redactRequestQuery } from './logger';
+import { redactRequestUrl } from './logger';
 import { reportingRouter } from './reporting/router';
 import type { Store } from './storage/store';
 import { surveyRouter } from './survey/router';
@@ -39,7 +39,7 @@ export function createApp(deps: AppDependencies): Express {
       // Unexpected failures are logged at error level, with their cause, where they are handled; the
       // access line of a 5xx (SOAP faults answer bad input with 500) is only a warning.
       customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'warn' : 'info'),
-      serializers: { req: redactRequestQuery },
+      serializers: { req: redactRequestUrl },
     }),
   );
   app.use('/api', reportingRouter(deps));

@@ -1,38 +1,30 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
 
-/** Request logs carry headers; credentials and session cookies in them must never reach a log. */
-const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
-
 /** POST /api/auth takes the tool password from the query string too (the reference documents it there). */
 const SECRET_QUERY_PARAMETERS = ['password'];
 const HIDDEN = '[Redacted]';
 
-interface SerializedRequest {
-  url?: unknown;
-  query?: unknown;
-}
+/** Request logs carry headers and the query; credentials and session cookies in them must never reach a log. */
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  ...SECRET_QUERY_PARAMETERS.map((name) => `req.query.${name}`),
+];
 
-/** pino-http's request serializer step: hides secrets in the URL's query string and in the parsed query. */
-export function redactRequestQuery<T extends SerializedRequest>(req: T): T {
+/** pino-http's request serializer step: hides the secrets in the URL's query string, which `redact` cannot reach. */
+export function redactRequestUrl<T extends { url?: unknown }>(req: T): T {
   const queryStart = typeof req.url === 'string' ? req.url.indexOf('?') : -1;
-  if (typeof req.url === 'string' && queryStart !== -1) {
-    const parameters = new URLSearchParams(req.url.slice(queryStart + 1));
-    const secrets = SECRET_QUERY_PARAMETERS.filter((name) => parameters.has(name));
-    for (const name of secrets) parameters.set(name, HIDDEN);
-    if (secrets.length > 0) req.url = `${req.url.slice(0, queryStart)}?${parameters.toString()}`;
-  }
-  if (typeof req.query === 'object' && req.query !== null) {
-    const query = req.query as Record<string, unknown>;
-    if (SECRET_QUERY_PARAMETERS.some((name) => name in query)) {
-      req.query = Object.fromEntries(
-        Object.entries(query).map(([name, value]) => [name, SECRET_QUERY_PARAMETERS.includes(name) ? HIDDEN : value]),
-      );
-    }
-  }
+  if (typeof req.url !== 'string' || queryStart === -1) return req;
+  const parameters = new URLSearchParams(req.url.slice(queryStart + 1));
+  const secrets = SECRET_QUERY_PARAMETERS.filter((name) => parameters.has(name));
+  if (secrets.length === 0) return req;
+  for (const name of secrets) parameters.set(name, HIDDEN);
+  req.url = `${req.url.slice(0, queryStart)}?${parameters.toString()}`;
   return req;
 }
 
 /** Structured JSON logs on standard output. */
 export function createLogger(level: LoggerOptions['level'], destination?: pino.DestinationStream): Logger {
-  return pino({ level, base: { service: 'ivr-reporting' }, redact: REDACTED }, destination ?? pino.destination(1));
+  return pino({ level, base: { service: 'ivr-reporting' }, redact: { paths: REDACTED, censor: HIDDEN } }, destination ?? pino.destination(1));
 }
