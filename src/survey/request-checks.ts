@@ -79,9 +79,7 @@ export async function checkEnvelope(xml: string): Promise<void> {
     );
   }
   checkHeaders(envelope);
-  const bodies = childElements(envelope.element).filter(
-    (child) => localName(child.name) === 'Body' && namespaceOf(child.name, [child.element, envelope.element]) === SOAP_11_ENVELOPE,
-  );
+  const bodies = envelopeParts(envelope, 'Body');
   if (bodies.length !== 1) rejected('the SOAP envelope must hold exactly one Body');
   const calls = bodies[0] === undefined ? [] : childElements(bodies[0].element);
   if (calls.length !== 1) rejected(`the SOAP Body must hold exactly one element, the ${SURVEY_SERVICE.operation} call`);
@@ -89,6 +87,13 @@ export async function checkEnvelope(xml: string): Promise<void> {
   if (operation !== SURVEY_SERVICE.operation) {
     rejected(`unknown operation ${shown(operation)}; this service has one operation, ${SURVEY_SERVICE.operation}`);
   }
+}
+
+/** The envelope's children named `part` (Header or Body) in the SOAP 1.1 namespace, whatever their prefix. */
+function envelopeParts(envelope: NamedElement, part: 'Header' | 'Body'): NamedElement[] {
+  return childElements(envelope.element).filter(
+    (child) => localName(child.name) === part && namespaceOf(child.name, [child.element, envelope.element]) === SOAP_11_ENVELOPE,
+  );
 }
 
 /** The value of the SOAP 1.1 envelope attribute `name` (e.g. mustUnderstand) on an element, whatever its prefix. */
@@ -105,10 +110,7 @@ function envelopeAttribute(element: ParsedElement, name: string, scopes: readonl
  * marked mustUnderstand="1" must be refused with a MustUnderstand fault; svcEval defines no headers.
  */
 function checkHeaders(envelope: NamedElement): void {
-  const headers = childElements(envelope.element).filter(
-    (child) => localName(child.name) === 'Header' && namespaceOf(child.name, [child.element, envelope.element]) === SOAP_11_ENVELOPE,
-  );
-  for (const header of headers) {
+  for (const header of envelopeParts(envelope, 'Header')) {
     for (const entry of childElements(header.element)) {
       const scopes = [entry.element, header.element, envelope.element];
       const mustUnderstand = envelopeAttribute(entry.element, 'mustUnderstand', scopes)?.trim();
