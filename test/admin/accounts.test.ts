@@ -69,6 +69,13 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
     expect(login.status).toBe(401);
   });
 
+  test('returns 400 for a body over 16 kB, as the reporting API does', async () => {
+    const response = await putAccount('/admin/accounts/dev/alice', { password: 'p'.repeat(20_000) });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'request body is larger than 16384 bytes' });
+    expect(await running.testApp.store.accounts.list()).toEqual([]);
+  });
+
   test('accepts an empty body as an update that changes nothing', async () => {
     await putAccount('/admin/accounts/dev/alice', { password: 'pw' });
     const response = await admin(running.url).put('/admin/accounts/dev/alice');

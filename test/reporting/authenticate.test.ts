@@ -128,6 +128,14 @@ describe('POST /api/auth', () => {
     });
   });
 
+  test('counts a body it cannot read against the authentication limit, with the rate-limit headers', async () => {
+    await auth().type('form').send({ tool: 'dev' });
+    const response = await auth().set('Content-Type', 'application/json; charset=latin1').send('{}');
+    expect(response.status).toBe(400);
+    expect(response.headers['x-ratelimit-limit']).toBe('15');
+    expect(response.headers['x-ratelimit-remaining']).toBe('13');
+  });
+
   test('returns 400 for a form body of more than 1000 fields', async () => {
     const fields = Array.from({ length: 1001 }, (_, index) => `f${index}=1`).join('&');
     const response = await auth().type('form').send(fields);
