@@ -1,7 +1,8 @@
 /**
- * npm run bench:events (the first half of npm run bench): throughput of the event tracker as a ratio against a plain Express route returning
- * the same bytes, measured in the same run, median of several alternating runs; and the same query over
- * a small and a large call history, to show that its cost follows the periods, not the calls.
+ * npm run bench:events (the first half of npm run bench): throughput of the event tracker as a ratio
+ * against a plain Express route returning the same bytes, measured in the same run, median of several
+ * alternating runs; and the same query over a small and a large call history, to show that its cost
+ * follows the periods, not the calls.
  * Bounded: BENCH_RUNS rounds (default 5) of BENCH_SECONDS (default 3) per target, on loopback.
  */
 import autocannon from 'autocannon';

@@ -1,12 +1,14 @@
 /**
- * npm run bench:import (the second half of npm run bench): 1,000,000 call records made by the demo generator, written to a temporary NDJSON
- * file, imported through the command-line tool into a server process, as an operator would. Prints
+ * npm run bench:import (the second half of npm run bench): 1,000,000 call records made by the demo
+ * generator, written to a temporary NDJSON file, imported through the command-line tool into a server
+ * process, as an operator would. Prints
  * records per second (the whole `ivr-reporting import` run, start-up included) and the peak resident
  * memory of the server (VmHWM) and of the tool (largest VmHWM sampled). Linux only (/proc); bounded by
  * BENCH_TIMEOUT_SECONDS (default 600), after which everything it started is killed. STORE, DATABASE_URL
  * and REDIS_URL are passed to the server, so `STORE=postgres DATABASE_URL=... npm run bench:import`
- * measures ingest into PostgreSQL (use an empty database). Then times event queries over what was imported,
- * and sends the file once more as one streamed request body to show the server reads it in bounded memory.
+ * measures ingest into PostgreSQL (use an empty database). Then times event queries over what was
+ * imported, and sends the file once more as one streamed request body to show the server reads it in
+ * bounded memory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
