@@ -71,9 +71,9 @@ export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmi
     async put({ tool, login }, changes) {
       const id = accountId(tool, login);
       const change: AccountChange = {
-        ...(changes.password === undefined ? {} : { passwordHash: await hashPassword(changes.password) }),
-        ...(changes.active === undefined ? {} : { active: changes.active }),
-        ...(changes.timeZone === undefined ? {} : { timeZone: changes.timeZone }),
+        passwordHash: changes.password === undefined ? undefined : await hashPassword(changes.password),
+        active: changes.active,
+        timeZone: changes.timeZone,
       };
       const updated = await store.accounts.update(id, change);
       if (updated !== undefined) return { created: false, account: await view(updated) };
