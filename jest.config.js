@@ -11,12 +11,17 @@ const base = {
 };
 
 module.exports = {
-  testTimeout: 20000,
+  // Builds dist/ once for the suites that spawn the server or the tool, and says which suites are skipped.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Most suites wait on sockets, child processes and PostgreSQL; two workers keep both cores busy.
+  maxWorkers: 2,
+  // A safety net only: no test waits on a timer, and none takes more than a few seconds even on a loaded machine.
+  testTimeout: 60_000,
   projects: [
     { ...base, displayName: 'memory' },
     {
       ...base,
-      // The HTTP suites of the reporting and admin APIs once more, on PostgreSQL (see test/support/test-store.ts).
+      // The HTTP suites of the reporting and admin APIs once more, on PostgreSQL (see test/support/use-postgres-store.ts).
       displayName: 'PostgreSQL',
       testMatch: [
         '<rootDir>/test/reporting/authenticate.test.ts',

@@ -7,8 +7,8 @@
  * BENCH_TIMEOUT_SECONDS (default 600), after which everything it started is killed. STORE, DATABASE_URL
  * and REDIS_URL are passed to the server, so `STORE=postgres DATABASE_URL=... npm run bench:import`
  * measures ingest into PostgreSQL (use an empty database). Then times event queries over what was
- * imported, and sends the file once more as one streamed request body to show the server reads it in
- * bounded memory.
+ * imported, sends the file once more as one streamed request body to show the server reads it in
+ * bounded memory, and posts a gzip bomb to the survey web service for the same reason.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -17,6 +17,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { constants, createGzip } from 'node:zlib';
 import { generateDemoCalls } from '../src/storage/demo-data';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
@@ -24,7 +26,8 @@ const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 600);
 const TOKEN = 'bench-admin-token-0123456789';
 const TIME_ZONE = 'America/New_York';
 const PHONES = Array.from({ length: 20 }, (_, index) => String(18_005_550_200 + index));
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+/** The package's bin, compiled JavaScript as users run it (`npm run build` first after a change). */
+const CLI = ['bin/ivr-reporting.mjs'];
 const ROOT = path.resolve(__dirname, '..');
 const children: ChildProcess[] = [];
 
@@ -60,14 +63,14 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
       DATABASE_URL: process.env.DATABASE_URL,
       REDIS_URL: process.env.REDIS_URL,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'inherit', 'pipe'],
   });
   children.push(child);
   return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+    let banner = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      banner += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1];
       if (url !== undefined) resolve({ child, url });
     });
     child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
@@ -87,7 +90,7 @@ async function runCli(args: readonly string[], url: string): Promise<{ code: num
       () => undefined,
     );
   }, 100);
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const [code] = (await once(child, 'close')) as [number | null];
   clearInterval(sampler);
   return { code, stdout, peakKiB };
 }
@@ -130,6 +133,29 @@ async function singleRequestImport(url: string, file: string, serverPid: number)
   return (
     `the same ${RECORDS.toLocaleString('en-US')} records again in one request body: ${seconds.toFixed(1)} s, ${result.body}; ` +
     `server resident memory ${mib(rssBeforeKiB)} before, peak ${mib(peakKiB)} while reading it`
+  );
+}
+
+/**
+ * A gzip bomb posted to the survey web service: 256 MiB of zeros in a few hundred KiB. The server
+ * inflates no more than SOAP_MAX_BYTES of it before answering 413, so its memory stays flat.
+ */
+async function gzipBombMemory(url: string, serverPid: number): Promise<string> {
+  const zeros = Buffer.alloc(1024 * 1024);
+  const bomb = await buffer(Readable.from(Array.from({ length: 256 }, () => zeros)).pipe(createGzip({ level: constants.Z_BEST_COMPRESSION })));
+  const rssBeforeKiB = await kibibytes(serverPid, 'VmRSS');
+  const { result, peakKiB } = await peakRssWhile(serverPid, async () => {
+    const response = await fetch(`${url}/survey`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Encoding': 'gzip', SOAPAction: '"urn:SampleWebserviceAction"' },
+      body: bomb,
+    });
+    await response.arrayBuffer();
+    return response.status;
+  });
+  return (
+    `a gzip bomb of ${Math.round(bomb.length / 1024)} KiB inflating to 256 MiB, posted to /survey: HTTP ${result}; ` +
+    `server resident memory ${mib(rssBeforeKiB)} before, peak ${mib(peakKiB)} while refusing it`
   );
 }
 
@@ -196,6 +222,7 @@ async function main(): Promise<void> {
       `command-line tool peak resident memory: ${mib(imported.peakKiB)}`,
       await eventQueryLatency(server.url),
       await singleRequestImport(server.url, file, serverPid),
+      await gzipBombMemory(server.url, serverPid),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

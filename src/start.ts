@@ -29,7 +29,8 @@ export interface StartOptions {
 /**
  * Wires every dependency once (configuration, logger, store, clock), loads the data, and listens.
  * Throws ConfigError (also for a SURVEY_HANDLER that cannot be loaded), DependencyUnavailableError (for
- * PostgreSQL or Redis) or SeedFileError, with a message naming the culprit, before anything listens.
+ * PostgreSQL or Redis), SeedFileError or ListenError (HOST and PORT cannot be bound), with a message
+ * naming the culprit.
  */
 export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}): Promise<Started> {
   const config = loadConfig(env);
@@ -39,6 +40,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config, logger);
   let demo: DemoAccount | undefined;
+  let running: RunningServer;
   try {
     if (config.seedFile !== undefined) {
       const summary = await loadSeedFile(config.seedFile, store, config.defaultTimeZone);
@@ -47,11 +49,11 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
       // A durable store keeps the demo account from an earlier start, perhaps changed since: left as it is.
       demo = await loadDemoData(store, clock);
     }
+    running = await listen(createApp({ config, store, clock, logger, surveyHandler }), config.host, config.port);
   } catch (error) {
     await store.close();
     throw error;
   }
-  const running = await listen(createApp({ config, store, clock, logger, surveyHandler }), config.host, config.port);
   logger.info({ url: running.url, store: config.store }, 'listening');
   return {
     config,

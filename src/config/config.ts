@@ -174,11 +174,21 @@ function parseVariables<Shape extends z.ZodRawShape>(
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+      const value = present[name];
+      return value === undefined ? `${name} ${issue.message}` : `${shownVariable(name, value)}: ${issue.message}`;
     });
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   return result.data;
+}
+
+/** Secrets a message names but never repeats: start-up errors end up in terminals, logs and tickets. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['ADMIN_TOKEN']);
+
+/** The variable as a message shows it: its value, but never a secret's, nor the password of a URL's user. */
+function shownVariable(name: string, value: string): string {
+  if (SECRET_VARIABLES.has(name)) return `${name} (value not shown)`;
+  return `${name}=${JSON.stringify(value.replace(/(\/\/[^/?#@:]*:)[^/?#@]*@/, '$1***@'))}`;
 }
 
 const cliSchema = z.object({ PUBLIC_URL: publicUrl, ADMIN_TOKEN: adminToken });

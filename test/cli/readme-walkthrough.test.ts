@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { scratchFolder } from './support';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const README_BASE = 'http://127.0.0.1:3000';
+const README_FILE = 'calls.ndjson';
 
 function section(title: string): string {
   const start = README.indexOf(`## ${title}\n`);
@@ -19,11 +20,16 @@ function section(title: string): string {
 const shellBlocks = (text: string) => [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
 
 let server: ServerProcess | undefined;
+let files: Awaited<ReturnType<typeof scratchFolder>>;
+
+beforeEach(async () => {
+  files = await scratchFolder();
+});
 
 afterEach(async () => {
   server?.child.kill('SIGTERM');
   await server?.exited();
-  await rm(path.join(ROOT, 'calls.ndjson'), { force: true });
+  await files.remove();
 });
 
 describe('README "Loading your own data"', () => {
@@ -31,12 +37,16 @@ describe('README "Loading your own data"', () => {
     const [startServer, createAccount, importFile, query] = shellBlocks(section('Loading your own data'));
     const token = /^ADMIN_TOKEN=(\S+) npm start\n$/.exec(startServer ?? '')?.[1];
     expect(token).toBeDefined();
+    expect(importFile).toContain(`> ${README_FILE}\n`);
     server = startServerProcess({ ADMIN_TOKEN: token });
     const url = await server.listening();
 
-    // The commands default to http://127.0.0.1:3000; the server here listens on a free port instead.
-    const bash = async (script: string) =>
-      (await run('bash', ['-c', script.replaceAll(README_BASE, url)], { cwd: ROOT, env: { PATH: process.env.PATH, PUBLIC_URL: url } })).stdout;
+    // The commands default to http://127.0.0.1:3000; the server here listens on a free port instead. They
+    // run in the project folder, as the README says, but the file they write goes to a scratch folder.
+    const bash = async (script: string) => {
+      const adapted = script.replaceAll(README_BASE, url).replaceAll(README_FILE, path.join(files.path, README_FILE));
+      return (await run('bash', ['-c', adapted], { cwd: ROOT, env: { PATH: process.env.PATH, PUBLIC_URL: url } })).stdout;
+    };
 
     expect(await bash(createAccount!)).toBe(
       'created dev/acme  active  America/New_York  no numbers\n18005550200 assigned to dev/acme\n18005550201 assigned to dev/acme\n',

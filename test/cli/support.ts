@@ -11,9 +11,19 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `ivr-reporting ARGS` from the sources, as the bin does in a clone, with only the given environment. */
-export function runCli(args: readonly string[], { env = {}, input }: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+/** The package's bin, as `npx ivr-reporting` runs it: compiled JavaScript in dist/. */
+export const CLI_BIN = path.join(ROOT, 'bin/ivr-reporting.mjs');
+
+interface CliOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly input?: string;
+  /** Another copy of the bin, to run it away from dist/. */
+  readonly bin?: string;
+}
+
+/** Runs `ivr-reporting ARGS` through the package's bin, with only the given environment. */
+export function runCli(args: readonly string[], { env = {}, input, bin = CLI_BIN }: CliOptions = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env },
   });
@@ -29,9 +39,10 @@ export function runCli(args: readonly string[], { env = {}, input }: { env?: Nod
 }
 
 /** A temporary folder for files to import; remove it with the returned function. */
-export async function scratchFolder(): Promise<{ write(name: string, text: string): Promise<string>; remove(): Promise<void> }> {
+export async function scratchFolder(): Promise<{ path: string; write(name: string, text: string): Promise<string>; remove(): Promise<void> }> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'ivr-cli-'));
   return {
+    path: folder,
     write: async (name, text) => {
       const file = path.join(folder, name);
       await writeFile(file, text);

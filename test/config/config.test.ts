@@ -84,7 +84,7 @@ describe('configuration', () => {
 
   test('stops with a message naming DATABASE_URL when STORE=postgres has none', () => {
     expect(() => loadConfig({ STORE: 'postgres' })).toThrow(
-      new ConfigError('invalid configuration: DATABASE_URL=undefined: is required when STORE=postgres'),
+      new ConfigError('invalid configuration: DATABASE_URL is required when STORE=postgres'),
     );
   });
 
@@ -101,6 +101,8 @@ describe('configuration', () => {
     ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL="ftp://x": must be an http or https URL'],
     ['STORE', 'mongodb', 'STORE="mongodb": Invalid option: expected one of "memory"|"postgres"'],
     ['DATABASE_URL', 'mysql://db/ivr', 'DATABASE_URL="mysql://db/ivr": must be a postgres:// or postgresql:// URL'],
+    ['DATABASE_URL', 'mysql://ivr:s3cret@db/ivr', 'DATABASE_URL="mysql://ivr:***@db/ivr": must be a postgres:// or postgresql:// URL'],
+    ['REDIS_URL', 'http://:s3cret@cache:6379', 'REDIS_URL="http://:***@cache:6379": must be a redis:// or rediss:// URL'],
     ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379": must be a redis:// or rediss:// URL'],
     [
       'TRUST_PROXY',

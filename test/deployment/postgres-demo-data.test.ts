@@ -15,7 +15,7 @@ async function startAndStop(): Promise<string> {
   await server.listening();
   server.child.kill('SIGTERM');
   expect(await server.exited()).toBe(0);
-  return server.stdout();
+  return server.stderr();
 }
 
 describeWithPostgres('the demo data on PostgreSQL', () => {
@@ -24,6 +24,7 @@ describeWithPostgres('the demo data on PostgreSQL', () => {
     expect(await startAndStop()).toContain('(PostgreSQL store with demo data)');
     const second = await startAndStop();
     expect(second).not.toContain('Demo account:');
-    expect(second).toMatch(/^IVR reporting server listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(second).toMatch(/^IVR reporting server listening on http:\/\/127\.0\.0\.1:\d+ \(PostgreSQL store\)\nSurvey web service WSDL: /);
+    expect(second.endsWith('\n\nStop with Ctrl+C.\n')).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import request from 'supertest';
 import { createApp } from '../../src/app';
@@ -59,7 +60,7 @@ describe('errors common to the reporting API', () => {
     expect(response.text).not.toContain('disk on fire');
     const requestId = response.headers['x-request-id'] as string;
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-    const logged = logs.lines.find((line) => line.msg === 'unhandled error');
+    const logged = await logs.waitFor('unhandled error');
     expect(logged).toMatchObject({ level: 50, requestId, err: { message: 'disk on fire at /var/lib/secret/path' } });
     expect(JSON.stringify(logs.lines)).not.toContain(credentials.password);
     expect(JSON.stringify(logs.lines)).not.toContain(Buffer.from(`${credentials.login}:${credentials.password}`).toString('base64'));
@@ -71,8 +72,8 @@ describe('errors common to the reporting API', () => {
       .type('form')
       .send('');
     expect(response.status).toBe(401);
-    const completed = logs.lines.find((line) => line.msg === 'request completed');
-    expect(completed?.req).toMatchObject({
+    const completed = await logs.waitFor('request completed');
+    expect(completed.req).toMatchObject({
       url: '/api/auth?tool=dev&login=alice&password=%5BRedacted%5D',
       query: { tool: 'dev', login: 'alice', password: '[Redacted]' },
     });
@@ -83,23 +84,24 @@ describe('errors common to the reporting API', () => {
     const first = await request(server.url).get('/api/unknown');
     const second = await request(server.url).get('/api/unknown');
     expect(first.headers['x-request-id']).not.toBe(second.headers['x-request-id']);
-    const completed = logs.lines.filter((line) => line.msg === 'request completed');
-    expect(completed.map((line) => (line.req as { id: string }).id)).toEqual(
-      expect.arrayContaining([first.headers['x-request-id'], second.headers['x-request-id']]),
-    );
+    for (const response of [first, second]) {
+      const id = response.headers['x-request-id'] as string;
+      const completed = await logs.waitFor((line) => line.msg === 'request completed' && (line.req as { id: string }).id === id);
+      expect(completed).toMatchObject({ level: 30, res: { statusCode: 404 } });
+    }
   });
 });
 
 describe('a client that hangs up', () => {
   test('is logged as a warning, not as an unhandled error, and the server goes on answering', async () => {
     const url = new URL(server.url);
+    // The body parser has started reading once the request stream flows.
+    const reading = new Promise((resolve) => server.server.once('request', (req: IncomingMessage) => req.once('resume', resolve)));
     const socket = connect(Number(url.port), url.hostname);
-    await new Promise((resolve) => socket.once('connect', resolve));
     socket.write('POST /api/auth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tool":');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await reading;
     socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const warning = logs.lines.find((line) => line.msg === 'the client closed the connection before the answer');
+    const warning = await logs.waitFor('the client closed the connection before the answer');
     expect(warning).toMatchObject({ level: 40 });
     expect(logs.lines.filter((line) => line.msg === 'unhandled error')).toEqual([]);
     expect((await request(server.url).get('/api/unknown')).status).toBe(404);

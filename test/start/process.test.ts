@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,13 +15,44 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Sends a request's head with `Expect: 100-continue`; resolves once the server has it in flight, with a way to send the body. */
+function requestInFlight(url: URL, body: string): Promise<{ sendBody: () => void; answer: Promise<{ status: number; text: string }> }> {
+  return new Promise((inFlight, reject) => {
+    let answered: (value: { status: number; text: string }) => void;
+    const answer = new Promise<{ status: number; text: string }>((resolve) => (answered = resolve));
+    const pending = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: '/api/auth',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length, expect: '100-continue' },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => answered({ status: response.statusCode ?? 0, text }));
+      },
+    );
+    pending.on('error', reject);
+    pending.on('continue', () => inFlight({ sendBody: () => pending.end(body), answer }));
+    pending.flushHeaders();
+  });
+}
+
 describe('the server process', () => {
-  test('prints the demo credentials and curl commands that work as printed', async () => {
+  test('prints the banner on standard error, with demo credentials and curl commands that work as printed', async () => {
     server = startServerProcess({});
-    await server.listening();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const printed = server.stdout();
+    const url = await server.listening();
+    const printed = server.stderr();
+    expect(printed.split('\n').slice(0, 4)).toEqual([
+      `IVR reporting server listening on ${url} (in-memory store with demo data)`,
+      `Survey web service WSDL: ${url}/survey?wsdl`,
+      'Admin API: off (set ADMIN_TOKEN to turn it on)',
+      '',
+    ]);
     expect(printed).toContain('Demo account: tool=dev login=demo password=demo-password');
+    expect(printed.endsWith('\nStop with Ctrl+C.\n')).toBe(true);
     const authCommand = /^ {2}(curl -s -X POST .*)$/m.exec(printed)?.[1] as string;
     const eventsCommand = /^ {2}(curl -s -u LOGIN:PASSWORD .*)$/m.exec(printed)?.[1] as string;
     const credentials = JSON.parse((await run('sh', ['-c', authCommand])).stdout) as { login: string; password: string };
@@ -37,26 +69,31 @@ describe('the server process', () => {
     expect(sameReport).toEqual(report);
   });
 
+  test('keeps standard output for JSON log lines only', async () => {
+    server = startServerProcess({ LOG_LEVEL: 'info', ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const url = await server.listening();
+    expect(server.stderr()).toContain(`Admin API: on at ${url}/admin (Bearer ADMIN_TOKEN)\n`);
+    server.child.kill('SIGTERM');
+    expect(await server.exited()).toBe(0);
+    const lines = server.stdout().split('\n').filter(Boolean);
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+      'listening',
+      'shutting down: finishing requests in flight',
+    ]);
+  });
+
+  test('names the public address in the banner when PUBLIC_URL is set', async () => {
+    server = startServerProcess({ PUBLIC_URL: 'https://ivr.example.com', SOAP_PATH: '/soap/eval' });
+    await server.listening();
+    expect(server.stderr()).toContain('\nSurvey web service WSDL: https://ivr.example.com/soap/eval?wsdl\n');
+  });
+
   test('finishes a request in flight on SIGTERM, then exits 0', async () => {
-    server = startServerProcess({});
-    const url = new URL(await server.listening());
-    const body = 'tool=dev&login=demo&password=demo-password';
-    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const pending = httpRequest(
-        { host: url.hostname, port: url.port, method: 'POST', path: '/api/auth', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length } },
-        (response) => {
-          let text = '';
-          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-        },
-      );
-      pending.on('error', reject);
-      pending.write(body.slice(0, 10));
-      setTimeout(() => {
-        server!.child.kill('SIGTERM');
-        setTimeout(() => pending.end(body.slice(10)), 300);
-      }, 200);
-    });
+    server = startServerProcess({ LOG_LEVEL: 'info' });
+    const { sendBody, answer } = await requestInFlight(new URL(await server.listening()), 'tool=dev&login=demo&password=demo-password');
+    server.child.kill('SIGTERM');
+    await server.logs.waitFor(/"msg":"shutting down: finishing requests in flight"/);
+    sendBody();
     const { status, text } = await answer;
     expect(status).toBe(200);
     expect(text).toMatch(/^\{"login":"[0-9a-f]{32}","password":"[0-9a-f]{32}"\}$/);
@@ -76,6 +113,33 @@ describe('the server process', () => {
     expect(server.stderr()).toBe('invalid configuration: WEEK_START="friday": Invalid option: expected one of "monday"|"sunday"\n');
   });
 
+  test('stops with exit code 1 and one line naming PORT and HOST when the port is in use', async () => {
+    const occupant = createServer();
+    await new Promise<void>((resolve) => occupant.listen(0, '127.0.0.1', resolve));
+    const { port } = occupant.address() as AddressInfo;
+    try {
+      server = startServerProcess({ PORT: String(port) });
+      expect(await server.exited()).toBe(1);
+      expect(server.stderr()).toBe(
+        `cannot listen on HOST=127.0.0.1 PORT=${port}: the port is in use by another program; set PORT to a free port (0 picks one)\n`,
+      );
+    } finally {
+      await new Promise((resolve) => occupant.close(resolve));
+    }
+  });
+
+  test('stops with exit code 1 and a message saying STORE=postgres needs DATABASE_URL', async () => {
+    server = startServerProcess({ STORE: 'postgres' });
+    expect(await server.exited()).toBe(1);
+    expect(server.stderr()).toBe('invalid configuration: DATABASE_URL is required when STORE=postgres\n');
+  });
+
+  test('stops with exit code 1 on a short ADMIN_TOKEN without printing it', async () => {
+    server = startServerProcess({ ADMIN_TOKEN: 'hunter2-token' });
+    expect(await server.exited()).toBe(1);
+    expect(server.stderr()).toBe('invalid configuration: ADMIN_TOKEN (value not shown): must be at least 16 characters\n');
+  });
+
   test('stops with exit code 1 and a message naming the record for a SEED_FILE with a bad record', async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'ivr-seed-'));
     const seedFile = path.join(folder, 'seed.json');
@@ -93,7 +157,7 @@ describe('the server process', () => {
       server = startServerProcess({ SEED_FILE: seedFile });
       expect(await server.exited()).toBe(1);
       expect(server.stderr()).toContain(`SEED_FILE ${seedFile}: calls[1] (call_id "c-2").started_at`);
-      expect(server.stdout()).not.toContain('listening');
+      expect(server.stderr()).not.toContain('listening');
     } finally {
       await rm(folder, { recursive: true });
     }
@@ -112,7 +176,7 @@ describe('the server process', () => {
     try {
       server = startServerProcess({ SEED_FILE: seedFile });
       const url = await server.listening();
-      expect(server.stdout()).not.toContain('Demo account');
+      expect(server.stderr()).not.toContain('Demo account');
       const demo = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'demo', password: 'demo-password' }) });
       expect(demo.status).toBe(401);
       const auth = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'fuse', login: 'alice', password: 'pw' }) });

@@ -2,10 +2,10 @@ import { createLogger } from '../../src/logger';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { connectRedis } from '../../src/storage/redis/redis-client';
 import { withRedisSharedState } from '../../src/storage/shared-state';
-import { testRedisUrl, uniqueRedisPrefix } from '../support/services';
+import { describeWithRedis, testRedisUrl, uniqueRedisPrefix } from '../support/services';
 import { describeStoreContract } from './store-contract';
 
-(testRedisUrl === undefined ? describe.skip : describe)('in-memory with Redis', () => {
+describeWithRedis('in-memory with Redis', () => {
   describeStoreContract('in-memory with Redis', async () => {
     const redis = await connectRedis(testRedisUrl as string, createLogger('silent'));
     return withRedisSharedState(createMemoryStore(), redis, uniqueRedisPrefix());

@@ -1,45 +1,72 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import path from 'node:path';
+import { BANNER_END } from '../../src/banner';
 
 const ROOT = path.resolve(__dirname, '../..');
 
+/** What a process has written to one of its streams, and a way to wait for more. */
+export interface OutputStream {
+  text(): string;
+  /** Resolves with everything written so far once it matches; rejects if the process exits first. */
+  waitFor(pattern: RegExp): Promise<string>;
+}
+
 export interface ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;
+  /** The JSON log lines. */
+  readonly logs: OutputStream;
+  /** The banner, or the one line of a failed start. */
+  readonly messages: OutputStream;
   stdout(): string;
   stderr(): string;
-  /** Resolves with the base URL once the server says it is listening. */
+  /** Resolves with the base URL once the whole banner is printed (the server listens before it prints). */
   listening(): Promise<string>;
+  /** Resolves with the exit code once the process has exited and its output is all read. */
   exited(): Promise<number | null>;
 }
 
-/** Runs src/main.ts as `npm start` would run the built file, with only the given environment. */
+function collect(stream: Readable, exit: Promise<number | null>, name: string): OutputStream {
+  let written = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => (written += chunk));
+  return {
+    text: () => written,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(written)) return;
+          stream.off('data', check);
+          resolve(written);
+        };
+        stream.on('data', check);
+        check();
+        void exit.then((code) => reject(new Error(`the process exited with ${code} before its ${name} matched ${pattern}:\n${written}`)));
+      }),
+  };
+}
+
+/** Runs the compiled dist/main.js, exactly what `npm start` runs, with only the given environment. */
 export function startServerProcess(env: NodeJS.ProcessEnv): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the process may exit before everything it wrote has been read.
+  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const logs = collect(child.stdout, exit, 'standard output');
+  const messages = collect(child.stderr, exit, 'standard error');
+  const bannerEnd = new RegExp(`^${BANNER_END.replace(/[.+]/g, '\\$&')}\\n`, 'm');
   return {
     child,
-    stdout: () => out,
-    stderr: () => err,
-    listening: () =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (found?.[1] !== undefined) {
-            child.stdout.off('data', check);
-            resolve(found[1]);
-          }
-        };
-        child.stdout.on('data', check);
-        check();
-        void exit.then((code) => reject(new Error(`server exited with ${code}: ${err}`)));
-      }),
+    logs,
+    messages,
+    stdout: () => logs.text(),
+    stderr: () => messages.text(),
+    listening: async () => {
+      const banner = await messages.waitFor(bannerEnd);
+      return /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] as string;
+    },
     exited: () => exit,
   };
 }

@@ -1,21 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { serviceUrl } from './service-urls';
 
 /**
  * The throwaway PostgreSQL and Redis that .ci/run starts (TEST_DATABASE_URL, TEST_REDIS_URL). Without
- * them the suites that need them are skipped locally, but fail under CI=true: CI must prove the real path.
+ * them the suites that need them are skipped; the global set-up says so once, and fails the run under
+ * CI=true, where the real path must be proven.
  */
-function serviceUrl(variable: 'TEST_DATABASE_URL' | 'TEST_REDIS_URL'): string | undefined {
-  const url = process.env[variable];
-  if (url !== undefined && url !== '') return url;
-  if (process.env.CI === 'true') throw new Error(`${variable} is not set: CI must run the PostgreSQL and Redis suites (see .ci/run)`);
-  return undefined;
-}
-
-export const testDatabaseUrl = serviceUrl('TEST_DATABASE_URL');
-export const testRedisUrl = serviceUrl('TEST_REDIS_URL');
+export const testDatabaseUrl = serviceUrl(process.env, 'TEST_DATABASE_URL');
+export const testRedisUrl = serviceUrl(process.env, 'TEST_REDIS_URL');
 
 export const describeWithPostgres = testDatabaseUrl === undefined ? describe.skip : describe;
+export const describeWithRedis = testRedisUrl === undefined ? describe.skip : describe;
 export const describeWithPostgresAndRedis =
   testDatabaseUrl === undefined || testRedisUrl === undefined ? describe.skip : describe;
 

@@ -123,7 +123,7 @@ describe('the cause of a handler failure', () => {
     const reply = await post(running.url, svcEval(['Q1'], ['yes']));
     expect(reply.status).toBe(500);
     expect(reply.text).not.toContain('/srv/secret');
-    const failure = logs.lines.find((line) => line.msg === 'the survey handler failed');
+    const failure = await logs.waitFor('the survey handler failed');
     expect(failure).toMatchObject({
       level: 50,
       requestId: reply.get('X-Request-Id'),

@@ -18,7 +18,7 @@ test('the server process loads an ES module handler by its default export; its r
   const reply = await post(url, svcEval(['Q1'], ['yes']));
   expect(reply.status).toBe(500);
   expect(reply.text).toBe(faultBody('soap:Server', 'the survey handler failed; the server log has the cause'));
-  expect(server.stdout()).toContain('"msg":"the survey handler failed"');
+  await server.logs.waitFor(/"msg":"the survey handler failed"/);
 });
 
 test('a SURVEY_HANDLER that cannot be loaded stops the process with a message naming it', async () => {

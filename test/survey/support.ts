@@ -118,7 +118,7 @@ export function requirePhpSoap(): void {
 /** Runs each list of calls on its own PHP SoapClient built from the WSDL at `wsdl`. */
 export function runPhpClients(wsdl: string, clients: readonly (readonly PhpCall[])[]): Promise<PhpClientRun[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile('php', [PHP_CLIENT], { timeout: 15_000 }, (error, stdout, stderr) => {
+    const child = execFile('php', [PHP_CLIENT], (error, stdout, stderr) => {
       if (error) {
         reject(new Error(`php failed: ${error.message}\n${stderr}`));
         return;

@@ -1,9 +1,12 @@
 import { Command } from 'commander';
-import { serve } from '../../serve';
 
 export function serveCommand(env: NodeJS.ProcessEnv): Command {
   return new Command('serve')
     .summary('run the server, as npm start does')
     .description('run the server, as npm start does; configured by the environment variables of .env.example')
-    .action(() => serve(env));
+    .action(async () => {
+      // The server's modules are loaded only for this command, so that `--help` and the admin commands answer at once.
+      const { serve } = await import('../../serve.js');
+      await serve(env);
+    });
 }

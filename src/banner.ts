@@ -1,0 +1,46 @@
+import type { Config } from './config/config';
+import type { DemoAccount } from './storage/demo-data';
+
+/** The banner's last line: whoever reads the banner (a person, a test) knows it is whole. */
+export const BANNER_END = 'Stop with Ctrl+C.';
+
+function demoLines(base: string, demo: DemoAccount): string[] {
+  const authCommand = `curl -s -X POST ${base}/api/auth -d tool=${demo.tool} -d login=${demo.login} -d password=${demo.password}`;
+  const lastWeek = `${base}/api/events/${demo.lastWeek.start}/${demo.lastWeek.end}/day/ALL`;
+  // The answer is {"login":"...","password":"..."} in that order: sed makes it curl's LOGIN:PASSWORD.
+  const toBasicCredentials = `sed -E 's/.*"login":"([0-9a-f]+)","password":"([0-9a-f]+)".*/\\1:\\2/'`;
+  return [
+    `Demo account: tool=${demo.tool} login=${demo.login} password=${demo.password} (numbers ${demo.phones.join(', ')}, time zone ${demo.timeZone})`,
+    '',
+    'Get temporary credentials:',
+    `  ${authCommand}`,
+    '',
+    'Then ask for the last week by day, with the login and password it returned:',
+    `  curl -s -u LOGIN:PASSWORD ${lastWeek}`,
+    '',
+    'Or both in one command:',
+    `  curl -s -u "$(${authCommand} | ${toBasicCredentials})" ${lastWeek}`,
+    '',
+  ];
+}
+
+/**
+ * What a person starting the server reads: where it listens, on which store, the survey service's WSDL,
+ * whether the admin API is on, and with the demo data, its credentials and curl commands that work as
+ * printed. It goes to standard error, apart from the JSON logs on standard output.
+ */
+export function banner(url: string, config: Config, demo: DemoAccount | undefined): string {
+  const base = config.publicUrl ?? url;
+  const store = config.store === 'postgres' ? 'PostgreSQL' : 'in-memory';
+  return [
+    `IVR reporting server listening on ${url} (${store} store${demo === undefined ? '' : ' with demo data'})`,
+    `Survey web service WSDL: ${base}${config.soapPath}?wsdl`,
+    config.adminToken === undefined
+      ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'
+      : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)`,
+    '',
+    ...(demo === undefined ? [] : demoLines(url, demo)),
+    BANNER_END,
+    '',
+  ].join('\n');
+}

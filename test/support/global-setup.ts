@@ -1,0 +1,25 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { missingServices } from './service-urls';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * Once per `jest` run, before any worker starts: brings dist/ up to date (an incremental build, a no-op
+ * when nothing changed), so the suites that run the server or the command-line tool as a process spawn
+ * compiled JavaScript; and says which suites are skipped and why, or, under CI, fails the run at once.
+ */
+export default function globalSetup(): void {
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+
+  const missing = missingServices(process.env);
+  if (missing.length === 0) return;
+  const names = missing.join(' and ');
+  if (process.env.CI === 'true') {
+    throw new Error(`${names} not set: CI must run the PostgreSQL and Redis suites (see .ci/run)`);
+  }
+  process.stdout.write(
+    `\nSkipped: the suites that need ${names} (PostgreSQL and Redis stores, and the HTTP suites on PostgreSQL), ` +
+      `because ${missing.length === 1 ? 'it is' : 'they are'} not set. \`bash .ci/run\` starts throwaway instances and runs them all.\n`,
+  );
+}
