@@ -24,7 +24,14 @@ export function redactRequestUrl<T extends { url?: unknown }>(req: T): T {
   return req;
 }
 
-/** Structured JSON logs on standard output. */
+/**
+ * Structured JSON logs on standard output, written synchronously: pino's asynchronous default can put the
+ * lines written just before an exit out of order, when a busy machine delays a pending write until after
+ * the exit's own flush.
+ */
 export function createLogger(level: LoggerOptions['level'], destination?: pino.DestinationStream): Logger {
-  return pino({ level, base: { service: 'ivr-reporting' }, redact: { paths: REDACTED, censor: HIDDEN } }, destination ?? pino.destination(1));
+  return pino(
+    { level, base: { service: 'ivr-reporting' }, redact: { paths: REDACTED, censor: HIDDEN } },
+    destination ?? pino.destination({ dest: 1, sync: true }),
+  );
 }
