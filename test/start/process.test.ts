@@ -128,6 +128,15 @@ describe('the server process', () => {
     }
   });
 
+  test('stops with exit code 1 and one line naming HOST when no interface has that address', async () => {
+    // 192.0.2.1 is reserved for documentation (TEST-NET-1): no machine has it, and binding sends nothing.
+    server = startServerProcess({ HOST: '192.0.2.1', PORT: '3000' });
+    expect(await server.exited()).toBe(1);
+    expect(server.stderr()).toBe(
+      'cannot listen on HOST=192.0.2.1 PORT=3000: no interface of this machine has that address; set HOST to one of its addresses (127.0.0.1, 0.0.0.0)\n',
+    );
+  });
+
   test('stops with exit code 1 and a message saying STORE=postgres needs DATABASE_URL', async () => {
     server = startServerProcess({ STORE: 'postgres' });
     expect(await server.exited()).toBe(1);
