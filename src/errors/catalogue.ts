@@ -37,6 +37,14 @@ export const errors = {
       `Content-Encoding ${encoding} is not supported; send the body uncompressed, or as gzip, deflate or br`,
     ),
   tooManyParameters: () => new AppError('IVR_TOO_MANY_PARAMETERS', 400, 'request body has too many form fields'),
+  corruptContentEncoding: (encoding: string) =>
+    new AppError(
+      'IVR_CORRUPT_CONTENT_ENCODING',
+      400,
+      `request body is not valid ${encoding} data, as its Content-Encoding says: it is corrupt or cut short`,
+    ),
+  malformedPathPart: (part: string) =>
+    new AppError('IVR_MALFORMED_PATH_PART', 400, `path part ${part} is not valid percent-encoded UTF-8`),
   invalidLogin: () =>
     new AppError('IVR_INVALID_LOGIN', 401, 'invalid login or password, or the account is inactive'),
   unauthorized: (realm: string) =>

@@ -9,16 +9,22 @@ interface HttpParserError {
   limit?: unknown;
   charset?: unknown;
   encoding?: unknown;
+  code?: unknown;
 }
+
+/** zlib's error codes (Z_DATA_ERROR, Z_BUF_ERROR, ...) and Brotli's (ERR__ERROR_FORMAT_...). */
+const DECOMPRESSION_ERROR = /^(Z_|ERR__)/;
 
 /**
  * Errors raised by Express's own body parsers, mapped onto the catalogue. The parsers answer some with
  * 413 or 415; the specification's section 7 has only 400 for a request the server cannot take.
  */
-function fromBodyParser(error: HttpParserError): AppError | undefined {
-  if (typeof error.type !== 'string' || typeof error.status !== 'number' || error.status < 400 || error.status >= 500) {
-    return undefined;
+function fromBodyParser(error: HttpParserError, req: Request): AppError | undefined {
+  if (typeof error.status !== 'number' || error.status < 400 || error.status >= 500) return undefined;
+  if (typeof error.code === 'string' && DECOMPRESSION_ERROR.test(error.code)) {
+    return errors.corruptContentEncoding(req.get('Content-Encoding') ?? 'compressed');
   }
+  if (typeof error.type !== 'string') return undefined;
   switch (error.type) {
     case 'entity.too.large':
       return errors.bodyTooLarge(typeof error.limit === 'number' ? error.limit : 0);
@@ -33,9 +39,19 @@ function fromBodyParser(error: HttpParserError): AppError | undefined {
   }
 }
 
-function toAppError(error: unknown): AppError | undefined {
+/**
+ * The router decodes path parameters before any route runs (Express's own decoding, the only place
+ * they are decoded); a malformed escape there is the caller's mistake, named by the part it is in.
+ */
+function fromRouter(error: unknown): AppError | undefined {
+  if (!(error instanceof URIError) || (error as { status?: unknown }).status !== 400) return undefined;
+  const part = /'(.*)'$/s.exec(error.message)?.[1];
+  return part === undefined ? undefined : errors.malformedPathPart(part);
+}
+
+function toAppError(error: unknown, req: Request): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (typeof error === 'object' && error !== null) return fromBodyParser(error);
+  if (typeof error === 'object' && error !== null) return fromRouter(error) ?? fromBodyParser(error, req);
   return undefined;
 }
 
@@ -59,7 +75,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.warn({ err: error, requestId: req.id }, 'the client closed the connection before the answer');
       return;
     }
-    const known = toAppError(error);
+    const known = toAppError(error, req);
     const reported = known ?? errors.internal();
     if (known === undefined) {
       logger.error({ err: error, requestId: req.id }, 'unhandled error');

@@ -107,6 +107,22 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
     expect(response.body).toEqual({ error: 'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus' });
   });
 
+  test('refuses a path part that is not valid percent-encoding with 400 naming it', async () => {
+    const response = await admin(running.url).put('/admin/accounts/dev/%E0%A4%A').send({ password: 'pw' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'path part %E0%A4%A is not valid percent-encoded UTF-8' });
+  });
+
+  test('refuses a corrupt gzip JSON body with 400 naming the Content-Encoding', async () => {
+    const response = await admin(running.url)
+      .put('/admin/accounts/dev/alice')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send(Buffer.from('{"password":"pw"}'));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'request body is not valid gzip data, as its Content-Encoding says: it is corrupt or cut short' });
+  });
+
   test('refuses a body that is not JSON with 415 and malformed JSON with 400', async () => {
     const form = await admin(running.url).put('/admin/accounts/dev/alice').type('form').send({ password: 'pw' });
     expect(form.status).toBe(415);

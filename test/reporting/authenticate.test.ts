@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import type { RunningServer } from '../../src/server';
 import { addAccount, buildTestApp, type TestApp } from '../support/test-app';
@@ -126,6 +127,19 @@ describe('POST /api/auth', () => {
     expect(response.body).toEqual({
       error: 'Content-Encoding x-squash is not supported; send the body uncompressed, or as gzip, deflate or br',
     });
+  });
+
+  test.each(['gzip', 'deflate', 'br'])('returns 400 naming the Content-Encoding for a body that is not %s data', async (encoding) => {
+    const response = await auth().type('form').set('Content-Encoding', encoding).send(Buffer.from('tool=dev&login=alice'));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: `request body is not valid ${encoding} data, as its Content-Encoding says: it is corrupt or cut short` });
+  });
+
+  test('returns 400 for a gzip body cut short', async () => {
+    const truncated = gzipSync('tool=dev&login=alice&password=secret-password').subarray(0, 12);
+    const response = await auth().type('form').set('Content-Encoding', 'gzip').send(truncated);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'request body is not valid gzip data, as its Content-Encoding says: it is corrupt or cut short' });
   });
 
   test('counts a body it cannot read against the authentication limit, with the rate-limit headers', async () => {

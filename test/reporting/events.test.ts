@@ -182,6 +182,18 @@ describe('GET /api/events: periods in the account time zone', () => {
     expect(response.text).toBeUndefined();
   });
 
+  test.each([
+    ['%E0%A4%A/20240101/day/ALL', '%E0%A4%A'],
+    ['20240101/20240101/day/%FF', '%FF'],
+  ])('returns 400 naming a path part that is not valid percent-encoding, with or without credentials: %s', async (path, part) => {
+    const withCredentials = await events(path);
+    const without = await request(server.url).get(`/api/events/${path}`);
+    for (const response of [withCredentials, without]) {
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: `path part ${part} is not valid percent-encoded UTF-8` });
+    }
+  });
+
   test.each(['post', 'put', 'delete', 'patch'] as const)('returns 405 with Allow: GET, HEAD for %s', async (method) => {
     const response = await request(server.url)[method]('/api/events/20180201/20180201/day/ALL');
     expect(response.status).toBe(405);
