@@ -24,7 +24,7 @@ const logger = createLogger('silent');
 async function storeWithCalls(days: number, callsPerDay: number): Promise<{ store: Store; calls: number }> {
   const store = createMemoryStore();
   const id = accountId('dev', 'bench');
-  await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE });
+  await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
   for (const phone of PHONES) await store.phones.assign(phone, id);
   const generated = generateDemoCalls({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: Date.UTC(2026, 0, 1) });
   const records = (function* () {

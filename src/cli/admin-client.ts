@@ -56,6 +56,10 @@ export class AdminClient {
     return (await this.send('PUT', this.accountPath(tool, login), { body, type: 'application/json' })).body as AccountView;
   }
 
+  async revokeCredentials(tool: Tool, login: string): Promise<AccountView> {
+    return (await this.send('DELETE', `${this.accountPath(tool, login)}/credentials`)).body as AccountView;
+  }
+
   async listAccounts(): Promise<AccountView[]> {
     return ((await this.send('GET', '/admin/accounts')).body as { accounts: AccountView[] }).accounts;
   }

@@ -255,7 +255,7 @@ export async function loadDemoData(store: Store, clock: Clock): Promise<DemoAcco
   const { tool, login, password, timeZone } = DEMO_ACCOUNT;
   const phones = [...DEMO_ACCOUNT.phones];
   const id = accountId(tool, login);
-  await store.accounts.save({ id, tool, login, passwordHash: await hashPassword(password), active: true, timeZone });
+  await store.accounts.save({ id, tool, login, passwordHash: await hashPassword(password), active: true, timeZone, credentialGeneration: 0 });
   for (const phone of phones) await store.phones.assign(phone, id);
   await addCallsInBatches(store, parseCalls(generateDemoCalls({ ...DEMO_HISTORY, phones, timeZone, now })));
   return { tool, login, password, phones, timeZone, lastWeek: lastWeekOf(now, timeZone) };

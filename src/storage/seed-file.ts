@@ -166,6 +166,7 @@ async function toAccount(seed: SeedAccount): Promise<Account> {
     passwordHash: await hashPassword(seed.password),
     active: seed.active,
     timeZone: seed.timezone,
+    credentialGeneration: 0,
   };
 }
 

@@ -18,6 +18,11 @@ export interface Account {
   readonly active: boolean;
   /** IANA time zone in which the account's dates and periods are read. */
   readonly timeZone: string;
+  /**
+   * Temporary credentials work only while this is the generation they were issued under: a password
+   * change or a revocation moves it on, and every credential issued before stops at once.
+   */
+  readonly credentialGeneration: number;
 }
 
 export function accountId(tool: Tool, login: string): string {
@@ -29,6 +34,8 @@ export interface TemporaryCredential {
   /** SHA-256 of the temporary password, hex; the password itself is never stored. */
   readonly passwordDigest: string;
   readonly accountId: string;
+  /** The account's credentialGeneration when this credential was issued. */
+  readonly generation: number;
   /** Milliseconds since the epoch of the last successful use (or of issue). */
   readonly lastUsedAt: number;
 }
@@ -67,6 +74,8 @@ export interface AccountChange {
   readonly passwordHash?: string;
   readonly active?: boolean;
   readonly timeZone?: string;
+  /** Moves credentialGeneration on by one, in the same step as the other fields. */
+  readonly revokeCredentials?: boolean;
 }
 
 export interface AccountRepository {

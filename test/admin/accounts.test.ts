@@ -156,6 +156,53 @@ describe('deactivation', () => {
   });
 });
 
+describe('revoking temporary credentials', () => {
+  async function signedIn() {
+    await putAccount('/admin/accounts/dev/alice', { password: 'pw', timezone: 'Asia/Tokyo' });
+    await admin(running.url).put('/admin/accounts/dev/alice/phones/15550001');
+    const { login, password } = await authenticate(running.url, { login: 'alice', password: 'pw' });
+    const events = () => request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(login, password);
+    expect((await events()).status).toBe(200);
+    return events;
+  }
+
+  test('a new password ends the credentials issued under the old one at once; the new password gets working ones', async () => {
+    const events = await signedIn();
+    expect((await putAccount('/admin/accounts/dev/alice', { password: 'new password' })).status).toBe(200);
+
+    const refused = await events();
+    expect(refused.status).toBe(401);
+    expect(refused.headers['www-authenticate']).toBe('Basic realm="IVR reporting API"');
+    const fresh = await authenticate(running.url, { login: 'alice', password: 'new password' });
+    expect((await request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(fresh.login, fresh.password)).status).toBe(200);
+  });
+
+  test('a change without a password keeps the credentials working', async () => {
+    const events = await signedIn();
+    await putAccount('/admin/accounts/dev/alice', { timezone: 'Europe/Paris' });
+    expect((await events()).status).toBe(200);
+  });
+
+  test('DELETE /admin/accounts/{tool}/{login}/credentials ends them at once and changes nothing else', async () => {
+    const events = await signedIn();
+    const revoked = await admin(running.url).delete('/admin/accounts/dev/alice/credentials');
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toEqual({ tool: 'dev', login: 'alice', active: true, timezone: 'Asia/Tokyo', phones: ['15550001'] });
+    expect((await events()).status).toBe(401);
+    const again = await authenticate(running.url, { login: 'alice', password: 'pw' });
+    expect((await request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(again.login, again.password)).status).toBe(200);
+  });
+
+  test('DELETE .../credentials of an unknown account is 404, and other methods are 405', async () => {
+    const missing = await admin(running.url).delete('/admin/accounts/dev/nobody/credentials');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'no account dev/nobody' });
+    const get = await admin(running.url).get('/admin/accounts/dev/nobody/credentials');
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('DELETE');
+  });
+});
+
 describe('time zone change', () => {
   test('re-buckets the account calls into the local days of its new time zone', async () => {
     await putAccount('/admin/accounts/dev/alice', { password: 'pw', timezone: 'America/New_York' });

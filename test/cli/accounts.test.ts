@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { admin, ADMIN_TOKEN, startAdminServer, type AdminServer } from '../admin/support';
 import { authenticate } from '../reporting/support';
 import { runCli } from './support';
@@ -60,6 +61,18 @@ describe('ivr-reporting accounts', () => {
     const run = await cli(['accounts', 'add', 'excel', 'acme', '--password', 'pw']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("error: command-argument value 'excel' is invalid for argument 'tool'. must be one of dev, fuse, insight, fuseplus");
+  });
+
+  test('revokes the temporary credentials of an account, and says so for an unknown one', async () => {
+    await cli(['accounts', 'add', 'dev', 'acme', '--password', 'pw', '--timezone', 'Asia/Tokyo']);
+    const { login, password } = await authenticate(running.url, { login: 'acme', password: 'pw' });
+    const revoked = await cli(['accounts', 'revoke', 'dev', 'acme']);
+    expect([revoked.code, revoked.stdout]).toEqual([0, 'revoked the temporary credentials of dev/acme  active  Asia/Tokyo  no numbers\n']);
+    const refused = await request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(login, password);
+    expect(refused.status).toBe(401);
+
+    const missing = await cli(['accounts', 'revoke', 'dev', 'nobody']);
+    expect([missing.code, missing.stderr]).toEqual([1, 'ivr-reporting: DELETE /admin/accounts/dev/nobody/credentials: 404 no account dev/nobody\n']);
   });
 
   test('says what to do when no admin token is given', async () => {

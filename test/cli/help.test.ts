@@ -10,6 +10,7 @@ const COMMANDS = [
   ['accounts', 'add'],
   ['accounts', 'set'],
   ['accounts', 'list'],
+  ['accounts', 'revoke'],
   ['phones'],
   ['phones', 'add'],
   ['phones', 'remove'],

@@ -50,6 +50,15 @@ describe('HTTP Basic with temporary credentials', () => {
     expectUnauthorized(await withCredentials({ login: credentials.login, password: '0'.repeat(32) }));
   });
 
+  test.each([
+    ['a NUL byte in the login', `${'0'.repeat(31)}\u0000`, '0'.repeat(32)],
+    ['a login that is not 32 hex digits', 'alice', '0'.repeat(32)],
+    ['a password with a control character', '0'.repeat(32), `\u0007${'0'.repeat(31)}`],
+    ['unpaired surrogates', '\ud800'.repeat(32), '\udfff'.repeat(32)],
+  ])('returns 401 for %s, on every store', async (_case, login, password) => {
+    expectUnauthorized(await withCredentials({ login, password }));
+  });
+
   test('returns 401 for the tool account password instead of the temporary one', async () => {
     expectUnauthorized(await withCredentials({ login: 'alice', password: 'secret-password' }));
   });

@@ -1,7 +1,10 @@
 import { Client } from 'pg';
 import { createLogger } from '../../src/logger';
+import { MIGRATIONS } from '../../src/storage/postgres/migrations';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../support/services';
+
+const EVERY_VERSION = MIGRATIONS.map((migration) => migration.version);
 
 let schema: TestSchema;
 
@@ -23,7 +26,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
     schema = await createTestSchema();
     const logger = createLogger('silent');
     const stores = await Promise.all([openPostgresStore(schema.url, logger), openPostgresStore(schema.url, logger)]);
-    expect(await appliedMigrations(schema.url)).toEqual([1]);
+    expect(await appliedMigrations(schema.url)).toEqual(EVERY_VERSION);
     expect(await Promise.all(stores.map((store) => store.accounts.list()))).toEqual([[], []]);
     await Promise.all(stores.map((store) => store.close()));
   });
@@ -33,6 +36,6 @@ describeWithPostgres('PostgreSQL migrations', () => {
     const logger = createLogger('silent');
     await (await openPostgresStore(schema.url, logger)).close();
     await (await openPostgresStore(schema.url, logger)).close();
-    expect(await appliedMigrations(schema.url)).toEqual([1]);
+    expect(await appliedMigrations(schema.url)).toEqual(EVERY_VERSION);
   });
 });

@@ -103,6 +103,7 @@ describe('loadSeedFile with a valid file', () => {
       passwordHash: expect.stringMatching(/^scrypt\$/),
       active: true,
       timeZone: 'America/New_York',
+      credentialGeneration: 0,
     });
     expect(await store.accounts.find('fuse:alice')).toMatchObject({ active: false, timeZone: 'Europe/London' });
     expect(await store.phones.ownedBy('dev:alice')).toEqual(['18005550100', '18005550101']);

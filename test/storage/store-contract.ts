@@ -23,6 +23,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       passwordHash: `hash-of-${login}`,
       active,
       timeZone,
+      credentialGeneration: 0,
     });
 
     const record = (callId: string, phone: string, startedAt: string, logEvents = 1, loops = 2, formItems = 3): CallRecord =>
@@ -84,6 +85,27 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Europe/Paris', false), passwordHash: 'new-hash' });
       });
 
+      test('moves the credential generation on by one for each revocation, with the other changes in one step', async () => {
+        await store.accounts.save({ ...account('alice'), credentialGeneration: 4 });
+        expect(await store.accounts.update('dev:alice', { revokeCredentials: true })).toEqual({ ...account('alice'), credentialGeneration: 5 });
+        expect(await store.accounts.update('dev:alice', { passwordHash: 'new-hash', revokeCredentials: true })).toEqual({
+          ...account('alice'),
+          passwordHash: 'new-hash',
+          credentialGeneration: 6,
+        });
+        expect(await store.accounts.update('dev:alice', { active: false, revokeCredentials: false })).toEqual({
+          ...account('alice', 'UTC', false),
+          passwordHash: 'new-hash',
+          credentialGeneration: 6,
+        });
+      });
+
+      test('counts every one of concurrent revocations', async () => {
+        await store.accounts.save(account('alice'));
+        await Promise.all(Array.from({ length: 5 }, () => store.accounts.update('dev:alice', { revokeCredentials: true })));
+        expect((await store.accounts.find('dev:alice'))?.credentialGeneration).toBe(5);
+      });
+
       test('updates nothing and answers undefined for an unknown account', async () => {
         expect(await store.accounts.update('dev:nobody', { active: false })).toBeUndefined();
         expect(await store.accounts.list()).toEqual([]);
@@ -119,7 +141,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     });
 
     describe('temporary credentials', () => {
-      const credential = { login: 'a'.repeat(32), passwordDigest: 'b'.repeat(64), accountId: 'dev:alice', lastUsedAt: 1_000 };
+      const credential = { login: 'a'.repeat(32), passwordDigest: 'b'.repeat(64), accountId: 'dev:alice', generation: 3, lastUsedAt: 1_000 };
 
       test('finds a saved credential by login', async () => {
         await store.credentials.save(credential);

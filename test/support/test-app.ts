@@ -41,6 +41,7 @@ export async function addAccount(store: Store, fixture: AccountFixture = {}): Pr
     passwordHash: await hashPassword(fixture.password ?? 'secret-password'),
     active: fixture.active ?? true,
     timeZone: fixture.timeZone ?? 'UTC',
+    credentialGeneration: 0,
   };
   await store.accounts.save(account);
   for (const phone of fixture.phones ?? []) await store.phones.assign(phone, account.id);

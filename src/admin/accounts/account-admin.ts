@@ -35,6 +35,8 @@ export interface AccountAdmin {
   list(): Promise<AccountView[]>;
   assignPhone(key: AccountKey, phone: string): Promise<Saved<AccountView>>;
   releasePhone(key: AccountKey, phone: string): Promise<AccountView>;
+  /** Ends every temporary credential issued so far, and changes nothing else. */
+  revokeCredentials(key: AccountKey): Promise<AccountView>;
 }
 
 const byToolThenLogin = (a: Account, b: Account): number =>
@@ -42,7 +44,8 @@ const byToolThenLogin = (a: Account, b: Account): number =>
 
 /**
  * Account administration over the store. Deactivating needs nothing more than saving: temporary
- * credentials re-read their account on every use. A time-zone change re-buckets the account's daily
+ * credentials re-read their account on every use. A new password also revokes the temporary credentials
+ * issued under the old one, in the same store step. A time-zone change re-buckets the account's daily
  * rollups inside the store (see AccountRepository.update).
  */
 export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmin {
@@ -74,6 +77,7 @@ export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmi
         passwordHash: changes.password === undefined ? undefined : await hashPassword(changes.password),
         active: changes.active,
         timeZone: changes.timeZone,
+        revokeCredentials: changes.password !== undefined,
       };
       const updated = await store.accounts.update(id, change);
       if (updated !== undefined) return { created: false, account: await view(updated) };
@@ -85,6 +89,7 @@ export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmi
         passwordHash: change.passwordHash,
         active: change.active ?? true,
         timeZone: change.timeZone ?? defaultTimeZone,
+        credentialGeneration: 0,
       };
       if (await store.accounts.create(account)) return { created: true, account: await view(account) };
       const createdMeanwhile = await store.accounts.update(id, change);
@@ -106,6 +111,12 @@ export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmi
       const result = await store.phones.assign(phone, account.id);
       if (result === 'owned-by-another') throw errors.phoneOwnedByAnother(phone);
       return { created: result === 'assigned', account: await view(account) };
+    },
+
+    async revokeCredentials({ tool, login }) {
+      const updated = await store.accounts.update(accountId(tool, login), { revokeCredentials: true });
+      if (updated === undefined) throw errors.accountNotFound(tool, login);
+      return view(updated);
     },
 
     async releasePhone(key, phone) {

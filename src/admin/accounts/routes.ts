@@ -39,6 +39,13 @@ export function accountRoutes(admin: AccountAdmin): Router {
     .all(methodNotAllowed(['GET', 'HEAD', 'PUT']));
 
   router
+    .route('/accounts/:tool/:login/credentials')
+    .delete(async (req, res) => {
+      res.status(200).json(await admin.revokeCredentials(parseAccountKey(req.params)));
+    })
+    .all(methodNotAllowed(['DELETE']));
+
+  router
     .route('/accounts/:tool/:login/phones/:phone')
     .put(async (req, res) => {
       const { created, account } = await admin.assignPhone(parseAccountKey(req.params), parsePhone(req.params.phone));

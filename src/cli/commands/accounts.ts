@@ -62,6 +62,7 @@ export function accountsCommand(env: NodeJS.ProcessEnv): Command {
   withAccountOptions(accounts.command('set').description('change the password, time zone or state of an existing account'))
     .option('--active', 'activate it')
     .addOption(new Option('--inactive', 'deactivate it: its temporary credentials stop working at once').conflicts('active'))
+    .addHelpText('after', '\nA new password also ends the temporary credentials issued under the old one.')
     .action(async (tool: Tool, login: string, options: AccountOptions) => {
       const client = adminClient(options, env);
       const fields = await fieldsOf(options);
@@ -70,6 +71,17 @@ export function accountsCommand(env: NodeJS.ProcessEnv): Command {
       }
       process.stdout.write(`updated ${describeAccount(await client.putAccount(tool, login, fields))}\n`);
     });
+
+  withServerOptions(
+    accounts
+      .command('revoke')
+      .description('end every temporary credential of an account at once, changing nothing else (a new password does it too)')
+      .addArgument(toolArgument())
+      .argument('<login>', 'the account login'),
+  ).action(async (tool: Tool, login: string, options: ServerOptions) => {
+    const account = await adminClient(options, env).revokeCredentials(tool, login);
+    process.stdout.write(`revoked the temporary credentials of ${describeAccount(account)}\n`);
+  });
 
   withServerOptions(accounts.command('list').description('list every account with its numbers'))
     .option('--json', 'print the admin API answer as JSON')

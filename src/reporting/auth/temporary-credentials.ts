@@ -9,7 +9,10 @@ export interface IssuedCredentials {
 
 export interface TemporaryCredentials {
   issue(account: Account): Promise<IssuedCredentials>;
-  /** The active account the pair belongs to, or undefined when unknown, expired, wrong or inactive. */
+  /**
+   * The active account the pair belongs to, or undefined when unknown, expired, wrong, revoked (issued
+   * before the account's last password change or revocation) or inactive.
+   */
   verify(login: string, password: string): Promise<Account | undefined>;
 }
 
@@ -29,6 +32,9 @@ function digest(secret: string): Buffer {
 function randomHex(): string {
   return randomBytes(16).toString('hex');
 }
+
+/** The only shape an issued login or password has: anything else is refused before the store sees it. */
+const ISSUED_SHAPE = /^[0-9a-f]{32}$/;
 
 /**
  * Temporary credentials expire after `ttlSeconds` without use (sliding expiry). Only a digest of the
@@ -54,19 +60,21 @@ export function temporaryCredentials({ store, clock, ttlSeconds }: Options): Tem
         login: issued.login,
         passwordDigest: digest(issued.password).toString('hex'),
         accountId: account.id,
+        generation: account.credentialGeneration,
         lastUsedAt: now,
       });
       return issued;
     },
 
     async verify(login, password) {
+      if (!ISSUED_SHAPE.test(login) || !ISSUED_SHAPE.test(password)) return undefined;
       const credential = await store.credentials.find(login);
       if (credential === undefined) return undefined;
       const now = clock.now();
       if (now - credential.lastUsedAt >= ttlMs) return undefined;
       if (!timingSafeEqual(digest(password), Buffer.from(credential.passwordDigest, 'hex'))) return undefined;
       const account = await store.accounts.find(credential.accountId);
-      if (account === undefined || !account.active) return undefined;
+      if (account === undefined || !account.active || account.credentialGeneration !== credential.generation) return undefined;
       await store.credentials.touch(login, now);
       return account;
     },

@@ -95,6 +95,7 @@ export function createMemoryStore(): Store {
           passwordHash: change.passwordHash ?? previous.passwordHash,
           active: change.active ?? previous.active,
           timeZone: change.timeZone ?? previous.timeZone,
+          credentialGeneration: previous.credentialGeneration + (change.revokeCredentials === true ? 1 : 0),
         };
         saveAccount(updated);
         return Promise.resolve(updated);

@@ -10,6 +10,7 @@ interface AccountRow {
   password_hash: string;
   active: boolean;
   time_zone: string;
+  credential_generation: number;
 }
 
 const toAccount = (row: AccountRow): Account => ({
@@ -19,9 +20,20 @@ const toAccount = (row: AccountRow): Account => ({
   passwordHash: row.password_hash,
   active: row.active,
   timeZone: row.time_zone,
+  credentialGeneration: row.credential_generation,
 });
 
-const COLUMNS = 'id, tool, login, password_hash, active, time_zone';
+const COLUMNS = 'id, tool, login, password_hash, active, time_zone, credential_generation';
+const VALUES = '$1, $2, $3, $4, $5, $6, $7';
+const values = (account: Account) => [
+  account.id,
+  account.tool,
+  account.login,
+  account.passwordHash,
+  account.active,
+  account.timeZone,
+  account.credentialGeneration,
+];
 
 /** The account's time zone, its row locked: a concurrent call import waits, so no call is rolled up in the old zone. */
 async function lockedTimeZone(client: PoolClient, id: string): Promise<string | undefined> {
@@ -50,17 +62,18 @@ export function postgresAccounts(pool: Pool): AccountRepository {
       inTransaction(pool, async (client) => {
         const previousZone = await lockedTimeZone(client, account.id);
         await client.query(
-          `INSERT INTO accounts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+          `INSERT INTO accounts (${COLUMNS}) VALUES (${VALUES})
            ON CONFLICT (id) DO UPDATE SET tool = excluded.tool, login = excluded.login,
-             password_hash = excluded.password_hash, active = excluded.active, time_zone = excluded.time_zone`,
-          [account.id, account.tool, account.login, account.passwordHash, account.active, account.timeZone],
+             password_hash = excluded.password_hash, active = excluded.active, time_zone = excluded.time_zone,
+             credential_generation = excluded.credential_generation`,
+          values(account),
         );
         if (previousZone !== undefined) await followTimeZone(client, account.id, previousZone, account.timeZone);
       }),
     create: async (account) => {
       const { rowCount } = await pool.query(
-        `INSERT INTO accounts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-        [account.id, account.tool, account.login, account.passwordHash, account.active, account.timeZone],
+        `INSERT INTO accounts (${COLUMNS}) VALUES (${VALUES}) ON CONFLICT (id) DO NOTHING`,
+        values(account),
       );
       return rowCount === 1;
     },
@@ -70,9 +83,9 @@ export function postgresAccounts(pool: Pool): AccountRepository {
         if (previousZone === undefined) return undefined;
         const { rows } = await client.query<AccountRow>(
           `UPDATE accounts SET password_hash = coalesce($2, password_hash), active = coalesce($3, active),
-             time_zone = coalesce($4, time_zone)
+             time_zone = coalesce($4, time_zone), credential_generation = credential_generation + $5
            WHERE id = $1 RETURNING ${COLUMNS}`,
-          [id, change.passwordHash ?? null, change.active ?? null, change.timeZone ?? null],
+          [id, change.passwordHash ?? null, change.active ?? null, change.timeZone ?? null, change.revokeCredentials === true ? 1 : 0],
         );
         const updated = toAccount(rows[0] as AccountRow);
         await followTimeZone(client, id, previousZone, updated.timeZone);

@@ -1,4 +1,5 @@
 import { initialSchema } from './001-initial-schema';
+import { credentialGenerations } from './002-credential-generations';
 
 export interface Migration {
   readonly version: number;
@@ -10,4 +11,7 @@ export interface Migration {
  * Every schema change, in order. The SQL lives in .ts modules so that it ships inside dist/ with the
  * compiled code (tsc copies no .sql files). Never edit an applied migration: append a new one.
  */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial schema', sql: initialSchema }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial schema', sql: initialSchema },
+  { version: 2, name: 'credential generations', sql: credentialGenerations },
+];
