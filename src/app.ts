@@ -4,11 +4,15 @@ import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import { adminRouter } from './admin/router';
 import type { Config } from './config/config';
+import { errors } from './errors/catalogue';
 import { errorHandler, notFound } from './http/error-handler';
+import { renderError } from './http/representation';
+import { answerStalledBodies } from './http/stalled-body';
 import { redactRequestUrl } from './logger';
 import { reportingRouter } from './reporting/router';
 import type { Store } from './storage/store';
 import { surveyRouter } from './survey/router';
+import { sendSoapFault } from './survey/soap-fault';
 import type { SurveyHandler } from './survey/survey-handler';
 import type { Clock } from './time/clock';
 
@@ -40,6 +44,13 @@ export function createApp(deps: AppDependencies): Express {
       // access line of a 5xx (SOAP faults answer bad input with 500) is only a warning.
       customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'warn' : 'info'),
       serializers: { req: redactRequestUrl },
+    }),
+  );
+  app.use(
+    answerStalledBodies((req, res) => {
+      const stalled = errors.bodyStalled(deps.config.requestIdleTimeoutSeconds);
+      if (req.path === deps.config.soapPath) sendSoapFault(res, errors.invalidSoapRequest(stalled.message));
+      else res.send(renderError(req, res, stalled));
     }),
   );
   app.use('/api', reportingRouter(deps));

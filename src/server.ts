@@ -1,6 +1,18 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { answerClientError, answerUnmetExpectation, headersTimeout } from './http/client-error';
+import { STALLED } from './http/stalled-body';
+
+export interface ListenOptions {
+  /** REQUEST_IDLE_TIMEOUT_SECONDS; 30 when not given. */
+  readonly idleTimeoutSeconds?: number;
+  /** Where requests refused by the HTTP parser are logged. */
+  readonly logger?: Logger;
+}
+
+const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 
 export interface RunningServer {
   readonly server: Server;
@@ -27,8 +39,46 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   return reason === undefined ? error : new ListenError(`cannot listen on HOST=${host} PORT=${port}: ${reason}`);
 }
 
-export async function listen(app: Express, host: string, port: number): Promise<RunningServer> {
+/**
+ * The HTTP server's timeouts, set here once. No request has a total time limit, so a long streamed import
+ * that keeps sending is never cut; silence is: headers that have not all come, or a body that stops
+ * arriving, within the idle timeout. A request whose body stalls is told (STALLED) and the app answers
+ * it; one the app is working on is left to the app's own bounds (the dependency timeouts).
+ */
+function applyTimeouts(server: Server, idleMs: number, answerHalfSentHeaders: (socket: Socket) => void): void {
+  server.requestTimeout = 0;
+  server.headersTimeout = idleMs;
+  server.timeout = idleMs;
+  const current = new WeakMap<Socket, IncomingMessage>();
+  // Bytes the connection had sent when its last answer ended: more since then is a request begun.
+  const readAtLastAnswer = new WeakMap<Socket, number>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    current.set(socket, req);
+    res.once('close', () => {
+      current.delete(socket);
+      readAtLastAnswer.set(socket, socket.bytesRead);
+    });
+  });
+  server.on('timeout', (socket: Socket) => {
+    const req = current.get(socket);
+    if (req !== undefined) {
+      if (!req.complete && !req.emit(STALLED)) socket.destroy();
+    } else if (socket.bytesRead > (readAtLastAnswer.get(socket) ?? 0)) {
+      answerHalfSentHeaders(socket);
+    } else {
+      socket.destroy();
+    }
+  });
+}
+
+export async function listen(app: Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
   const server = createServer(app);
+  const idleSeconds = options.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
+  const clientError = answerClientError(options.logger, idleSeconds);
+  applyTimeouts(server, idleSeconds * 1000, (socket) => clientError(headersTimeout(), socket));
+  server.on('clientError', clientError);
+  server.on('checkExpectation', answerUnmetExpectation(options.logger));
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);

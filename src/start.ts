@@ -49,7 +49,10 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
       // A durable store keeps the demo account from an earlier start, perhaps changed since: left as it is.
       demo = await loadDemoData(store, clock);
     }
-    running = await listen(createApp({ config, store, clock, logger, surveyHandler }), config.host, config.port);
+    running = await listen(createApp({ config, store, clock, logger, surveyHandler }), config.host, config.port, {
+      idleTimeoutSeconds: config.requestIdleTimeoutSeconds,
+      logger,
+    });
   } catch (error) {
     await store.close();
     throw error;

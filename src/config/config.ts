@@ -82,6 +82,8 @@ const schema = z.object({
   SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
   ADMIN_TOKEN: adminToken,
   ADMIN_RATE_LIMIT: integer(1).default(90_000),
+  REQUEST_IDLE_TIMEOUT_SECONDS: integer(1, 3600).default(30),
+  DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(5),
 }).superRefine((variables, context) => {
   if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });
@@ -122,6 +124,13 @@ export interface Config {
   /** Bearer token of the admin API; unset: the admin API is off (every /admin path is 404). */
   readonly adminToken: string | undefined;
   readonly adminRateLimit: number;
+  /**
+   * How long a connection may send nothing while its request's headers or body are still arriving;
+   * then it gets a 400 and is closed. A long upload that keeps sending is never cut.
+   */
+  readonly requestIdleTimeoutSeconds: number;
+  /** The bound on every wait for PostgreSQL or Redis (connecting, a query, a command): then a 500. */
+  readonly dependencyTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     surveyHandlerTimeoutSeconds: parsed.SURVEY_HANDLER_TIMEOUT_SECONDS,
     adminToken: parsed.ADMIN_TOKEN,
     adminRateLimit: parsed.ADMIN_RATE_LIMIT,
+    requestIdleTimeoutSeconds: parsed.REQUEST_IDLE_TIMEOUT_SECONDS,
+    dependencyTimeoutSeconds: parsed.DEPENDENCY_TIMEOUT_SECONDS,
   });
 }
 

@@ -43,6 +43,8 @@ export const errors = {
       400,
       `request body is not valid ${encoding} data, as its Content-Encoding says: it is corrupt or cut short`,
     ),
+  bodyStalled: (seconds: number) =>
+    new AppError('IVR_BODY_STALLED', 400, `the request body stopped arriving: nothing came for ${seconds} s`, { Connection: 'close' }),
   malformedPathPart: (part: string) =>
     new AppError('IVR_MALFORMED_PATH_PART', 400, `path part ${part} is not valid percent-encoded UTF-8`),
   invalidLogin: () =>

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError, errors } from '../errors/catalogue';
 import { renderError } from './representation';
+import { wasAnsweredAsStalled } from './stalled-body';
 
 interface HttpParserError {
   type?: unknown;
@@ -66,6 +67,7 @@ export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req: Request, res, next) => {
     if (res.headersSent) {
+      if (wasAnsweredAsStalled(req)) return;
       logger.error({ err: error, requestId: req.id }, 'error after the response started');
       next(error);
       return;

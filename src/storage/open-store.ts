@@ -14,11 +14,11 @@ import type { Store } from './store';
 export async function openStore(config: Config, logger: Logger): Promise<Store> {
   const store =
     config.store === 'postgres' && config.databaseUrl !== undefined
-      ? await openPostgresStore(config.databaseUrl, logger)
+      ? await openPostgresStore(config.databaseUrl, logger, config.dependencyTimeoutSeconds)
       : createMemoryStore();
   if (config.redisUrl === undefined) return store;
   try {
-    return withRedisSharedState(store, await connectRedis(config.redisUrl, logger));
+    return withRedisSharedState(store, await connectRedis(config.redisUrl, logger, config.dependencyTimeoutSeconds));
   } catch (error) {
     await store.close();
     throw error;

@@ -26,6 +26,8 @@ describe('configuration', () => {
       surveyHandlerTimeoutSeconds: 10,
       adminToken: undefined,
       adminRateLimit: 90_000,
+      requestIdleTimeoutSeconds: 30,
+      dependencyTimeoutSeconds: 5,
     });
   });
 
@@ -98,6 +100,8 @@ describe('configuration', () => {
     ['DEFAULT_TIMEZONE', 'Mars/Olympus', 'DEFAULT_TIMEZONE="Mars/Olympus": must be an IANA time zone such as UTC or America/New_York'],
     ['WEEK_START', 'friday', 'WEEK_START="friday": Invalid option: expected one of "monday"|"sunday"'],
     ['DATA_RATE_LIMIT', '0', 'DATA_RATE_LIMIT="0": Too small: expected number to be >=1'],
+    ['REQUEST_IDLE_TIMEOUT_SECONDS', '0', 'REQUEST_IDLE_TIMEOUT_SECONDS="0": Too small: expected number to be >=1'],
+    ['DEPENDENCY_TIMEOUT_SECONDS', '601', 'DEPENDENCY_TIMEOUT_SECONDS="601": Too big: expected number to be <=600'],
     ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL="ftp://x": must be an http or https URL'],
     ['STORE', 'mongodb', 'STORE="mongodb": Invalid option: expected one of "memory"|"postgres"'],
     ['DATABASE_URL', 'mysql://db/ivr', 'DATABASE_URL="mysql://db/ivr": must be a postgres:// or postgresql:// URL'],

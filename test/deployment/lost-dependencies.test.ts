@@ -33,6 +33,7 @@ let schema: TestSchema | undefined;
 afterEach(async () => {
   running.server.closeAllConnections();
   await running.close();
+  proxy.thaw();
   await proxy.restore().catch(() => undefined);
   await store.close();
   await proxy.close();
@@ -67,6 +68,48 @@ describeWithPostgres('PostgreSQL lost while the server runs', () => {
     // The pool dropped the connections it lost; the next request opens a fresh one.
     await proxy.restore();
     expect((await authenticate(base)).status).toBe(200);
+  });
+});
+
+// DEPENDENCY_TIMEOUT_SECONDS=1: each wait for a frozen dependency ends after a second.
+describeWithPostgres('PostgreSQL frozen (connections open, nothing answered) while the server runs', () => {
+  test('answers 500 unknown error once the dependency timeout has passed, then serves again when it answers', async () => {
+    schema = await createTestSchema();
+    const url = new URL(schema.url);
+    proxy = await startTcpProxy(url.hostname, Number(url.port));
+    url.host = proxy.address;
+    const base = await serveOn(await openPostgresStore(url.toString(), createLogger('silent'), 1));
+    expect((await authenticate(base)).status).toBe(200);
+
+    proxy.freeze();
+    const frozen = await authenticate(base);
+    expect(frozen.status).toBe(500);
+    expect(frozen.body).toEqual(UNKNOWN_ERROR);
+
+    proxy.thaw();
+    expect((await authenticate(base)).status).toBe(200);
+  });
+});
+
+describeWithRedis('Redis frozen (connection open, nothing answered) while the server runs', () => {
+  test('refuses authentication with 500 once the dependency timeout has passed, then counts again when it answers', async () => {
+    const url = new URL(testRedisUrl as string);
+    proxy = await startTcpProxy(url.hostname, Number(url.port));
+    url.host = proxy.address;
+    const redis = await connectRedis(url.toString(), createLogger('silent'), 1);
+    const base = await serveOn(withRedisSharedState(createMemoryStore(), redis, uniqueRedisPrefix()));
+    expect((await authenticate(base)).headers['x-ratelimit-remaining']).toBe('14');
+
+    proxy.freeze();
+    const frozen = await authenticate(base);
+    expect(frozen.status).toBe(500);
+    expect(frozen.body).toEqual(UNKNOWN_ERROR);
+
+    // The hit sent while Redis was frozen reaches it on thaw: refused or not, it was an attempt.
+    proxy.thaw();
+    const counted = await authenticate(base);
+    expect(counted.status).toBe(200);
+    expect(counted.headers['x-ratelimit-remaining']).toBe('12');
   });
 });
 

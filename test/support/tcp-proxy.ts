@@ -7,14 +7,36 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Accepts connections again, on the same port; does nothing when it already does. */
   restore(): Promise<void>;
+  /** Keeps every connection open but forwards nothing either way, new ones included: a dependency that hangs. */
+  freeze(): void;
+  /** Forwards again what was held and what comes next. */
+  thaw(): void;
   close(): Promise<void>;
 }
 
-/** A loopback TCP relay to `target`, so a test can take a dependency away and bring it back. */
+interface Pair {
+  readonly client: Socket;
+  readonly upstream: Socket;
+}
+
+function forward({ client, upstream }: Pair): void {
+  client.pipe(upstream);
+  upstream.pipe(client);
+}
+
+function hold({ client, upstream }: Pair): void {
+  client.unpipe(upstream);
+  upstream.unpipe(client);
+  client.pause();
+  upstream.pause();
+}
+
+/** A loopback TCP relay to `target`, so a test can take a dependency away, or freeze it, and bring it back. */
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
-  const sockets = new Set<Socket>();
+  const pairs = new Set<Pair>();
   let server: Server | undefined;
   let port = 0;
+  let frozen = false;
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
@@ -23,15 +45,18 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
         return;
       }
       const next = createServer((client) => {
-        const upstream = createConnection(targetPort, targetHost);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
+        const pair = { client, upstream: createConnection(targetPort, targetHost) };
+        pairs.add(pair);
+        for (const socket of [pair.client, pair.upstream]) {
+          socket.on('close', () => {
+            pairs.delete(pair);
+            pair.client.destroy();
+            pair.upstream.destroy();
+          });
           socket.on('error', () => socket.destroy());
         }
-        client.pipe(upstream).pipe(client);
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
+        if (frozen) hold(pair);
+        else forward(pair);
       });
       next.once('error', reject);
       next.listen(port, '127.0.0.1', () => {
@@ -43,7 +68,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
 
   const cut = () =>
     new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
       if (server?.listening === true) server.close(() => resolve());
       else resolve();
     });
@@ -53,6 +81,14 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     address: `127.0.0.1:${port}`,
     cut,
     restore: listen,
+    freeze: () => {
+      frozen = true;
+      for (const pair of pairs) hold(pair);
+    },
+    thaw: () => {
+      frozen = false;
+      for (const pair of pairs) forward(pair);
+    },
     close: cut,
   };
 }

@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
 import { offsetSpans } from '../../time/zone-offsets';
+import { allowLongStatements, longQuery } from './pool';
 
 export interface RollupDelta {
   readonly phone: string;
@@ -71,15 +72,18 @@ const MS_PER_MINUTE = 60_000;
  */
 export async function rebuildRollups(client: PoolClient, phones: readonly string[], timeZone: string): Promise<void> {
   if (phones.length === 0) return;
-  await client.query('DELETE FROM daily_rollups WHERE phone = ANY($1::text[])', [phones]);
-  const range = await client.query<{ first: string | null; last: string | null }>(
+  await allowLongStatements(client);
+  await longQuery(client, 'DELETE FROM daily_rollups WHERE phone = ANY($1::text[])', [phones]);
+  const range = await longQuery<{ first: string | null; last: string | null }>(
+    client,
     'SELECT min(started_at) AS first, max(started_at) AS last FROM calls WHERE phone = ANY($1::text[])',
     [phones],
   );
   const { first, last } = range.rows[0] ?? { first: null, last: null };
   if (first === null || last === null) return;
   const spans = offsetSpans(timeZone, Number(first), Number(last));
-  await client.query(
+  await longQuery(
+    client,
     `INSERT INTO daily_rollups (phone, day, calls, log_events, loops, form_items)
      SELECT c.phone, floor((c.started_at + s.offset_ms)::numeric / 86400000)::integer, count(*),
             sum(c.log_events), sum(c.loops), sum(c.form_items)

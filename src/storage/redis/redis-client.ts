@@ -3,20 +3,19 @@ import type { Logger } from 'pino';
 import { DependencyUnavailableError } from '../dependency-error';
 
 /**
- * Bounds on every wait: while Redis is away, commands fail at once (no offline queue) or within the
- * command timeout instead of piling up, and the client keeps reconnecting in the background, so service
- * resumes by itself when Redis is back.
+ * Bounds on every wait (DEPENDENCY_TIMEOUT_SECONDS, as for PostgreSQL): while Redis is away or frozen,
+ * commands fail at once (no offline queue) or within the command timeout instead of piling up, and the
+ * client keeps reconnecting in the background, so service resumes by itself when Redis is back.
  */
-const CONNECT_TIMEOUT_MS = 3_000;
-const COMMAND_TIMEOUT_MS = 3_000;
 const MAX_RECONNECT_DELAY_MS = 2_000;
+const DEFAULT_TIMEOUT_SECONDS = 5;
 
 /** Connects and resolves once Redis answers; throws DependencyUnavailableError when it does not. */
-export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+export async function connectRedis(url: string, logger: Logger, timeoutSeconds = DEFAULT_TIMEOUT_SECONDS): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: timeoutSeconds * 1000,
+    commandTimeout: timeoutSeconds * 1000,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, MAX_RECONNECT_DELAY_MS),
