@@ -32,6 +32,7 @@ module.exports = {
         '<rootDir>/test/admin/accounts.test.ts',
         '<rootDir>/test/admin/calls-import.test.ts',
         '<rootDir>/test/admin/phones.test.ts',
+        '<rootDir>/test/fuzz/http-fuzz.test.ts',
       ],
       setupFilesAfterEnv: ['<rootDir>/test/support/use-postgres-store.ts', ...base.setupFilesAfterEnv],
     },

@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import request from 'supertest';
+import type { RunningServer } from '../../src/server';
+import { ADMIN_TOKEN } from '../admin/support';
+import { authenticate, type Credentials } from '../reporting/support';
+import { serve } from '../support/http';
+import { addAccount, buildTestApp } from '../support/test-app';
+import { anyRequest, nearlyValidRequest } from './arbitraries';
+import { sendRaw, type RawRequest, type RawResponse } from './raw-http';
+
+/*
+ * Every route, fed what broken and hostile clients send, through a real listening server (on each store:
+ * this file is in both jest projects): never a 5xx but a SOAP fault, always an error body the client can
+ * read, never a stack trace or a file path, and a server that still answers a good request afterwards.
+ * `npm test` runs FUZZ_RUNS (default 300) cases from a fixed seed; `npm run fuzz` runs 10,000 from a new
+ * seed each time (FUZZ_SEED=random), shown in the test's name; FUZZ_SEED=<that number> replays it.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const SEED = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_261_123);
+const PER_CASE_BUDGET_MS = 200;
+
+const JSON_ERROR = /^\{"error":"(?:[^"\\]|\\.)*"\}$/s;
+const XML_ERROR = /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error>[^<]*<\/error><\/result>$/s;
+const SOAP_FAULT = /^<\?xml version="1\.0" encoding="UTF-8"\?><soap:Envelope [^>]*><soap:Body><soap:Fault><faultcode>soap:(Client|Server|MustUnderstand)<\/faultcode><faultstring>[^<]*<\/faultstring><\/soap:Fault><\/soap:Body><\/soap:Envelope>$/s;
+const LEAK = /\n\s+at |node_modules|\/work\/|\/home\/|\/srv\/|\.[jt]s:\d+|[A-Z]:\\/;
+
+let running: RunningServer;
+let credentials: Credentials;
+
+beforeEach(async () => {
+  const { app, store } = buildTestApp({
+    ADMIN_TOKEN,
+    AUTH_RATE_LIMIT: '1000000',
+    DATA_RATE_LIMIT: '1000000',
+    ADMIN_RATE_LIMIT: '1000000',
+  });
+  running = await serve(app);
+  await addAccount(store, { phones: ['18005550100', '15550001'], timeZone: 'America/New_York' });
+  credentials = await authenticate(running.url);
+});
+
+afterEach(() => running.close());
+
+const secrets = () => ({ adminToken: ADMIN_TOKEN, ...credentials });
+
+const onSurveyPath = (target: string) => /^\/survey(\?|$)/.test(target);
+
+/** What must hold for any answer to any request; returns the broken rule, or undefined. */
+function brokenRule(sent: RawRequest, answer: RawResponse): string | undefined {
+  if (!Number.isInteger(answer.status)) return 'no HTTP status';
+  if (LEAK.test(answer.body)) return 'a stack trace or a file path in the body';
+  if (answer.status >= 500 && !(onSurveyPath(sent.target) && SOAP_FAULT.test(answer.body))) return `${answer.status} outside a SOAP fault`;
+  if (answer.status < 400 || sent.method === 'HEAD') return undefined;
+  if (onSurveyPath(sent.target) && SOAP_FAULT.test(answer.body)) return undefined;
+  if (!JSON_ERROR.test(answer.body) && !XML_ERROR.test(answer.body)) return `a ${answer.status} without an error body`;
+  return undefined;
+}
+
+describe('any request to any route', () => {
+  test(
+    `gets a 4xx with an error body (or a SOAP fault), never a 5xx or a stack trace, and leaves the server serving (${RUNS} cases, seed ${SEED})`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(anyRequest(secrets()), nearlyValidRequest(secrets())), async (sent) => {
+          const answer = await sendRaw(running.url, sent);
+          const broken = brokenRule(sent, answer);
+          if (broken !== undefined) throw new Error(`${broken}: ${answer.status} ${answer.body.slice(0, 300)}`);
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+      const good = await request(running.url).get('/api/events/20180201/20180207/day/ALL').auth(credentials.login, credentials.password);
+      expect(good.status).toBe(200);
+    },
+    60_000 + RUNS * PER_CASE_BUDGET_MS,
+  );
+});
