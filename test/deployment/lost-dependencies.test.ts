@@ -48,16 +48,21 @@ async function serveOn(storeInUse: Store): Promise<string> {
   return running.url;
 }
 
+/** The URL of `target` through a new TCP proxy (kept in `proxy`), so the test can cut or freeze it. */
+async function throughProxy(target: string): Promise<string> {
+  const url = new URL(target);
+  proxy = await startTcpProxy(url.hostname, Number(url.port));
+  url.host = proxy.address;
+  return url.toString();
+}
+
 const authenticate = (url: string) =>
   request(url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
 
 describeWithPostgres('PostgreSQL lost while the server runs', () => {
   test('answers 500 unknown error at once, then serves again by itself when the database is back', async () => {
     schema = await createTestSchema();
-    const url = new URL(schema.url);
-    proxy = await startTcpProxy(url.hostname, Number(url.port));
-    url.host = proxy.address;
-    const base = await serveOn(await openPostgresStore(url.toString(), createLogger('silent')));
+    const base = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent')));
     expect((await authenticate(base)).status).toBe(200);
 
     await proxy.cut();
@@ -75,10 +80,7 @@ describeWithPostgres('PostgreSQL lost while the server runs', () => {
 describeWithPostgres('PostgreSQL frozen (connections open, nothing answered) while the server runs', () => {
   test('answers 500 unknown error once the dependency timeout has passed, then serves again when it answers', async () => {
     schema = await createTestSchema();
-    const url = new URL(schema.url);
-    proxy = await startTcpProxy(url.hostname, Number(url.port));
-    url.host = proxy.address;
-    const base = await serveOn(await openPostgresStore(url.toString(), createLogger('silent'), 1));
+    const base = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent'), 1));
     expect((await authenticate(base)).status).toBe(200);
 
     proxy.freeze();
@@ -93,10 +95,7 @@ describeWithPostgres('PostgreSQL frozen (connections open, nothing answered) whi
 
 describeWithRedis('Redis frozen (connection open, nothing answered) while the server runs', () => {
   test('refuses authentication with 500 once the dependency timeout has passed, then counts again when it answers', async () => {
-    const url = new URL(testRedisUrl as string);
-    proxy = await startTcpProxy(url.hostname, Number(url.port));
-    url.host = proxy.address;
-    const redis = await connectRedis(url.toString(), createLogger('silent'), 1);
+    const redis = await connectRedis(await throughProxy(testRedisUrl as string), createLogger('silent'), 1);
     const base = await serveOn(withRedisSharedState(createMemoryStore(), redis, uniqueRedisPrefix()));
     expect((await authenticate(base)).headers['x-ratelimit-remaining']).toBe('14');
 
@@ -115,10 +114,7 @@ describeWithRedis('Redis frozen (connection open, nothing answered) while the se
 
 describeWithRedis('Redis lost while the server runs', () => {
   test('refuses authentication with 500, lets data requests through uncounted, and counts again when Redis is back', async () => {
-    const url = new URL(testRedisUrl as string);
-    proxy = await startTcpProxy(url.hostname, Number(url.port));
-    url.host = proxy.address;
-    const redis = await connectRedis(url.toString(), createLogger('silent'));
+    const redis = await connectRedis(await throughProxy(testRedisUrl as string), createLogger('silent'));
     const base = await serveOn(withRedisSharedState(createMemoryStore(), redis, uniqueRedisPrefix()));
     const { login, password } = (await authenticate(base)).body as { login: string; password: string };
     expect((await request(base).get(EVENTS).auth(login, password)).headers['x-ratelimit-remaining']).toBe('149');
