@@ -1,3 +1,4 @@
+import { parse as parseCookies } from 'cookie';
 import type { CookieOptions, Request } from 'express';
 import { randomBytes } from 'node:crypto';
 
@@ -11,16 +12,13 @@ export function newSessionId(): string {
   return randomBytes(16).toString('hex');
 }
 
-/** The session id the caller sent back, if it sent a well-formed one; anything else starts a new survey. */
+/**
+ * The session id the caller sent back, read with the cookie parser Express itself uses, if it is
+ * well-formed; anything else, or none, starts a new survey.
+ */
 export function presentedSessionId(req: Request): string | undefined {
-  for (const pair of (req.get('cookie') ?? '').split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator !== -1 && pair.slice(0, separator).trim() === SESSION_COOKIE) {
-      const value = pair.slice(separator + 1).trim();
-      if (SESSION_ID.test(value)) return value;
-    }
-  }
-  return undefined;
+  const value = parseCookies(req.get('cookie') ?? '')[SESSION_COOKIE];
+  return value !== undefined && SESSION_ID.test(value) ? value : undefined;
 }
 
 /** No Expires: expiry is the server's idle timeout, so the cookie lives as long as the caller keeps it. */

@@ -46,9 +46,17 @@ describe('the survey session cookie', () => {
     expect((await answer(`theme=dark; ${first.cookie}; lang=en`)).response).toBe('accepted again');
   });
 
+  test('as a quoted value, which the cookie syntax allows, is still found', async () => {
+    const first = await answer();
+    const id = first.cookie.slice('survey_session='.length);
+    expect((await answer(`survey_session="${id}"`)).response).toBe('accepted again');
+  });
+
   test.each([
     ['unknown to the server', `survey_session=${'0'.repeat(32)}`],
     ['not 32 hex digits', 'survey_session=../../etc/passwd'],
+    ['a malformed escape', 'survey_session=%FF%'],
+    ['an empty value', 'survey_session='],
   ])('%s, starts a new survey with a new id', async (_case, cookie) => {
     const reply = await answer(cookie);
     expect(reply.response).toBe('accepted');
