@@ -8,7 +8,7 @@ import { errors } from './errors/catalogue';
 import { errorHandler, notFound } from './http/error-handler';
 import { renderError } from './http/representation';
 import { answerStalledBodies } from './http/stalled-body';
-import { redactRequestUrl } from './logger';
+import { accessLogErrorFields, accessLogErrorMessage, redactRequestUrl } from './logger';
 import { reportingRouter } from './reporting/router';
 import type { Store } from './storage/store';
 import { surveyRouter } from './survey/router';
@@ -43,6 +43,8 @@ export function createApp(deps: AppDependencies): Express {
       // Unexpected failures are logged at error level, with their cause, where they are handled; the
       // access line of a 5xx (SOAP faults answer bad input with 500) is only a warning.
       customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'warn' : 'info'),
+      customErrorObject: (_req, res, error, fields: Record<string, unknown>) => accessLogErrorFields(res, error, fields),
+      customErrorMessage: (_req, res, error) => accessLogErrorMessage(res, error),
       serializers: { req: redactRequestUrl },
     }),
   );

@@ -35,3 +35,25 @@ export function createLogger(level: LoggerOptions['level'], destination?: pino.D
     destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
+
+type AnsweredResponse = { readonly statusCode: number; readonly err?: unknown };
+
+/**
+ * pino-http logs every 5xx as "request errored" with an Error it makes up ("failed with status code 500")
+ * and that Error's stack. A 5xx the app answered on purpose (a SOAP fault, which the HTTP binding sends
+ * as 500 even for the caller's mistake, or "unknown error", whose cause is logged where it was caught)
+ * is no failure of the request: its access line is a plain "request completed", without the made-up stack.
+ */
+function madeUpError(res: AnsweredResponse, error: Error): boolean {
+  return res.err === undefined && error.message === `failed with status code ${res.statusCode}`;
+}
+
+/** pino-http's customErrorObject. */
+export function accessLogErrorFields(res: AnsweredResponse, error: Error, fields: Record<string, unknown>): Record<string, unknown> {
+  return madeUpError(res, error) ? Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'err')) : fields;
+}
+
+/** pino-http's customErrorMessage. */
+export function accessLogErrorMessage(res: AnsweredResponse, error: Error): string {
+  return madeUpError(res, error) ? 'request completed' : 'request errored';
+}

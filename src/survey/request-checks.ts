@@ -18,6 +18,18 @@ interface NamedElement {
 
 const DECLARATION = /<!(DOCTYPE|ENTITY)/i;
 
+/** Where a `<` is text, not a tag. */
+const CHARACTER_DATA_OR_COMMENT = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->/g;
+
+/**
+ * Start tags named like a property every JavaScript object has (constructor, __proto__, toString, ...),
+ * whatever their prefix. Parsers that build plain objects from XML, the soap package's included, break
+ * on them (xml2js even turns __proto__ into a prototype), so they are refused on the text itself.
+ */
+const OBJECT_PROPERTY_ELEMENT = new RegExp(
+  `<(?:[\\w.-]+:)?(${Object.getOwnPropertyNames(Object.prototype).join('|')})(?=[\\s/>])`,
+);
+
 function rejected(message: string): never {
   throw errors.invalidSoapRequest(message);
 }
@@ -69,6 +81,8 @@ async function parse(xml: string): Promise<NamedElement> {
 export async function checkEnvelope(xml: string): Promise<void> {
   if (xml.trim() === '') rejected('the request body is empty; send a SOAP 1.1 envelope that calls svcEval');
   if (DECLARATION.test(xml)) rejected('document type and entity declarations are not accepted');
+  const objectProperty = OBJECT_PROPERTY_ELEMENT.exec(xml.replace(CHARACTER_DATA_OR_COMMENT, ''))?.[1];
+  if (objectProperty !== undefined) rejected(`an element named ${objectProperty} is not accepted; svcEval has no such part or item`);
   const envelope = await parse(xml);
   const envelopeNamespace = namespaceOf(envelope.name, [envelope.element]);
   if (localName(envelope.name) !== 'Envelope' || envelopeNamespace !== SOAP_11_ENVELOPE) {
@@ -86,6 +100,9 @@ export async function checkEnvelope(xml: string): Promise<void> {
   const operation = localName(calls[0]?.name ?? '');
   if (operation !== SURVEY_SERVICE.operation) {
     rejected(`unknown operation ${shown(operation)}; this service has one operation, ${SURVEY_SERVICE.operation}`);
+  }
+  if (typeof calls[0]?.element._ === 'string' && calls[0].element._.trim() !== '') {
+    rejected(`${SURVEY_SERVICE.operation} holds text between its parts; send only its part elements`);
   }
 }
 

@@ -4,7 +4,14 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
+import { createLogger } from '../../src/logger';
+import { listen } from '../../src/server';
+import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { SurveyCall, SurveyEvaluation } from '../../src/survey/survey-handler';
+import { FakeClock } from '../support/fake-clock';
+import { LogLines } from '../support/log-lines';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { envelope, faultBody, post, responseBody, svcEval } from './support';
 
@@ -61,6 +68,32 @@ describe('calls the soap package would mishandle are answered with a SOAP 1.1 so
     expectClientFault(await post(server.url, body), faultstring);
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
+  });
+
+  test('text between the parts of svcEval', async () => {
+    const body = envelope('<ns1:svcEval><question_texts><item>Q1</item></question_texts>stray text<answers><item>yes</item></answers></ns1:svcEval>');
+    expectClientFault(await post(server.url, body), 'svcEval holds text between its parts; send only its part elements');
+    expect(handlerCalls).toEqual([]);
+    await expectStillServing();
+  });
+
+  test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'ns1:valueOf'])(
+    'an element named like a property of every JavaScript object: %s',
+    async (name) => {
+      const parts = '<question_texts><item>Q1</item></question_texts><answers><item>yes</item></answers>';
+      for (const body of [envelope(`<ns1:svcEval>${parts}<${name}>x</${name}></ns1:svcEval>`), envelope(`<ns1:svcEval><question_texts><${name}>Q1</${name}></question_texts><answers><item>yes</item></answers></ns1:svcEval>`)]) {
+        expectClientFault(await post(server.url, body), `an element named ${name.replace('ns1:', '')} is not accepted; svcEval has no such part or item`);
+      }
+      expect(handlerCalls).toEqual([]);
+      await expectStillServing();
+    },
+  );
+
+  test('such a name inside CDATA or a comment is text, and is answered', async () => {
+    const body = envelope('<ns1:svcEval><!-- <toString> --><question_texts><item><![CDATA[<constructor>]]></item></question_texts><answers><item>yes</item></answers></ns1:svcEval>');
+    const response = await post(server.url, body);
+    expect(response.status).toBe(200);
+    expect(response.text).toBe(responseBody('accepted'));
   });
 
   test('a part that is text instead of an array', async () => {
@@ -343,5 +376,26 @@ describe('the body is read in the charset its Content-Type names', () => {
   test('an unknown charset gets a fault', async () => {
     const response = await post(server.url, svcEval(['Q'], ['yes']), { 'Content-Type': 'text/xml; charset=x-martian' });
     expectClientFault(response, 'charset x-martian is not supported; send UTF-8');
+  });
+});
+
+describe('logs', () => {
+  test("record a caller's mistake as a warning with no stack, and only the server's own failures as errors", async () => {
+    const logs = new LogLines();
+    const app = createApp({ config: loadConfig({}), store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
+    const running = await listen(app, '127.0.0.1', 0);
+    server = { close: () => running.close() } as TestServer;
+    try {
+      const body = envelope('<ns1:svcEval><question_texts><item>Q1</item></question_texts>stray<answers><item>yes</item></answers></ns1:svcEval>');
+      const response = await post(running.url, body);
+      expect(response.status).toBe(500);
+      const requestId = response.get('X-Request-Id');
+      const completed = await logs.waitFor((line) => (line.req as { id?: string } | undefined)?.id === requestId);
+      expect(completed).toMatchObject({ level: 40, msg: 'request completed', res: { statusCode: 500 } });
+      expect(logs.lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+      expect(JSON.stringify(logs.lines)).not.toContain('"stack"');
+    } finally {
+      running.server.closeAllConnections();
+    }
   });
 });
