@@ -2,17 +2,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS } from './config/config';
 import { answerClientError, answerUnmetExpectation, headersTimeout } from './http/client-error';
 import { STALLED } from './http/stalled-body';
 
 export interface ListenOptions {
-  /** REQUEST_IDLE_TIMEOUT_SECONDS; 30 when not given. */
+  /** REQUEST_IDLE_TIMEOUT_SECONDS; its default when not given. */
   readonly idleTimeoutSeconds?: number;
   /** Where requests refused by the HTTP parser are logged. */
   readonly logger?: Logger;
 }
 
-const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 
 export interface RunningServer {
   readonly server: Server;
@@ -40,15 +40,18 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 }
 
 /**
- * The HTTP server's timeouts, set here once. No request has a total time limit, so a long streamed import
- * that keeps sending is never cut; silence is: headers that have not all come, or a body that stops
- * arriving, within the idle timeout. A request whose body stalls is told (STALLED) and the app answers
- * it; one the app is working on is left to the app's own bounds (the dependency timeouts).
+ * The HTTP server's connections, managed here once. No request has a total time limit, so a long
+ * streamed import that keeps sending is never cut; silence is: headers that have not all come, or a
+ * body that stops arriving, within the idle timeout. A request whose body stalls is told (STALLED) and
+ * the app answers it; one the app is working on is left to the app's own bounds (the dependency
+ * timeouts). While the server closes, a keep-alive connection ends with its last answer instead of
+ * holding the close until the keep-alive timeout.
  */
-function applyTimeouts(server: Server, idleMs: number, answerHalfSentHeaders: (socket: Socket) => void): void {
+function manageConnections(server: Server, idleMs: number, answerHalfSentHeaders: (socket: Socket) => void): { beginClosing(): void } {
   server.requestTimeout = 0;
   server.headersTimeout = idleMs;
   server.timeout = idleMs;
+  let closing = false;
   const current = new WeakMap<Socket, IncomingMessage>();
   // Bytes the connection had sent when its last answer ended: more since then is a request begun.
   const readAtLastAnswer = new WeakMap<Socket, number>();
@@ -58,6 +61,7 @@ function applyTimeouts(server: Server, idleMs: number, answerHalfSentHeaders: (s
     res.once('close', () => {
       current.delete(socket);
       readAtLastAnswer.set(socket, socket.bytesRead);
+      if (closing) server.closeIdleConnections();
     });
   });
   server.on('timeout', (socket: Socket) => {
@@ -70,13 +74,19 @@ function applyTimeouts(server: Server, idleMs: number, answerHalfSentHeaders: (s
       socket.destroy();
     }
   });
+  return {
+    beginClosing: () => {
+      closing = true;
+      server.closeIdleConnections();
+    },
+  };
 }
 
 export async function listen(app: Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
   const server = createServer(app);
-  const idleSeconds = options.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
+  const idleSeconds = options.idleTimeoutSeconds ?? DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS;
   const clientError = answerClientError(options.logger, idleSeconds);
-  applyTimeouts(server, idleSeconds * 1000, (socket) => clientError(headersTimeout(), socket));
+  const connections = manageConnections(server, idleSeconds * 1000, (socket) => clientError(headersTimeout(), socket));
   server.on('clientError', clientError);
   server.on('checkExpectation', answerUnmetExpectation(options.logger));
   await new Promise<void>((resolve, reject) => {
@@ -87,14 +97,6 @@ export async function listen(app: Express, host: string, port: number, options: 
       resolve();
     });
   });
-  let closing = false;
-  // A keep-alive connection whose last answer ends while the server closes would hold the close until
-  // the keep-alive timeout; it is ended with that answer instead.
-  server.on('request', (_req, res: ServerResponse) => {
-    res.once('finish', () => {
-      if (closing) server.closeIdleConnections();
-    });
-  });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -102,9 +104,8 @@ export async function listen(app: Express, host: string, port: number, options: 
     url: `http://${shownHost}:${address.port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        closing = true;
         server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
+        connections.beginClosing();
       }),
   };
 }

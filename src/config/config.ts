@@ -58,6 +58,10 @@ const publicUrl = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must b
 /** Long enough that guessing it through the admin rate limit is hopeless. */
 const adminToken = optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional());
 
+/** Defaults that modules also used without a Config (tests, benchmarks) fall back to. */
+export const DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS = 30;
+export const DEFAULT_DEPENDENCY_TIMEOUT_SECONDS = 5;
+
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -82,8 +86,8 @@ const schema = z.object({
   SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
   ADMIN_TOKEN: adminToken,
   ADMIN_RATE_LIMIT: integer(1).default(90_000),
-  REQUEST_IDLE_TIMEOUT_SECONDS: integer(1, 3600).default(30),
-  DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(5),
+  REQUEST_IDLE_TIMEOUT_SECONDS: integer(1, 3600).default(DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS),
+  DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(DEFAULT_DEPENDENCY_TIMEOUT_SECONDS),
 }).superRefine((variables, context) => {
   if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });

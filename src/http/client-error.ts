@@ -23,17 +23,17 @@ function parserMessage(error: NodeJS.ErrnoException & { reason?: unknown }, idle
   }
 }
 
-function errorResponse(status: number, message: string, requestId: string): string {
+/** The one refusal these requests get: its id, and the headers and JSON body of a 400. */
+function refusal(message: string): { readonly requestId: string; readonly headers: Record<string, string>; readonly body: string } {
+  const requestId = randomUUID();
   const body = JSON.stringify({ error: message });
-  return [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-Id: ${requestId}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n');
+  const headers = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  };
+  return { requestId, headers, body };
 }
 
 /** The error Node itself raises when headers time out, for the server's own idle timer to answer alike. */
@@ -50,26 +50,21 @@ export function answerClientError(logger: Logger | undefined, idleSeconds: numbe
       socket.destroy();
       return;
     }
-    const requestId = randomUUID();
     const message = parserMessage(error, idleSeconds);
+    const { requestId, headers, body } = refusal(message);
     logger?.warn({ requestId, code: error.code, reason: message }, 'request refused by the HTTP parser');
-    socket.end(errorResponse(400, message, requestId));
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(`HTTP/1.1 400 ${STATUS_CODES[400]}\r\n${head.join('')}\r\n${body}`);
   };
 }
 
 /** The server's 'checkExpectation' listener: an `Expect` other than 100-continue, refused like the rest. */
 export function answerUnmetExpectation(logger: Logger | undefined) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const requestId = randomUUID();
-    const message = `Expect: ${req.headers.expect ?? ''} is not supported; send the request without it, or with Expect: 100-continue`;
+    const { requestId, headers, body } = refusal(
+      `Expect: ${req.headers.expect ?? ''} is not supported; send the request without it, or with Expect: 100-continue`,
+    );
     logger?.warn({ requestId, expect: req.headers.expect }, 'unsupported Expect');
-    const body = JSON.stringify({ error: message });
-    res.writeHead(400, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      'X-Request-Id': requestId,
-      Connection: 'close',
-    });
-    res.end(body);
+    res.writeHead(400, headers).end(body);
   };
 }

@@ -18,17 +18,23 @@ interface NamedElement {
 
 const DECLARATION = /<!(DOCTYPE|ENTITY)/i;
 
-/** Where a `<` is text, not a tag. */
-const CHARACTER_DATA_OR_COMMENT = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->/g;
-
 /**
  * Start tags named like a property every JavaScript object has (constructor, __proto__, toString, ...),
  * whatever their prefix. Parsers that build plain objects from XML, the soap package's included, break
- * on them (xml2js even turns __proto__ into a prototype), so they are refused on the text itself.
+ * on them (xml2js even turns __proto__ into a prototype), so they are found on the text itself, in one
+ * pass: CDATA sections and comments, where a `<` is text, match first and are passed over.
  */
 const OBJECT_PROPERTY_ELEMENT = new RegExp(
-  `<(?:[\\w.-]+:)?(${Object.getOwnPropertyNames(Object.prototype).join('|')})(?=[\\s/>])`,
+  `<!\\[CDATA\\[[\\s\\S]*?\\]\\]>|<!--[\\s\\S]*?-->|<(?:[\\w.-]+:)?(${Object.getOwnPropertyNames(Object.prototype).join('|')})(?=[\\s/>])`,
+  'g',
 );
+
+function objectPropertyElement(xml: string): string | undefined {
+  for (const match of xml.matchAll(OBJECT_PROPERTY_ELEMENT)) {
+    if (match[1] !== undefined) return match[1];
+  }
+  return undefined;
+}
 
 function rejected(message: string): never {
   throw errors.invalidSoapRequest(message);
@@ -81,7 +87,7 @@ async function parse(xml: string): Promise<NamedElement> {
 export async function checkEnvelope(xml: string): Promise<void> {
   if (xml.trim() === '') rejected('the request body is empty; send a SOAP 1.1 envelope that calls svcEval');
   if (DECLARATION.test(xml)) rejected('document type and entity declarations are not accepted');
-  const objectProperty = OBJECT_PROPERTY_ELEMENT.exec(xml.replace(CHARACTER_DATA_OR_COMMENT, ''))?.[1];
+  const objectProperty = objectPropertyElement(xml);
   if (objectProperty !== undefined) rejected(`an element named ${objectProperty} is not accepted; svcEval has no such part or item`);
   const envelope = await parse(xml);
   const envelopeNamespace = namespaceOf(envelope.name, [envelope.element]);

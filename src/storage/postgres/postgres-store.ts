@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { DEFAULT_DEPENDENCY_TIMEOUT_SECONDS } from '../../config/config';
 import { DependencyUnavailableError } from '../dependency-error';
 import type { Store } from '../store';
 import { postgresAccounts } from './accounts';
@@ -10,15 +11,12 @@ import { createPool } from './pool';
 import { postgresRateLimits } from './rate-limits';
 import { postgresSurveySessions } from './survey-sessions';
 
-/** DEPENDENCY_TIMEOUT_SECONDS's default. */
-const DEFAULT_TIMEOUT_SECONDS = 5;
-
 /**
  * The durable store: everything in PostgreSQL, shared by every instance on the same database. Brings the
  * schema up to date before it resolves; throws DependencyUnavailableError when the database cannot be
  * reached or migrated.
  */
-export async function openPostgresStore(connectionString: string, logger: Logger, timeoutSeconds = DEFAULT_TIMEOUT_SECONDS): Promise<Store> {
+export async function openPostgresStore(connectionString: string, logger: Logger, timeoutSeconds = DEFAULT_DEPENDENCY_TIMEOUT_SECONDS): Promise<Store> {
   const pool = createPool(connectionString, logger, timeoutSeconds * 1000);
   try {
     await migrate(pool, logger);

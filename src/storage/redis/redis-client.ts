@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { DEFAULT_DEPENDENCY_TIMEOUT_SECONDS } from '../../config/config';
 import { DependencyUnavailableError } from '../dependency-error';
 
 /**
@@ -8,10 +9,9 @@ import { DependencyUnavailableError } from '../dependency-error';
  * client keeps reconnecting in the background, so service resumes by itself when Redis is back.
  */
 const MAX_RECONNECT_DELAY_MS = 2_000;
-const DEFAULT_TIMEOUT_SECONDS = 5;
 
 /** Connects and resolves once Redis answers; throws DependencyUnavailableError when it does not. */
-export async function connectRedis(url: string, logger: Logger, timeoutSeconds = DEFAULT_TIMEOUT_SECONDS): Promise<Redis> {
+export async function connectRedis(url: string, logger: Logger, timeoutSeconds = DEFAULT_DEPENDENCY_TIMEOUT_SECONDS): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutSeconds * 1000,
