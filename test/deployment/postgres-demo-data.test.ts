@@ -15,7 +15,7 @@ async function startAndStop(): Promise<string> {
   await server.listening();
   server.child.kill('SIGTERM');
   expect(await server.exited()).toBe(0);
-  return server.stderr();
+  return server.messages.text();
 }
 
 describeWithPostgres('the demo data on PostgreSQL', () => {

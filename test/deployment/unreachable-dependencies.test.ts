@@ -12,12 +12,12 @@ describe('the server process with a dependency that cannot be reached', () => {
   test('names PostgreSQL and exits 1', async () => {
     server = startServerProcess({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@127.0.0.1:1/ivr' });
     expect(await server.exited()).toBe(1);
-    expect(server.stderr()).toBe('PostgreSQL (DATABASE_URL) is unreachable: connect ECONNREFUSED 127.0.0.1:1\n');
+    expect(server.messages.text()).toBe('PostgreSQL (DATABASE_URL) is unreachable: connect ECONNREFUSED 127.0.0.1:1\n');
   });
 
   test('names Redis and exits 1', async () => {
     server = startServerProcess({ REDIS_URL: 'redis://127.0.0.1:1' });
     expect(await server.exited()).toBe(1);
-    expect(server.stderr()).toBe('Redis (REDIS_URL) is unreachable: connect ECONNREFUSED 127.0.0.1:1\n');
+    expect(server.messages.text()).toBe('Redis (REDIS_URL) is unreachable: connect ECONNREFUSED 127.0.0.1:1\n');
   });
 });

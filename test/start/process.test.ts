@@ -44,7 +44,7 @@ describe('the server process', () => {
   test('prints the banner on standard error, with demo credentials and curl commands that work as printed', async () => {
     server = startServerProcess({});
     const url = await server.listening();
-    const printed = server.stderr();
+    const printed = server.messages.text();
     expect(printed.split('\n').slice(0, 4)).toEqual([
       `IVR reporting server listening on ${url} (in-memory store with demo data)`,
       `Survey web service WSDL: ${url}/survey?wsdl`,
@@ -72,10 +72,10 @@ describe('the server process', () => {
   test('keeps standard output for JSON log lines only', async () => {
     server = startServerProcess({ LOG_LEVEL: 'info', ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const url = await server.listening();
-    expect(server.stderr()).toContain(`Admin API: on at ${url}/admin (Bearer ADMIN_TOKEN)\n`);
+    expect(server.messages.text()).toContain(`Admin API: on at ${url}/admin (Bearer ADMIN_TOKEN)\n`);
     server.child.kill('SIGTERM');
     expect(await server.exited()).toBe(0);
-    const lines = server.stdout().split('\n').filter(Boolean);
+    const lines = server.logs.text().split('\n').filter(Boolean);
     expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
       'listening',
       'shutting down: finishing requests in flight',
@@ -85,7 +85,7 @@ describe('the server process', () => {
   test('names the public address in the banner when PUBLIC_URL is set', async () => {
     server = startServerProcess({ PUBLIC_URL: 'https://ivr.example.com', SOAP_PATH: '/soap/eval' });
     await server.listening();
-    expect(server.stderr()).toContain('\nSurvey web service WSDL: https://ivr.example.com/soap/eval?wsdl\n');
+    expect(server.messages.text()).toContain('\nSurvey web service WSDL: https://ivr.example.com/soap/eval?wsdl\n');
   });
 
   test('finishes a request in flight on SIGTERM, then exits 0', async () => {
@@ -110,7 +110,7 @@ describe('the server process', () => {
   test('stops with exit code 1 and a message naming the variable for a bad configuration', async () => {
     server = startServerProcess({ WEEK_START: 'friday' });
     expect(await server.exited()).toBe(1);
-    expect(server.stderr()).toBe('invalid configuration: WEEK_START="friday": Invalid option: expected one of "monday"|"sunday"\n');
+    expect(server.messages.text()).toBe('invalid configuration: WEEK_START="friday": Invalid option: expected one of "monday"|"sunday"\n');
   });
 
   test('stops with exit code 1 and one line naming PORT and HOST when the port is in use', async () => {
@@ -120,7 +120,7 @@ describe('the server process', () => {
     try {
       server = startServerProcess({ PORT: String(port) });
       expect(await server.exited()).toBe(1);
-      expect(server.stderr()).toBe(
+      expect(server.messages.text()).toBe(
         `cannot listen on HOST=127.0.0.1 PORT=${port}: the port is in use by another program; set PORT to a free port (0 picks one)\n`,
       );
     } finally {
@@ -132,7 +132,7 @@ describe('the server process', () => {
     // 192.0.2.1 is reserved for documentation (TEST-NET-1): no machine has it, and binding sends nothing.
     server = startServerProcess({ HOST: '192.0.2.1', PORT: '3000' });
     expect(await server.exited()).toBe(1);
-    expect(server.stderr()).toBe(
+    expect(server.messages.text()).toBe(
       'cannot listen on HOST=192.0.2.1 PORT=3000: no interface of this machine has that address; set HOST to one of its addresses (127.0.0.1, 0.0.0.0)\n',
     );
   });
@@ -140,13 +140,13 @@ describe('the server process', () => {
   test('stops with exit code 1 and a message saying STORE=postgres needs DATABASE_URL', async () => {
     server = startServerProcess({ STORE: 'postgres' });
     expect(await server.exited()).toBe(1);
-    expect(server.stderr()).toBe('invalid configuration: DATABASE_URL is required when STORE=postgres\n');
+    expect(server.messages.text()).toBe('invalid configuration: DATABASE_URL is required when STORE=postgres\n');
   });
 
   test('stops with exit code 1 on a short ADMIN_TOKEN without printing it', async () => {
     server = startServerProcess({ ADMIN_TOKEN: 'hunter2-token' });
     expect(await server.exited()).toBe(1);
-    expect(server.stderr()).toBe('invalid configuration: ADMIN_TOKEN (value not shown): must be at least 16 characters\n');
+    expect(server.messages.text()).toBe('invalid configuration: ADMIN_TOKEN (value not shown): must be at least 16 characters\n');
   });
 
   test('stops with exit code 1 and a message naming the record for a SEED_FILE with a bad record', async () => {
@@ -165,8 +165,8 @@ describe('the server process', () => {
     try {
       server = startServerProcess({ SEED_FILE: seedFile });
       expect(await server.exited()).toBe(1);
-      expect(server.stderr()).toContain(`SEED_FILE ${seedFile}: calls[1] (call_id "c-2").started_at`);
-      expect(server.stderr()).not.toContain('listening');
+      expect(server.messages.text()).toContain(`SEED_FILE ${seedFile}: calls[1] (call_id "c-2").started_at`);
+      expect(server.messages.text()).not.toContain('listening');
     } finally {
       await rm(folder, { recursive: true });
     }
@@ -185,7 +185,7 @@ describe('the server process', () => {
     try {
       server = startServerProcess({ SEED_FILE: seedFile });
       const url = await server.listening();
-      expect(server.stderr()).not.toContain('Demo account');
+      expect(server.messages.text()).not.toContain('Demo account');
       const demo = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'demo', password: 'demo-password' }) });
       expect(demo.status).toBe(401);
       const auth = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'fuse', login: 'alice', password: 'pw' }) });

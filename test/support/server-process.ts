@@ -14,12 +14,10 @@ export interface OutputStream {
 
 export interface ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;
-  /** The JSON log lines. */
+  /** Standard output: the JSON log lines. */
   readonly logs: OutputStream;
-  /** The banner, or the one line of a failed start. */
+  /** Standard error: the banner, or the one line of a failed start. */
   readonly messages: OutputStream;
-  stdout(): string;
-  stderr(): string;
   /** Resolves with the base URL once the whole banner is printed (the server listens before it prints). */
   listening(): Promise<string>;
   /** Resolves with the exit code once the process has exited and its output is all read. */
@@ -61,8 +59,6 @@ export function startServerProcess(env: NodeJS.ProcessEnv): ServerProcess {
     child,
     logs,
     messages,
-    stdout: () => logs.text(),
-    stderr: () => messages.text(),
     listening: async () => {
       const banner = await messages.waitFor(bannerEnd);
       return /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] as string;

@@ -24,6 +24,6 @@ test('the server process loads an ES module handler by its default export; its r
 test('a SURVEY_HANDLER that cannot be loaded stops the process with a message naming it', async () => {
   server = startServerProcess({ SURVEY_HANDLER: 'handlers/missing.js' });
   expect(await server.exited()).toBe(1);
-  expect(server.stderr()).toMatch(/^SURVEY_HANDLER="handlers\/missing.js": cannot load \S+\/handlers\/missing\.js: Cannot find module/);
-  expect(server.stdout()).toBe('');
+  expect(server.messages.text()).toMatch(/^SURVEY_HANDLER="handlers\/missing.js": cannot load \S+\/handlers\/missing\.js: Cannot find module/);
+  expect(server.logs.text()).toBe('');
 });
