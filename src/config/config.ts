@@ -84,6 +84,14 @@ const schema = z.object({
   SURVEY_HANDLER: optionalText,
   SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
   SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
+  SURVEY_REST_PATH: urlPath.optional(),
+  SURVEY_MAX_SESSIONS: integer(1).default(100_000),
+  SURVEY_RATE_LIMIT: integer(1).default(20_000),
+  SURVEY_MAX_DEPTH: integer(5, 1000).default(32),
+  SURVEY_MAX_ELEMENTS: integer(5).default(10_000),
+  SURVEY_MAX_ITEMS: integer(1).default(1000),
+  SURVEY_MAX_ATTRIBUTES: integer(6).default(32),
+  SURVEY_MAX_TEXT_LENGTH: integer(1).default(10_485_760),
   ADMIN_TOKEN: adminToken,
   ADMIN_RATE_LIMIT: integer(1).default(90_000),
   REQUEST_IDLE_TIMEOUT_SECONDS: integer(1, 3600).default(DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS),
@@ -91,6 +99,9 @@ const schema = z.object({
 }).superRefine((variables, context) => {
   if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });
+  }
+  if (variables.SURVEY_REST_PATH === variables.SOAP_PATH) {
+    context.addIssue({ code: 'custom', path: ['SURVEY_REST_PATH'], message: 'must differ from SOAP_PATH' });
   }
 });
 
@@ -125,6 +136,13 @@ export interface Config {
   readonly surveySessionTtlSeconds: number;
   /** How long SURVEY_HANDLER's function may take before the call gets a soap:Server fault. */
   readonly surveyHandlerTimeoutSeconds: number;
+  /** Path of the service's REST twin (multipart form posts); SOAP_PATH + /rest unless set. */
+  readonly surveyRestPath: string;
+  /** Live survey sessions kept at most; beyond it the longest idle is forgotten first. */
+  readonly surveyMaxSessions: number;
+  /** svcEval calls (SOAP and REST) per client address and rate-limit window. */
+  readonly surveyRateLimit: number;
+  readonly surveyMessageLimits: SurveyMessageLimits;
   /** Bearer token of the admin API; unset: the admin API is off (every /admin path is 404). */
   readonly adminToken: string | undefined;
   readonly adminRateLimit: number;
@@ -135,6 +153,23 @@ export interface Config {
   readonly requestIdleTimeoutSeconds: number;
   /** The bound on every wait for PostgreSQL or Redis (connecting, a query, a command): then a 500. */
   readonly dependencyTimeoutSeconds: number;
+}
+
+/**
+ * Bounds on one svcEval message, enforced while it is read: a page has tens of questions, not
+ * thousands, and a recording is one long text.
+ */
+export interface SurveyMessageLimits {
+  /** Elements nested in each other, the envelope counting as one. */
+  readonly maxDepth: number;
+  /** Elements in the whole message. */
+  readonly maxElements: number;
+  /** Items of one array part (question_texts, answers). */
+  readonly maxItems: number;
+  /** Attributes, namespace declarations included, of one element. */
+  readonly maxAttributes: number;
+  /** Characters of one text: an item, an optional part or a form field. */
+  readonly maxTextLength: number;
 }
 
 export class ConfigError extends Error {
@@ -169,6 +204,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     surveyHandler: parsed.SURVEY_HANDLER,
     surveySessionTtlSeconds: parsed.SURVEY_SESSION_TTL_SECONDS,
     surveyHandlerTimeoutSeconds: parsed.SURVEY_HANDLER_TIMEOUT_SECONDS,
+    surveyRestPath: parsed.SURVEY_REST_PATH ?? `${parsed.SOAP_PATH}/rest`,
+    surveyMaxSessions: parsed.SURVEY_MAX_SESSIONS,
+    surveyRateLimit: parsed.SURVEY_RATE_LIMIT,
+    surveyMessageLimits: Object.freeze({
+      maxDepth: parsed.SURVEY_MAX_DEPTH,
+      maxElements: parsed.SURVEY_MAX_ELEMENTS,
+      maxItems: parsed.SURVEY_MAX_ITEMS,
+      maxAttributes: parsed.SURVEY_MAX_ATTRIBUTES,
+      maxTextLength: parsed.SURVEY_MAX_TEXT_LENGTH,
+    }),
     adminToken: parsed.ADMIN_TOKEN,
     adminRateLimit: parsed.ADMIN_RATE_LIMIT,
     requestIdleTimeoutSeconds: parsed.REQUEST_IDLE_TIMEOUT_SECONDS,

@@ -70,9 +70,12 @@ export const errors = {
   rateLimited: () =>
     new AppError('IVR_RATE_LIMITED', 429, 'rate limit exceeded; retry after the time in Retry-After'),
   internal: () => new AppError('IVR_INTERNAL', 500, 'unknown error'),
-  // The survey web service answers every failure as a SOAP 1.1 Fault, which the HTTP binding sends
-  // with status 500 whoever is at fault; survey/soap-fault.ts picks the faultcode from the code.
-  invalidSoapRequest: (message: string) => new AppError('IVR_INVALID_SOAP_REQUEST', 500, message),
+  // The survey web service: its REST twin answers these statuses as they are; the SOAP service sends
+  // each as a SOAP 1.1 Fault (status 500, as the HTTP binding requires, unless the HTTP layer refused
+  // the request), and survey/soap-fault.ts picks the faultcode from the status.
+  invalidSurveyCall: (message: string) => new AppError('IVR_INVALID_SURVEY_CALL', 400, message),
+  surveyLimitExceeded: (what: string, limit: number, variable: string) =>
+    new AppError('IVR_SURVEY_LIMIT_EXCEEDED', 400, `${what} exceeds the limit of ${limit} (${variable})`),
   soapHeaderNotUnderstood: (header: string) =>
     new AppError(
       'IVR_SOAP_MUST_UNDERSTAND',

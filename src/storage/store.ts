@@ -148,8 +148,11 @@ export interface SurveySession {
 export interface SurveySessionRepository {
   /** The session, or undefined when the id is unknown or the session expired at or before `now`. */
   get(id: string, now: number): Promise<SurveySession | undefined>;
-  /** Creates or replaces the session with this id; `now` lets the store forget expired sessions. */
-  save(session: SurveySession, now: number): Promise<void>;
+  /**
+   * Creates or replaces the session with this id; `now` lets the store forget expired sessions. Beyond
+   * `maxSessions` live sessions, the longest idle (the earliest to expire) are forgotten first.
+   */
+  save(session: SurveySession, now: number, maxSessions: number): Promise<void>;
 }
 
 export interface Store {

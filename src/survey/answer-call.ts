@@ -1,16 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
 import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
+import type { CallParts } from './call-parts';
 import { newSessionId } from './session-cookie';
-import { optionalString, stringArray } from './soap-values';
-import type { SurveyCall, SurveyEvaluation, SurveyHandler } from './survey-handler';
+import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from './survey-handler';
 
 export interface SurveyCallDependencies {
   readonly store: Store;
   readonly clock: Clock;
   readonly handler: SurveyHandler;
   readonly sessionTtlSeconds: number;
+  readonly maxSessions: number;
   /** How long a handler may take before the call is answered with a fault instead. */
   readonly handlerTimeoutSeconds: number;
 }
@@ -19,41 +21,6 @@ export interface SurveyAnswer {
   readonly response: string;
   /** The session the call belonged to, new or continued: the cookie to send back. */
   readonly sessionId: string;
-}
-
-type CallParts = Omit<SurveyCall, 'state'>;
-
-function requiredArray(parts: Record<string, unknown>, name: string): string[] {
-  const value = stringArray(parts[name], name);
-  if (value === undefined) throw errors.invalidSoapRequest(`svcEval is missing the ${name} part`);
-  return value;
-}
-
-function items(count: number): string {
-  return count === 1 ? '1 item' : `${count} items`;
-}
-
-/** The svcEval parts the soap package parsed, checked against section 4.3 of the specification. */
-function readParts(args: unknown): CallParts {
-  const parts: Record<string, unknown> = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
-  const questionTexts = requiredArray(parts, 'question_texts');
-  const answers = requiredArray(parts, 'answers');
-  if (questionTexts.length !== answers.length) {
-    throw errors.invalidSoapRequest(
-      `question_texts has ${items(questionTexts.length)} but answers has ${items(answers.length)}; ` +
-        'answers[i] must be the answer to question_texts[i]',
-    );
-  }
-  const aniIp = optionalString(parts.ani_ip, 'ani_ip');
-  const dnis = optionalString(parts.dnis, 'dnis');
-  const sessionId = optionalString(parts.session_id, 'session_id');
-  return {
-    questionTexts,
-    answers,
-    ...(aniIp === undefined ? {} : { aniIp }),
-    ...(dnis === undefined ? {} : { dnis }),
-    ...(sessionId === undefined ? {} : { sessionId }),
-  };
 }
 
 /** Undefined for what JSON cannot hold: cycles and BigInts throw, a function stringifies to nothing. */
@@ -117,22 +84,37 @@ async function evaluate(
 }
 
 /**
- * Answers one svcEval call: checks its parts, continues the survey whose session id the caller sent
- * back (unless unknown or idle for longer than the TTL) or starts a new one, runs the handler and keeps
- * its new state. A call that fails changes nothing.
+ * The session a session_id part names: the survey system's own id for the respondent, hashed so that
+ * any text becomes an id of the cookie's shape and no stored id repeats what a caller sent.
+ */
+function sessionIdFor(sessionIdPart: string): string {
+  return createHash('sha256').update(`session_id:${sessionIdPart}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * Answers one svcEval call, SOAP or REST, whose parts were checked: continues the survey that the
+ * session_id part names, or else the one whose cookie the caller sent back (unless unknown or idle for
+ * longer than the TTL), or starts a new one; runs the handler and keeps its new state. A call that
+ * fails changes nothing.
  */
 export async function answerCall(
   deps: SurveyCallDependencies,
-  args: unknown,
-  sentSessionId: string | undefined,
+  parts: CallParts & { readonly files?: readonly SurveyFile[] },
+  cookieSessionId: string | undefined,
   log: Logger,
 ): Promise<SurveyAnswer> {
-  const parts = readParts(args);
   const now = deps.clock.now();
-  const session = sentSessionId === undefined ? undefined : await deps.store.surveySessions.get(sentSessionId, now);
+  const namedId = parts.sessionId === undefined ? undefined : sessionIdFor(parts.sessionId);
+  const presentedId = namedId ?? cookieSessionId;
+  const session = presentedId === undefined ? undefined : await deps.store.surveySessions.get(presentedId, now);
   const state: unknown = session === undefined ? undefined : JSON.parse(session.stateJson);
   const { response, stateJson } = await evaluate(deps, { ...parts, state }, log);
-  const sessionId = session?.id ?? newSessionId();
-  await deps.store.surveySessions.save({ id: sessionId, stateJson, expiresAt: now + deps.sessionTtlSeconds * 1000 }, now);
+  // An unknown cookie is never adopted: a survey it starts gets a fresh id, so no one can fix another's.
+  const sessionId = session?.id ?? namedId ?? newSessionId();
+  await deps.store.surveySessions.save(
+    { id: sessionId, stateJson, expiresAt: now + deps.sessionTtlSeconds * 1000 },
+    now,
+    deps.maxSessions,
+  );
   return { response, sessionId };
 }

@@ -1,19 +1,21 @@
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { AppError, errors } from '../errors/catalogue';
 import { methodNotAllowed } from '../http/error-handler';
+import { surveyRateLimit } from '../reporting/rate-limit/groups';
 import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
-import { answerCall, type SurveyCallDependencies } from './answer-call';
-import { bodyText, readSoapBody } from './request-body';
-import { checkEnvelope, checkSoapAction } from './request-checks';
+import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './answer-call';
+import { callParts } from './call-parts';
+import { readRestCall } from './rest-request';
 import { sampleSurveyHandler } from './sample-handler';
 import { serviceAddress } from './service-address';
 import { presentedSessionId, SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { sendSoapFault } from './soap-fault';
-import { svcEvalDispatcher } from './soap-dispatcher';
+import { readSoapCall, type SoapRequestBounds } from './soap-request';
 import type { SurveyHandler } from './survey-handler';
+import { svcEvalResponseEnvelope } from './svc-eval-response';
 import { renderWsdl } from './wsdl';
 
 export interface SurveyServiceDependencies {
@@ -37,37 +39,49 @@ function serveWsdl(config: Config): RequestHandler {
   };
 }
 
-function answerSvcEval(deps: SurveyServiceDependencies): RequestHandler {
-  const { config } = deps;
-  const dispatcher = svcEvalDispatcher(config.soapPath);
-  const callDependencies: SurveyCallDependencies = {
+/** The session cookie of the survey the call belonged to, new or continued, on the path it came to. */
+function setSessionCookie(req: Request, res: Response, answer: SurveyAnswer, path: string): void {
+  res.cookie(SESSION_COOKIE, answer.sessionId, sessionCookieOptions(req, path));
+}
+
+function callDependencies(deps: SurveyServiceDependencies): SurveyCallDependencies {
+  return {
     store: deps.store,
     clock: deps.clock,
     handler: deps.surveyHandler ?? sampleSurveyHandler,
-    sessionTtlSeconds: config.surveySessionTtlSeconds,
-    handlerTimeoutSeconds: config.surveyHandlerTimeoutSeconds,
-  };
-  return async (req, res) => {
-    const xml = bodyText(req);
-    await checkEnvelope(xml);
-    checkSoapAction(req.get('soapaction'));
-    const sentSessionId = presentedSessionId(req);
-    const log = requestLogger(deps.logger, req);
-    let sessionId: string | undefined;
-    const envelope = await dispatcher.dispatch(xml, async (args) => {
-      const answer = await answerCall(callDependencies, args, sentSessionId, log);
-      sessionId = answer.sessionId;
-      return answer.response;
-    });
-    if (sessionId !== undefined) res.cookie(SESSION_COOKIE, sessionId, sessionCookieOptions(req, config.soapPath));
-    res.status(200).type(XML).send(envelope);
+    sessionTtlSeconds: deps.config.surveySessionTtlSeconds,
+    maxSessions: deps.config.surveyMaxSessions,
+    handlerTimeoutSeconds: deps.config.surveyHandlerTimeoutSeconds,
   };
 }
 
-/** Every failure on the service's path becomes a SOAP 1.1 fault; causes the caller did not make are logged. */
-function soapFaults(logger: Logger): ErrorRequestHandler {
+function answerSoapCall(deps: SurveyServiceDependencies, bounds: SoapRequestBounds): RequestHandler {
+  const call = callDependencies(deps);
+  const { soapPath } = deps.config;
+  return async (req, res) => {
+    const parts = callParts(await readSoapCall(req, bounds));
+    const answer = await answerCall(call, parts, presentedSessionId(req), requestLogger(deps.logger, req));
+    setSessionCookie(req, res, answer, soapPath);
+    res.status(200).type(XML).send(svcEvalResponseEnvelope(answer.response));
+  };
+}
+
+/** The REST twin: the answer as the body of a 200 (any 2xx is stored as the answer), errors as the API's error bodies. */
+function answerRestCall(deps: SurveyServiceDependencies, bounds: SoapRequestBounds): RequestHandler {
+  const call = callDependencies(deps);
+  const { surveyRestPath } = deps.config;
+  return async (req, res) => {
+    const { parts, files } = await readRestCall(req, bounds);
+    const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), requestLogger(deps.logger, req));
+    setSessionCookie(req, res, answer, surveyRestPath);
+    res.status(200).type('text/plain; charset=utf-8').send(answer.response);
+  };
+}
+
+/** Every failure at SOAP_PATH becomes a SOAP 1.1 fault; causes the caller did not make are logged. */
+function soapFaults(logger: Logger, soapPath: string): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
-    if (res.headersSent) {
+    if (res.headersSent || req.path !== soapPath) {
       next(error);
       return;
     }
@@ -81,18 +95,24 @@ function soapFaults(logger: Logger): ErrorRequestHandler {
 }
 
 /**
- * The survey web service of section 4.3, at SOAP_PATH: the WSDL on GET (`?wsdl` by convention) and
- * svcEval on POST. Requests are read and checked here; the soap package then parses the envelope,
- * calls svcEval and writes the response.
+ * The survey web service of section 4.3: at SOAP_PATH the WSDL on GET (`?wsdl` by convention) and
+ * svcEval on POST; at SURVEY_REST_PATH its REST twin. Both read their request once, as it arrives, within
+ * the same bounds, count against the same per-address limit, and share the handler and sessions.
  */
 export function surveyRouter(deps: SurveyServiceDependencies): Router {
-  const { soapPath, soapMaxBytes } = deps.config;
+  const { config } = deps;
+  const bounds: SoapRequestBounds = { maxBytes: config.soapMaxBytes, limits: config.surveyMessageLimits };
+  const limit = surveyRateLimit(deps, { limit: config.surveyRateLimit, windowSeconds: config.rateLimitWindowSeconds });
   const router = Router();
   router
-    .route(soapPath)
-    .get(serveWsdl(deps.config))
-    .post(readSoapBody(soapMaxBytes), answerSvcEval(deps))
+    .route(config.soapPath)
+    .get(serveWsdl(config))
+    .post(limit, answerSoapCall(deps, bounds))
     .all(methodNotAllowed(['GET', 'HEAD', 'POST']));
-  router.use(soapPath, soapFaults(deps.logger));
+  router
+    .route(config.surveyRestPath)
+    .post(limit, answerRestCall(deps, bounds))
+    .all(methodNotAllowed(['POST']));
+  router.use(soapFaults(deps.logger, config.soapPath));
   return router;
 }

@@ -14,10 +14,22 @@ export interface SurveyCall {
   readonly dnis?: string;
   readonly sessionId?: string;
   /**
+   * Recordings the REST twin received as file parts, each named by the answer that refers to it
+   * (`file-1.wav`); a SOAP call carries recordings in its answers as Base64 text, and has none here.
+   */
+  readonly files?: readonly SurveyFile[];
+  /**
    * What this handler returned as state on the survey's previous call, after a JSON round trip
    * (undefined became null); undefined on the first call of a survey.
    */
   readonly state: unknown;
+}
+
+export interface SurveyFile {
+  /** The file name, as it appears in `answers`. */
+  readonly name: string;
+  readonly contentType: string;
+  readonly data: Buffer;
 }
 
 export interface SurveyEvaluation {

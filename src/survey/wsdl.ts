@@ -4,6 +4,7 @@ export const SURVEY_SERVICE = {
   service: 'SampleWebservice',
   port: 'SampleWebservicePort',
   operation: 'svcEval',
+  namespace: 'urn:SampleWebservice',
 } as const;
 
 /** The envelope namespace of SOAP 1.1, the only version the service speaks. */
@@ -23,8 +24,9 @@ function escapeAttribute(value: string): string {
 
 /**
  * The WSDL of the survey web service, rpc/encoded as survey systems expect. Only the address varies,
- * because clients post to exactly the address the WSDL names. The optional parts (ani_ip, dnis,
- * session_id) are listed so that clients generating calls from the WSDL may send them.
+ * because clients post to exactly the address the WSDL names. svcEval declares exactly the two inputs
+ * of the specification: clients generated from a WSDL treat every declared part as required, so the
+ * optional ani_ip, dnis and session_id, accepted when sent, are not declared.
  */
 export function renderWsdl(address: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -51,9 +53,6 @@ export function renderWsdl(address: string): string {
   <message name="svcEvalRequest">
     <part name="question_texts" type="tns:ArrayOfstring"/>
     <part name="answers" type="tns:ArrayOfstring"/>
-    <part name="ani_ip" type="xsd:string"/>
-    <part name="dnis" type="xsd:string"/>
-    <part name="session_id" type="xsd:string"/>
   </message>
   <message name="svcEvalResponse">
     <part name="svcEvalResponse" type="xsd:string"/>

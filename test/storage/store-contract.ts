@@ -284,13 +284,40 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describe('survey sessions', () => {
       const session = (id: string, expiresAt: number) => ({ id, stateJson: `{"for":"${id}"}`, expiresAt });
 
+      const NO_CAP = 1000;
+
+      async function liveIds(ids: readonly string[], now: number): Promise<string[]> {
+        const found = await Promise.all(ids.map(async (id) => ((await store.surveySessions.get(id, now)) === undefined ? [] : [id])));
+        return found.flat();
+      }
+
       test('returns a saved session until the moment it expires, and replaces it on save', async () => {
-        await store.surveySessions.save(session('a', 2000), 1000);
+        await store.surveySessions.save(session('a', 2000), 1000, NO_CAP);
         expect(await store.surveySessions.get('a', 1999)).toEqual(session('a', 2000));
         expect(await store.surveySessions.get('a', 2000)).toBeUndefined();
-        await store.surveySessions.save({ ...session('a', 5000), stateJson: '{"again":true}' }, 3000);
+        await store.surveySessions.save({ ...session('a', 5000), stateJson: '{"again":true}' }, 3000, NO_CAP);
         expect(await store.surveySessions.get('a', 4000)).toEqual({ id: 'a', stateJson: '{"again":true}', expiresAt: 5000 });
         expect(await store.surveySessions.get('unknown', 0)).toBeUndefined();
+      });
+
+      test('beyond the cap, forgets the longest idle sessions first', async () => {
+        for (const [index, id] of ['a', 'b', 'c', 'd'].entries()) await store.surveySessions.save(session(id, 10_000 + index), 1000 + index, 2);
+        expect(await liveIds(['a', 'b', 'c', 'd'], 2000)).toEqual(['c', 'd']);
+      });
+
+      test('counts a session saved again as the most recent, not as one more', async () => {
+        await store.surveySessions.save(session('a', 10_000), 1000, 2);
+        await store.surveySessions.save(session('b', 10_001), 1001, 2);
+        await store.surveySessions.save(session('a', 10_002), 1002, 2);
+        await store.surveySessions.save(session('c', 10_003), 1003, 2);
+        expect(await liveIds(['a', 'b', 'c'], 2000)).toEqual(['a', 'c']);
+      });
+
+      test('does not count expired sessions against the cap', async () => {
+        await store.surveySessions.save(session('a', 2000), 1000, 1);
+        await store.surveySessions.save(session('b', 6000), 3000, 1);
+        await store.surveySessions.save(session('c', 6001), 3001, 2);
+        expect(await liveIds(['a', 'b', 'c'], 1500)).toEqual(['b', 'c']);
       });
     });
 

@@ -4,9 +4,8 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { envelope, faultBody, post, svcEvalResponseOf } from './support';
 
 /*
- * The soap package does not decode SOAP-encoded arrays; what a handler receives depends on how the
- * client wrote each array. These are the shapes real clients produce, each of which must arrive as
- * string[] with positions kept.
+ * Clients write SOAP-encoded arrays in several shapes. These are the shapes real clients produce, each
+ * of which must arrive as string[] with positions kept.
  */
 
 const echoHandler = loadSurveyHandler(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
@@ -28,18 +27,18 @@ async function handlerSaw(call: string): Promise<unknown> {
 const answers = '<answers><item>a</item><item>b</item></answers>';
 
 test.each([
-  ['items with xsi:type, as PHP writes them ({item: [{attributes, $value}]})',
+  ['items with xsi:type, as PHP writes them',
     '<question_texts SOAP-ENC:arrayType="xsd:string[2]"><item xsi:type="xsd:string">q1</item><item xsi:type="xsd:string">q2</item></question_texts>'],
-  ['plain items, as the soap package client writes them ({item: [string]})', '<question_texts><item>q1</item><item>q2</item></question_texts>'],
+  ['plain items, as the soap package client writes them', '<question_texts><item>q1</item><item>q2</item></question_texts>'],
   ['items named after the part, with any namespace prefix', '<question_texts><ns1:question_texts>q1</ns1:question_texts><ns1:question_texts>q2</ns1:question_texts></question_texts>'],
 ])('%s', async (_shape, questionTexts) => {
   expect(await handlerSaw(`${questionTexts}${answers}`)).toEqual({ questionTexts: ['q1', 'q2'], answers: ['a', 'b'] });
 });
 
 test.each([
-  ['one item with xsi:type (a single object, not an array)', '<item xsi:type="xsd:string">only</item>', ['only']],
-  ['one plain item (a single string)', '<item>only</item>', ['only']],
-  ['one empty item with xsi:type (attributes only)', '<item xsi:type="xsd:string"></item>', ['']],
+  ['one item with xsi:type', '<item xsi:type="xsd:string">only</item>', ['only']],
+  ['one plain item', '<item>only</item>', ['only']],
+  ['one empty item with xsi:type', '<item xsi:type="xsd:string"></item>', ['']],
   ['one empty plain item', '<item/>', ['']],
 ])('%s', async (_shape, item, expected) => {
   const call = `<question_texts>${item}</question_texts><answers>${item}</answers>`;
@@ -66,9 +65,9 @@ test('leading and trailing spaces of an item are kept', async () => {
   expect(await handlerSaw(call)).toEqual({ questionTexts: [' q1'], answers: ['yes '] });
 });
 
-test('an item of only white space arrives as an empty string: the soap package keeps no text for it', async () => {
+test('an item of only white space arrives as sent', async () => {
   const call = '<question_texts><item>q1</item><item>q2</item></question_texts><answers><item xsi:type="xsd:string">  </item><item> </item></answers>';
-  expect(await handlerSaw(call)).toEqual({ questionTexts: ['q1', 'q2'], answers: ['', ''] });
+  expect(await handlerSaw(call)).toEqual({ questionTexts: ['q1', 'q2'], answers: ['  ', ' '] });
 });
 
 test('the optional parts arrive as strings, and a nil one not at all', async () => {

@@ -88,13 +88,24 @@ describe('what PHP sends reaches the handler intact', () => {
     server = await startTestServer({}, { surveyHandler: echoHandler });
     const texts = ['a < b & c > d', `"double" and 'single'`, ']]> <![CDATA[ x', 'Grüße, 日本語, emoji 😀👍🏽', '  padded  ', 'line\nbreak'];
     const [client] = await runPhpClients(`${server.url}/survey?wsdl`, [
-      [{ question_texts: texts, answers: [null, ...texts.slice(1)], ani_ip: '192.0.2.7', dnis: '+1 (555) 010-0199', session_id: 'sess <1> & "2"' }],
+      [{ question_texts: texts, answers: [null, ...texts.slice(1)] }],
     ]);
     const [result] = client?.results ?? [];
     expect(result).toHaveProperty('response');
+    expect(handlerSaw((result as { response: string }).response)).toEqual({ questionTexts: texts, answers: ['', ...texts.slice(1)] });
+  });
+
+  test('the optional parts, which a survey system sends without the WSDL, reach the handler', async () => {
+    server = await startTestServer({}, { surveyHandler: echoHandler });
+    const [client] = await runPhpClients(`${server.url}/survey?wsdl`, [
+      [{ question_texts: ['Q'], answers: ['A'], ani_ip: '192.0.2.7', dnis: '+1 (555) 010-0199', session_id: 'sess <1> & "2"' }],
+    ]);
+    expect(client?.requests[0]).toContain('<ani_ip xsi:type="xsd:string">192.0.2.7</ani_ip>');
+    const [result] = client?.results ?? [];
+    expect(result).toHaveProperty('response');
     expect(handlerSaw((result as { response: string }).response)).toEqual({
-      questionTexts: texts,
-      answers: ['', ...texts.slice(1)],
+      questionTexts: ['Q'],
+      answers: ['A'],
       aniIp: '192.0.2.7',
       dnis: '+1 (555) 010-0199',
       sessionId: 'sess <1> & "2"',

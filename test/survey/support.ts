@@ -24,19 +24,20 @@ export function faultBody(code: 'soap:Client' | 'soap:Server' | 'soap:MustUnders
   );
 }
 
-/** The exact body of a successful svcEval response (what the soap package writes). */
+/** The exact body of a successful svcEval response (rpc/encoded: the part unqualified). */
 export function responseBody(response: string): string {
   return (
-    '<?xml version="1.0" encoding="utf-8"?>' +
-    '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"  xmlns:tns="urn:SampleWebservice">' +
-    `<soap:Body><tns:svcEvalResponse><tns:svcEvalResponse>${escapeXml(response)}</tns:svcEvalResponse></tns:svcEvalResponse></soap:Body>` +
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+    '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="urn:SampleWebservice" ' +
+    'soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">' +
+    `<soap:Body><tns:svcEvalResponse><svcEvalResponse>${escapeText(response)}</svcEvalResponse></tns:svcEvalResponse></soap:Body>` +
     '</soap:Envelope>'
   );
 }
 
 /** The string a successful svcEval response carries. */
 export function svcEvalResponseOf(body: string): string {
-  const escaped = /<tns:svcEvalResponse><tns:svcEvalResponse>(.*)<\/tns:svcEvalResponse><\/tns:svcEvalResponse>/s.exec(body)?.[1];
+  const escaped = /<svcEvalResponse>(.*)<\/svcEvalResponse><\/tns:svcEvalResponse>/s.exec(body)?.[1];
   if (escaped === undefined) throw new Error(`not a svcEval response: ${body}`);
   const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'", '&amp;': '&' };
   return escaped.replace(/&(lt|gt|quot|apos|amp);/g, (entity) => entities[entity] ?? entity);

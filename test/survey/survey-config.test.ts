@@ -19,6 +19,14 @@ describe('the survey web service configuration', () => {
         SURVEY_HANDLER: ' handlers/score.js ',
         SURVEY_SESSION_TTL_SECONDS: '60',
         SURVEY_HANDLER_TIMEOUT_SECONDS: '3',
+        SURVEY_REST_PATH: '/forms/svc-eval/',
+        SURVEY_MAX_SESSIONS: '500',
+        SURVEY_RATE_LIMIT: '60',
+        SURVEY_MAX_DEPTH: '8',
+        SURVEY_MAX_ELEMENTS: '100',
+        SURVEY_MAX_ITEMS: '10',
+        SURVEY_MAX_ATTRIBUTES: '7',
+        SURVEY_MAX_TEXT_LENGTH: '1000',
       }),
     ).toMatchObject({
       soapPath: '/ivr/svc-eval',
@@ -26,7 +34,15 @@ describe('the survey web service configuration', () => {
       surveyHandler: 'handlers/score.js',
       surveySessionTtlSeconds: 60,
       surveyHandlerTimeoutSeconds: 3,
+      surveyRestPath: '/forms/svc-eval',
+      surveyMaxSessions: 500,
+      surveyRateLimit: 60,
+      surveyMessageLimits: { maxDepth: 8, maxElements: 100, maxItems: 10, maxAttributes: 7, maxTextLength: 1000 },
     });
+  });
+
+  test('serves the REST twin under SOAP_PATH unless SURVEY_REST_PATH says otherwise', () => {
+    expect(loadConfig({ SOAP_PATH: '/ivr' }).surveyRestPath).toBe('/ivr/rest');
   });
 
   test.each([
@@ -38,6 +54,14 @@ describe('the survey web service configuration', () => {
     ['SOAP_MAX_BYTES', '10MB', 'must be a whole number'],
     ['SURVEY_SESSION_TTL_SECONDS', '-5', 'must be a whole number'],
     ['SURVEY_HANDLER_TIMEOUT_SECONDS', '0', 'Too small: expected number to be >=1'],
+    ['SURVEY_REST_PATH', '/survey', 'must differ from SOAP_PATH'],
+    ['SURVEY_REST_PATH', '/api/rest', 'must not be under /api or /admin, the paths of the reporting and admin APIs'],
+    ['SURVEY_MAX_SESSIONS', '0', 'Too small: expected number to be >=1'],
+    ['SURVEY_RATE_LIMIT', 'lots', 'must be a whole number'],
+    ['SURVEY_MAX_DEPTH', '4', 'Too small: expected number to be >=5'],
+    ['SURVEY_MAX_ITEMS', '0', 'Too small: expected number to be >=1'],
+    ['SURVEY_MAX_ATTRIBUTES', '5', 'Too small: expected number to be >=6'],
+    ['SURVEY_MAX_TEXT_LENGTH', '0', 'Too small: expected number to be >=1'],
   ])('stops with a message naming %s when it is %s', (name, value, problem) => {
     const loading = () => loadConfig({ [name]: value });
     expect(loading).toThrow(ConfigError);

@@ -71,9 +71,6 @@ test('the WSDL describes SampleWebservice exactly as section 4.3 names it: rpc/e
     svcEvalRequest: [
       { name: 'question_texts', type: 'tns:ArrayOfstring' },
       { name: 'answers', type: 'tns:ArrayOfstring' },
-      { name: 'ani_ip', type: 'xsd:string' },
-      { name: 'dnis', type: 'xsd:string' },
-      { name: 'session_id', type: 'xsd:string' },
     ],
     svcEvalResponse: [{ name: 'svcEvalResponse', type: 'xsd:string' }],
   });

@@ -100,3 +100,11 @@ export function rateLimitGroups(dependencies: LimitDependencies, settings: RateL
 export function adminRateLimit(dependencies: LimitDependencies, settings: { limit: number; windowSeconds: number }): RequestHandler {
   return limitGroup(dependencies, settings.windowSeconds, { name: 'admin', limit: settings.limit, key: byClientAddress, failOpen: false });
 }
+
+/**
+ * The survey web service's group (SURVEY_RATE_LIMIT): svcEval calls, SOAP and REST, per client address.
+ * Fails open: a survey in progress should not fault because the shared counters are away.
+ */
+export function surveyRateLimit(dependencies: LimitDependencies, settings: { limit: number; windowSeconds: number }): RequestHandler {
+  return limitGroup(dependencies, settings.windowSeconds, { name: 'survey', limit: settings.limit, key: byClientAddress, failOpen: true });
+}

@@ -1,16 +1,23 @@
-import type { SurveySession, SurveySessionRepository } from '../store';
+import type { SurveySessionRepository } from '../store';
+
+/** What a session keeps besides its id, the map's key: two fields, so a session costs little memory. */
+interface StoredSession {
+  readonly stateJson: string;
+  readonly expiresAt: number;
+}
 
 /**
  * Survey sessions in process memory. Each save moves its session to the end of the map and every
- * session lives for the same idle time, so the map stays ordered by expiry and expired sessions are
- * dropped from its front: memory stays bounded even for callers that never send their cookie back.
+ * session lives for the same idle time, so the map stays ordered by expiry: expired sessions, and
+ * beyond the cap the longest idle, are dropped from its front. Memory stays bounded even for callers
+ * that never send their cookie back.
  */
 export function createMemorySurveySessions(): SurveySessionRepository {
-  const sessions = new Map<string, SurveySession>();
+  const sessions = new Map<string, StoredSession>();
 
-  function forgetExpired(now: number): void {
+  function forgetExpiredAndOldest(now: number, maxSessions: number): void {
     for (const [id, session] of sessions) {
-      if (session.expiresAt > now) return;
+      if (session.expiresAt > now && sessions.size <= maxSessions) return;
       sessions.delete(id);
     }
   }
@@ -18,12 +25,12 @@ export function createMemorySurveySessions(): SurveySessionRepository {
   return {
     get: (id, now) => {
       const session = sessions.get(id);
-      return Promise.resolve(session !== undefined && session.expiresAt > now ? session : undefined);
+      return Promise.resolve(session !== undefined && session.expiresAt > now ? { id, ...session } : undefined);
     },
-    save: (session, now) => {
-      forgetExpired(now);
-      sessions.delete(session.id);
-      sessions.set(session.id, session);
+    save: ({ id, stateJson, expiresAt }, now, maxSessions) => {
+      sessions.delete(id);
+      sessions.set(id, { stateJson, expiresAt });
+      forgetExpiredAndOldest(now, maxSessions);
       return Promise.resolve();
     },
   };

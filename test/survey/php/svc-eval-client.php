@@ -3,30 +3,37 @@
 // stdin: {"wsdl": URL, "clients": [[call, ...], ...]}, a call being
 //   {"question_texts": [...], "answers": [...], "ani_ip"?, "dnis"?, "session_id"?}.
 // Each inner list runs on its own SoapClient, which keeps the cookies it is given like a browser would.
+// A list whose calls carry optional parts runs without the WSDL, which declares only the two arrays: so
+// does a survey system that sends them, naming each part with a SoapParam.
 // stdout: {"clients": [{"results": [{"response": string} | {"fault": {"code", "string"}}, ...],
 //   "cookies": {name: value}, "requests": [the envelopes PHP sent]}]}
 
 $input = json_decode(stream_get_contents(STDIN), true, 512, JSON_THROW_ON_ERROR);
 $output = ['clients' => []];
 
+$optionalParts = ['ani_ip', 'dnis', 'session_id'];
+$options = ['trace' => true, 'exceptions' => true, 'cache_wsdl' => WSDL_CACHE_NONE, 'connection_timeout' => 10];
+
 foreach ($input['clients'] as $calls) {
-    $client = new SoapClient($input['wsdl'], [
-        'trace' => true,
-        'exceptions' => true,
-        'cache_wsdl' => WSDL_CACHE_NONE,
-        'connection_timeout' => 10,
-    ]);
+    $withoutWsdl = false;
+    foreach ($calls as $call) {
+        $withoutWsdl = $withoutWsdl || count(array_intersect_key($call, array_flip($optionalParts))) > 0;
+    }
+    $client = $withoutWsdl
+        ? new SoapClient(null, $options + ['location' => preg_replace('/\?wsdl$/', '', $input['wsdl']), 'uri' => 'urn:SampleWebservice'])
+        : new SoapClient($input['wsdl'], $options);
     $results = [];
     $requests = [];
     foreach ($calls as $call) {
-        $arguments = [$call['question_texts'], $call['answers']];
-        foreach (['ani_ip', 'dnis', 'session_id'] as $optional) {
-            if (array_key_exists($optional, $call)) {
-                $arguments[] = $call[$optional];
+        $arguments = [];
+        foreach (array_merge(['question_texts', 'answers'], $optionalParts) as $part) {
+            if (array_key_exists($part, $call)) {
+                $arguments[] = $withoutWsdl ? new SoapParam($call[$part], $part) : $call[$part];
             }
         }
+        $callOptions = $withoutWsdl ? ['soapaction' => 'urn:SampleWebserviceAction'] : [];
         try {
-            $results[] = ['response' => $client->__soapCall('svcEval', $arguments)];
+            $results[] = ['response' => $client->__soapCall('svcEval', $arguments, $callOptions)];
         } catch (SoapFault $fault) {
             $results[] = ['fault' => ['code' => $fault->faultcode, 'string' => $fault->faultstring]];
         }

@@ -1,5 +1,6 @@
 import { initialSchema } from './001-initial-schema';
 import { credentialGenerations } from './002-credential-generations';
+import { surveySessionCount } from './003-survey-session-count';
 
 export interface Migration {
   readonly version: number;
@@ -14,4 +15,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: initialSchema },
   { version: 2, name: 'credential generations', sql: credentialGenerations },
+  { version: 3, name: 'survey session count', sql: surveySessionCount },
 ];

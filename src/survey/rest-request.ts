@@ -1,0 +1,147 @@
+import busboy, { type Busboy, type FileInfo, type FieldInfo } from 'busboy';
+import type { Request } from 'express';
+import type { Readable } from 'node:stream';
+import type { SurveyMessageLimits } from '../config/config';
+import type { AppError} from '../errors/catalogue';
+import { errors } from '../errors/catalogue';
+import { bodyBytes } from './body-stream';
+import { PART_NAMES, type ReceivedParts } from './call-parts';
+import type { SoapRequestBounds } from './soap-request';
+import type { SurveyFile } from './survey-handler';
+
+const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
+
+type ArrayField = 'questionTexts' | 'answers';
+type TextField = 'aniIp' | 'dnis' | 'sessionId';
+
+/** Array fields by their form names: PHP's `name[]` convention, or the bare name repeated. */
+const ARRAY_FIELDS: ReadonlyMap<string, ArrayField> = new Map([
+  [`${PART_NAMES.questionTexts}[]`, 'questionTexts'],
+  [PART_NAMES.questionTexts, 'questionTexts'],
+  [`${PART_NAMES.answers}[]`, 'answers'],
+  [PART_NAMES.answers, 'answers'],
+]);
+const TEXT_FIELDS: ReadonlyMap<string, TextField> = new Map([
+  [PART_NAMES.aniIp, 'aniIp'],
+  [PART_NAMES.dnis, 'dnis'],
+  [PART_NAMES.sessionId, 'sessionId'],
+]);
+
+export interface RestCall {
+  readonly parts: ReceivedParts;
+  readonly files: readonly SurveyFile[];
+}
+
+/**
+ * Gathers a form's fields and file parts as busboy reports them. Busboy emits from inside its own
+ * writes, so a refusal is kept as `failure` (the first one wins) and thrown by the reader between writes.
+ */
+class FormCollector {
+  readonly parts: ReceivedParts = {};
+  readonly files: SurveyFile[] = [];
+  failure: AppError | undefined;
+
+  constructor(private readonly limits: SurveyMessageLimits) {}
+
+  fail(error: AppError): void {
+    this.failure ??= error;
+  }
+
+  field(name: string, value: string, info: FieldInfo): void {
+    if (this.failure !== undefined) return;
+    if (info.valueTruncated || value.length > this.limits.maxTextLength) {
+      this.fail(errors.surveyLimitExceeded(`the text of the field ${name}`, this.limits.maxTextLength, 'SURVEY_MAX_TEXT_LENGTH'));
+      return;
+    }
+    const arrayField = ARRAY_FIELDS.get(name);
+    if (arrayField !== undefined) {
+      const items = (this.parts[arrayField] ??= []);
+      if (items.length >= this.limits.maxItems) {
+        this.fail(errors.surveyLimitExceeded(`the number of items of ${PART_NAMES[arrayField]}`, this.limits.maxItems, 'SURVEY_MAX_ITEMS'));
+        return;
+      }
+      items.push(value);
+      return;
+    }
+    const textField = TEXT_FIELDS.get(name);
+    if (textField === undefined) return;
+    if (this.parts[textField] !== undefined) this.fail(errors.invalidSurveyCall(`the form holds more than one ${name} field`));
+    else this.parts[textField] = value;
+  }
+
+  file(stream: Readable, { filename, mimeType }: FileInfo): void {
+    if (this.failure !== undefined || filename === undefined || filename === '') {
+      if (this.failure === undefined) this.fail(errors.invalidSurveyCall('a file part has no file name; name it as its answer does (file-1.wav)'));
+      stream.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => this.files.push({ name: filename, contentType: mimeType, data: Buffer.concat(chunks) }));
+  }
+
+  /** Every file must be the recording of an answer that names it; two files of one name would be ambiguous. */
+  checkFiles(): void {
+    const names = new Set<string>();
+    for (const { name } of this.files) {
+      if (names.has(name)) throw errors.invalidSurveyCall(`the form holds two files named ${name}`);
+      names.add(name);
+      if (!(this.parts.answers ?? []).includes(name)) {
+        throw errors.invalidSurveyCall(`the file ${name} is named by no answer; an answer names the recording it carries`);
+      }
+    }
+  }
+}
+
+function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number): Busboy {
+  try {
+    return busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: {
+        fieldSize: limits.maxTextLength * 4,
+        fields: 2 * limits.maxItems + TEXT_FIELDS.size,
+        files: limits.maxItems,
+        fileSize: maxBytes,
+        parts: 3 * limits.maxItems + TEXT_FIELDS.size,
+      },
+    });
+  } catch {
+    // Busboy refuses a Content-Type it cannot read (another type, or multipart without a boundary).
+    throw errors.unsupportedMediaType(FORM_TYPES);
+  }
+}
+
+/**
+ * Reads the REST twin's form (multipart/form-data, or urlencoded without files) once, as it arrives,
+ * with busboy: the same parts as the SOAP call, the same bounds, and the recordings sent as files.
+ */
+export async function readRestCall(req: Request, { maxBytes, limits }: SoapRequestBounds): Promise<RestCall> {
+  if (!req.is(FORM_TYPES)) throw errors.unsupportedMediaType(FORM_TYPES);
+  const parser = formParser(req, limits, maxBytes);
+  const form = new FormCollector(limits);
+  const tooMany = (what: string) => () =>
+    form.fail(errors.invalidSurveyCall(`the form holds too many ${what}; see SURVEY_MAX_ITEMS`));
+  parser.on('field', (name, value, info) => form.field(name, value, info));
+  parser.on('file', (_name, stream, info) => form.file(stream, info));
+  parser.on('fieldsLimit', tooMany('fields'));
+  parser.on('filesLimit', tooMany('files'));
+  parser.on('partsLimit', tooMany('parts'));
+  // Settles when busboy is done, or failed: a malformed form is the caller's mistake.
+  const done = new Promise<void>((resolve) => {
+    parser.once('close', resolve);
+    parser.once('error', (error: Error) => {
+      form.fail(errors.invalidSurveyCall(`the form could not be read: ${error.message}`));
+      resolve();
+    });
+  });
+  for await (const chunk of bodyBytes(req, maxBytes)) {
+    if (!parser.write(chunk)) await Promise.race([new Promise((resolve) => parser.once('drain', resolve)), done]);
+    if (form.failure !== undefined) throw form.failure;
+  }
+  parser.end();
+  await done;
+  if (form.failure !== undefined) throw form.failure;
+  form.checkFiles();
+  return { parts: form.parts, files: form.files };
+}
