@@ -97,35 +97,57 @@ export interface PhpCall {
 
 export type PhpResult = { response: string } | { fault: { code: string; string: string } };
 
-export interface PhpClientRun {
+/** What one client program did: its results in call order, the cookies it ended with, the envelopes it sent. */
+export interface ClientRun {
   readonly results: PhpResult[];
   readonly cookies: Record<string, string>;
   readonly requests: string[];
 }
 
 const PHP_CLIENT = path.join(__dirname, 'php', 'svc-eval-client.php');
+const ZEEP_CLIENT = path.join(__dirname, 'python', 'svc_eval_client.py');
+/** Debian's interpreter, where apt installs python3-zeep (a python3 earlier on PATH may be another). */
+const DEBIAN_PYTHON = '/usr/bin/python3';
 
-/** Fails with instructions when PHP or its soap extension is missing: the interop tests must run, not skip. */
-export function requirePhpSoap(): void {
-  const probe = spawnSync('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";'], { encoding: 'utf8' });
-  if (probe.error !== undefined || probe.stdout !== 'yes') {
-    throw new Error(
-      'The PHP interop tests need php with the soap extension: apt-get install php-cli php-soap ' +
-        '(bash .ci/run installs them).',
-    );
+/** Fails with instructions when a client program is missing: the interop tests must run, not skip. */
+function requireProgram(command: string, args: readonly string[], expected: string, install: string): void {
+  const probe = spawnSync(command, args, { encoding: 'utf8' });
+  if (probe.error !== undefined || probe.stdout.trim() !== expected) {
+    throw new Error(`The interop tests need ${install} (bash .ci/run installs it).`);
   }
 }
 
-/** Runs each list of calls on its own PHP SoapClient built from the WSDL at `wsdl`. */
-export function runPhpClients(wsdl: string, clients: readonly (readonly PhpCall[])[]): Promise<PhpClientRun[]> {
+export function requirePhpSoap(): void {
+  requireProgram('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";'], 'yes', 'php with the soap extension: apt-get install php-cli php-soap');
+}
+
+export function requireZeep(): void {
+  requireProgram(DEBIAN_PYTHON, ['-c', 'import zeep; print("yes")'], 'yes', "Python's zeep: apt-get install python3-zeep");
+}
+
+/** Runs a client program that reads its calls as JSON on stdin and prints what happened as JSON. */
+function runClientProgram(command: string, args: readonly string[], input: unknown): Promise<ClientRun[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile('php', [PHP_CLIENT], (error, stdout, stderr) => {
+    const child = execFile(command, args, (error, stdout, stderr) => {
       if (error) {
-        reject(new Error(`php failed: ${error.message}\n${stderr}`));
+        reject(new Error(`${command} failed: ${error.message}\n${stderr}`));
         return;
       }
-      resolve((JSON.parse(stdout) as { clients: PhpClientRun[] }).clients);
+      resolve((JSON.parse(stdout) as { clients: ClientRun[] }).clients);
     });
-    child.stdin?.end(JSON.stringify({ wsdl, clients }));
+    child.stdin?.end(JSON.stringify(input));
   });
+}
+
+/** Runs each list of calls on its own PHP SoapClient built from the WSDL at `wsdl`. */
+export function runPhpClients(wsdl: string, clients: readonly (readonly PhpCall[])[]): Promise<ClientRun[]> {
+  return runClientProgram('php', [PHP_CLIENT], { wsdl, clients });
+}
+
+/** Runs each list of calls on its own zeep client generated from the WSDL at `wsdl` (the two parts only). */
+export function runZeepClients(
+  wsdl: string,
+  clients: readonly (readonly Pick<PhpCall, 'question_texts' | 'answers'>[])[],
+): Promise<ClientRun[]> {
+  return runClientProgram(DEBIAN_PYTHON, [ZEEP_CLIENT], { wsdl, clients });
 }

@@ -1,0 +1,67 @@
+"""Drives zeep, a SOAP client generated from the WSDL, as a Python survey system would, for the interop tests.
+
+stdin: {"wsdl": URL, "clients": [[call, ...], ...]}, a call being {"question_texts": [...], "answers": [...]}.
+Each inner list runs on its own client, whose HTTP session keeps the cookies it is given.
+stdout: {"clients": [{"results": [{"response": str} | {"fault": {"code", "string"}}, ...],
+  "cookies": {name: value}, "requests": [the envelopes zeep sent]}]}
+"""
+
+import json
+import os
+import sys
+
+from lxml import etree
+from zeep import Client, Plugin
+from zeep.exceptions import Fault
+from zeep.transports import Transport
+
+SOAP_ENCODING = "http://schemas.xmlsoap.org/soap/encoding/"
+SOAP_ENCODING_SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "soap-encoding.xsd")
+
+
+class OfflineTransport(Transport):
+    """zeep fetches the SOAP encoding schema from its namespace address; the tests run offline."""
+
+    def load(self, url):
+        if url.rstrip("/") == SOAP_ENCODING.rstrip("/"):
+            with open(SOAP_ENCODING_SCHEMA, "rb") as schema:
+                return schema.read()
+        return super().load(url)
+
+
+class SentEnvelopes(Plugin):
+    def __init__(self):
+        self.sent = []
+
+    def egress(self, envelope, http_headers, operation, binding_options):
+        self.sent.append(etree.tostring(envelope, encoding="unicode"))
+        return envelope, http_headers
+
+
+def run(wsdl, calls):
+    envelopes = SentEnvelopes()
+    client = Client(wsdl, transport=OfflineTransport(), plugins=[envelopes])
+    array_of_string = client.get_type("{urn:SampleWebservice}ArrayOfstring")
+
+    # zeep requires at least one item in an ArrayOfstring it builds; a plain empty list is sent as an empty array.
+    def encoded(items):
+        return array_of_string(items) if items else []
+
+    results = []
+    for call in calls:
+        try:
+            response = client.service.svcEval(encoded(call["question_texts"]), encoded(call["answers"]))
+            results.append({"response": response})
+        except Fault as fault:
+            results.append({"fault": {"code": fault.code, "string": fault.message}})
+    cookies = {cookie.name: cookie.value for cookie in client.transport.session.cookies}
+    return {"results": results, "cookies": cookies, "requests": envelopes.sent}
+
+
+def main():
+    given = json.load(sys.stdin)
+    output = {"clients": [run(given["wsdl"], calls) for calls in given["clients"]]}
+    json.dump(output, sys.stdout, ensure_ascii=False)
+
+
+main()
