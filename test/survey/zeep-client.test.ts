@@ -32,7 +32,7 @@ test('texts with Unicode and XML-special characters, and arrays of no item, roun
   server = await startTestServer({}, { surveyHandler: echoHandler });
   const texts = ['a < b & c > d', `"double" and 'single'`, 'Grüße, 日本語, emoji 😀👍🏽', '  padded  '];
   const [client] = await runZeepClients(wsdl(), [[{ question_texts: texts, answers: [...texts].reverse() }, { question_texts: [], answers: [] }]]);
-  const seen = client?.results.map((result) => ('response' in result ? JSON.parse(result.response) : result));
+  const seen = client?.results.map((result): unknown => ('response' in result ? JSON.parse(result.response) : result));
   expect(seen).toEqual([
     { questionTexts: texts, answers: [...texts].reverse() },
     { questionTexts: [], answers: [], state: { calls: 1 } },
