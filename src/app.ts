@@ -1,14 +1,12 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import { adminRouter } from './admin/router';
 import type { Config } from './config/config';
 import { errors } from './errors/catalogue';
+import { accessLog } from './http/access-log';
 import { errorHandler, notFound } from './http/error-handler';
 import { renderError } from './http/representation';
 import { answerStalledBodies } from './http/stalled-body';
-import { accessLogErrorFields, accessLogErrorMessage, redactRequestUrl } from './logger';
 import { reportingRouter } from './reporting/router';
 import type { Store } from './storage/store';
 import { surveyRouter } from './survey/router';
@@ -32,22 +30,7 @@ export function createApp(deps: AppDependencies): Express {
   // Express's last-resort handler shows stack traces unless it believes it runs in production.
   app.set('env', 'production');
   app.set('trust proxy', deps.config.trustProxy);
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const id = randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Unexpected failures are logged at error level, with their cause, where they are handled; the
-      // access line of a 5xx (SOAP faults answer bad input with 500) is only a warning.
-      customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'warn' : 'info'),
-      customErrorObject: (_req, res, error, fields: Record<string, unknown>) => accessLogErrorFields(res, error, fields),
-      customErrorMessage: (_req, res, error) => accessLogErrorMessage(res, error),
-      serializers: { req: redactRequestUrl },
-    }),
-  );
+  app.use(accessLog(deps.logger));
   app.use(
     answerStalledBodies((req, res) => {
       const stalled = errors.bodyStalled(deps.config.requestIdleTimeoutSeconds);

@@ -23,48 +23,10 @@ function decompressorFor(contentEncoding: string | undefined): Decompressor | nu
   return create === null ? null : create();
 }
 
-const unreadable = () =>
-  errors.invalidSurveyCall('the request body could not be read; it may be truncated or not match its Content-Encoding');
-
 /** Errors of Node's zlib streams: corrupt, truncated or mislabelled compressed data. */
 function isDecompressionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^(Z_|ERR_BROTLI|ERR__)/.test(code);
-}
-
-/**
- * The request body's bytes as they arrive, decompressed by Content-Encoding, failing with 413 as soon as
- * more than `limitBytes` came out (so a small gzip bomb costs one chunk, not its expansion). Whenever the
- * reader stops early, on a limit or its own refusal, the rest of the body is read and thrown away, so
- * that the answer reaches a client still sending instead of a reset connection.
- */
-export async function* bodyBytes(req: Request, limitBytes: number): AsyncGenerator<Buffer, void, undefined> {
-  const decompressor = decompressorFor(req.get('content-encoding'));
-  if (decompressor === null && Number(req.get('content-length')) > limitBytes) {
-    discardRest(req);
-    throw errors.payloadTooLarge(limitBytes);
-  }
-  let source: Readable = req;
-  if (decompressor !== null) {
-    // A client gone mid-body must end the read, not leave it waiting for compressed data.
-    req.once('error', (error) => decompressor.destroy(error));
-    req.once('close', () => req.complete || decompressor.destroy(new Error('the client closed the connection mid-body')));
-    source = req.pipe(decompressor);
-  }
-  let received = 0;
-  try {
-    for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-      received += chunk.length;
-      if (received > limitBytes) throw errors.payloadTooLarge(limitBytes);
-      yield chunk;
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw isDecompressionError(error) ? unreadable() : error;
-  } finally {
-    discardRest(req);
-    decompressor?.destroy();
-  }
 }
 
 function discardRest(req: Request): void {
@@ -73,10 +35,79 @@ function discardRest(req: Request): void {
   req.resume();
 }
 
+/** What reads the body: called with each piece of bytes in order; a promise it returns holds the next piece back. */
+export type BodyConsumer = (bytes: Buffer) => void | Promise<void>;
+
+/**
+ * Feeds the request body to `consume` as it arrives, decompressed by Content-Encoding, and fails with 413
+ * as soon as more than `limitBytes` came out (so a small gzip bomb costs one chunk, not its expansion).
+ * Resolves at the end of the body; rejects with what `consume` threw, or with the fault for a body that
+ * cannot be read. Whenever reading stops early, the rest of the body is read and thrown away, so that the
+ * answer reaches a client still sending instead of a reset connection.
+ */
+export function readBody(req: Request, limitBytes: number, consume: BodyConsumer): Promise<void> {
+  const decompressor = decompressorFor(req.get('content-encoding'));
+  if (decompressor === null && Number(req.get('content-length')) > limitBytes) {
+    discardRest(req);
+    return Promise.reject(errors.payloadTooLarge(limitBytes));
+  }
+  const source: Readable = decompressor === null ? req : req.pipe(decompressor);
+  return new Promise<void>((resolve, reject) => {
+    let received = 0;
+    let settled = false;
+    /** The consumer's work on the last piece, when it took a promise: the body ends only after it. */
+    let consuming: Promise<void> | undefined;
+    const finish = (error?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      source.off('data', onData);
+      if (error === undefined) {
+        resolve();
+        return;
+      }
+      discardRest(req);
+      decompressor?.destroy();
+      const failure = error instanceof AppError || !isDecompressionError(error) ? error : unreadable();
+      reject(failure instanceof Error ? failure : unreadable());
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > limitBytes) {
+        finish(errors.payloadTooLarge(limitBytes));
+        return;
+      }
+      try {
+        const consumed = consume(chunk);
+        if (consumed === undefined) return;
+        source.pause();
+        consuming = consumed.then(() => {
+          consuming = undefined;
+          if (!settled) source.resume();
+        }, finish);
+      } catch (error) {
+        finish(error);
+      }
+    };
+    source.on('data', onData);
+    // A paused stream still ends once its last piece is out, which may be while that piece is consumed.
+    source.once('end', () => (consuming === undefined ? finish() : void consuming.then(() => finish())));
+    source.once('error', finish);
+    // A client gone mid-body ends the read; with a decompressor in between, req's own events tell it.
+    req.once('close', () => req.complete || finish(new Error('the client closed the connection mid-body')));
+    if (decompressor !== null) req.once('error', finish);
+  });
+}
+
+const unreadable = () =>
+  errors.invalidSurveyCall('the request body could not be read; it may be truncated or not match its Content-Encoding');
+
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
-/** The body as text in pieces as it arrives, decoded in the charset its Content-Type names (UTF-8 when none). */
-export async function* bodyText(req: Request, limitBytes: number): AsyncGenerator<string, void, undefined> {
+/**
+ * Turns the body's bytes into text in the charset its Content-Type names (UTF-8 when none), piece by
+ * piece: call it with each piece of bytes, then once without, for what a last multi-byte character left.
+ */
+export function bodyTextDecoder(req: Request): (bytes?: Buffer) => string {
   const charset = CHARSET.exec(req.get('content-type') ?? '')?.[1] ?? 'utf-8';
   let decoder: TextDecoder;
   try {
@@ -84,13 +115,11 @@ export async function* bodyText(req: Request, limitBytes: number): AsyncGenerato
   } catch {
     throw errors.invalidSurveyCall(`charset ${charset} is not supported; send UTF-8`);
   }
-  const decode = (bytes?: Buffer): string => {
+  return (bytes) => {
     try {
       return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
     } catch {
       throw errors.invalidSurveyCall(`the request body is not valid ${charset}`);
     }
   };
-  for await (const bytes of bodyBytes(req, limitBytes)) yield decode(bytes);
-  yield decode();
 }

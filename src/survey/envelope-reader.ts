@@ -68,8 +68,8 @@ class TextCollector {
 
 function declarationsOf(attributes: Readonly<Record<string, string>>): Map<string, string> | undefined {
   let declarations: Map<string, string> | undefined;
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === 'xmlns' || name.startsWith('xmlns:')) (declarations ??= new Map()).set(name === 'xmlns' ? '' : name.slice(6), value);
+  for (const name in attributes) {
+    if (name === 'xmlns' || name.startsWith('xmlns:')) (declarations ??= new Map()).set(name === 'xmlns' ? '' : name.slice(6), attributes[name] ?? '');
   }
   return declarations;
 }
@@ -117,19 +117,20 @@ export function envelopeReader(limits: SurveyMessageLimits): EnvelopeReader {
     namespace: string,
     local: string,
   ): string | undefined {
-    for (const [name, value] of Object.entries(attributes)) {
-      if (name.includes(':') && localName(name) === local && namespaceOf(name, declarations) === namespace) return value.trim();
+    for (const name in attributes) {
+      if (name.endsWith(`:${local}`) && namespaceOf(name, declarations) === namespace) return attributes[name]?.trim();
     }
     return undefined;
+  }
+
+  function isNil(tag: sax.Tag, declarations: ReadonlyMap<string, string> | undefined): boolean {
+    const nil = attributeIn(tag.attributes, declarations, XML_SCHEMA_INSTANCE, 'nil');
+    return nil === 'true' || nil === '1';
   }
 
   function placeOf(tag: sax.Tag, declarations: ReadonlyMap<string, string> | undefined): Place {
     const parent = stack.at(-1)?.place;
     const local = localName(tag.name);
-    const isNil = () => {
-      const nil = attributeIn(tag.attributes, declarations, XML_SCHEMA_INSTANCE, 'nil');
-      return nil === 'true' || nil === '1';
-    };
     if (parent === undefined) {
       if (rootClosed) refused('the request holds more than the SOAP envelope; send one envelope per request');
       const namespace = namespaceOf(tag.name, declarations);
@@ -174,7 +175,7 @@ export function envelopeReader(limits: SurveyMessageLimits): EnvelopeReader {
         const arrayPart = ARRAY_PARTS.get(tag.name);
         if (arrayPart !== undefined) return { kind: 'array', part: arrayPart, items: [] };
         const stringPart = STRING_PARTS.get(tag.name) as StringPart;
-        return { kind: 'string', part: stringPart, text: isNil() ? undefined : new TextCollector(tag.name, limits.maxTextLength) };
+        return { kind: 'string', part: stringPart, text: isNil(tag, declarations) ? undefined : new TextCollector(tag.name, limits.maxTextLength) };
       }
       case 'array': {
         if (parent.itemName !== undefined && parent.itemName !== tag.name) {
@@ -185,7 +186,7 @@ export function envelopeReader(limits: SurveyMessageLimits): EnvelopeReader {
           throw errors.surveyLimitExceeded(`the number of items of ${PART_NAMES[parent.part]}`, limits.maxItems, 'SURVEY_MAX_ITEMS');
         }
         const what = `${PART_NAMES[parent.part]}[${parent.items.length}]`;
-        return { kind: 'item', name: what, text: isNil() ? undefined : new TextCollector(what, limits.maxTextLength) };
+        return { kind: 'item', name: what, text: isNil(tag, declarations) ? undefined : new TextCollector(what, limits.maxTextLength) };
       }
       case 'item':
         return refused(`${parent.name} must be a string, not a structure`);

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { SurveyMessageLimits } from '../config/config';
 import type { AppError} from '../errors/catalogue';
 import { errors } from '../errors/catalogue';
-import { bodyBytes } from './body-stream';
+import { readBody } from './body-stream';
 import { PART_NAMES, type ReceivedParts } from './call-parts';
 import type { SoapRequestBounds } from './soap-request';
 import type { SurveyFile } from './survey-handler';
@@ -135,10 +135,11 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SoapReque
       resolve();
     });
   });
-  for await (const chunk of bodyBytes(req, maxBytes)) {
-    if (!parser.write(chunk)) await Promise.race([new Promise((resolve) => parser.once('drain', resolve)), done]);
+  await readBody(req, maxBytes, (bytes) => {
+    const writable = parser.write(bytes);
     if (form.failure !== undefined) throw form.failure;
-  }
+    if (!writable) return Promise.race([new Promise<void>((resolve) => parser.once('drain', resolve)), done]);
+  });
   parser.end();
   await done;
   if (form.failure !== undefined) throw form.failure;

@@ -62,7 +62,8 @@ function answerSoapCall(deps: SurveyServiceDependencies, bounds: SoapRequestBoun
     const parts = callParts(await readSoapCall(req, bounds));
     const answer = await answerCall(call, parts, presentedSessionId(req), requestLogger(deps.logger, req));
     setSessionCookie(req, res, answer, soapPath);
-    res.status(200).type(XML).send(svcEvalResponseEnvelope(answer.response));
+    // end, not send: an answer to a POST needs no ETag, whose hash send would compute on every call.
+    res.status(200).type(XML).end(svcEvalResponseEnvelope(answer.response));
   };
 }
 

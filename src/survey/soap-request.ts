@@ -2,9 +2,9 @@ import type { Request } from 'express';
 import { setImmediate as nextTurnOfEventLoop } from 'node:timers/promises';
 import type { SurveyMessageLimits } from '../config/config';
 import { errors } from '../errors/catalogue';
-import { bodyText } from './body-stream';
+import { bodyTextDecoder, readBody } from './body-stream';
 import type { ReceivedParts } from './call-parts';
-import { envelopeReader } from './envelope-reader';
+import { envelopeReader, type EnvelopeReader } from './envelope-reader';
 import { SURVEY_SERVICE } from './wsdl';
 
 /**
@@ -31,15 +31,24 @@ export interface SoapRequestBounds {
   readonly limits: SurveyMessageLimits;
 }
 
+/** Parses a long text a piece per turn of the event loop. */
+async function writeInPieces(reader: EnvelopeReader, text: string): Promise<void> {
+  for (let start = 0; start < text.length; start += PIECE_LENGTH) {
+    if (start > 0) await nextTurnOfEventLoop();
+    reader.write(text.slice(start, start + PIECE_LENGTH));
+  }
+}
+
 /** Reads a svcEval SOAP request once, as it arrives: the parts, or the fault to answer as soon as one shows. */
 export async function readSoapCall(req: Request, { maxBytes, limits }: SoapRequestBounds): Promise<ReceivedParts> {
   checkSoapAction(req.get('soapaction'));
+  const decode = bodyTextDecoder(req);
   const reader = envelopeReader(limits);
-  for await (const text of bodyText(req, maxBytes)) {
-    for (let start = 0; start < text.length; start += PIECE_LENGTH) {
-      if (start > 0) await nextTurnOfEventLoop();
-      reader.write(text.length <= PIECE_LENGTH ? text : text.slice(start, start + PIECE_LENGTH));
-    }
-  }
+  await readBody(req, maxBytes, (bytes) => {
+    const text = decode(bytes);
+    if (text.length <= PIECE_LENGTH) reader.write(text);
+    else return writeInPieces(reader, text);
+  });
+  reader.write(decode());
   return reader.end();
 }

@@ -114,6 +114,15 @@ describe('the structure of a message', () => {
     expect(response.text).toBe(responseBody('accepted'));
   });
 
+  test('an answer longer than one parse piece (16 Ki characters) arrives whole, however the body is cut into chunks', async () => {
+    const lengths = [16_385, 40_000, 65_536, 100_000, 1_000_000];
+    for (const length of lengths) {
+      const response = await post(server.url, svcEval(['Record your message'], ['a'.repeat(length)]));
+      expect(response.text).toBe(responseBody('rejected'));
+    }
+    expect(handlerCalls.map((call) => call.answers[0]?.length)).toEqual(lengths);
+  });
+
   test('a 10 MB recording sent as one Base64 answer is within the default bounds', async () => {
     const recording = randomBytes(7_300_000).toString('base64');
     const response = await post(server.url, svcEval(['Record your message', 'Agree?'], [recording, 'yes']));

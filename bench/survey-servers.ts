@@ -1,0 +1,73 @@
+/**
+ * The survey web services under measurement, in a process of their own so the load generator does not
+ * share their event loop: the real app, and a server built only from the soap package with the same
+ * WSDL (the baseline). Prints one JSON line with their URLs; answers the parent's 'reset' and 'report'
+ * messages with the longest event-loop delay the app's process had since the last reset.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { listen as soapListen } from 'soap';
+import type * as PasswordHash from '../src/accounts/password-hash';
+import type * as App from '../src/app';
+import type * as ConfigModule from '../src/config/config';
+import type * as LoggerModule from '../src/logger';
+import type * as ServerModule from '../src/server';
+import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
+import type * as StoreModule from '../src/storage/store';
+import type * as WsdlModule from '../src/survey/wsdl';
+import type * as ClockModule from '../src/time/clock';
+
+/** The server's compiled modules (npm run build), as `npm start` runs them, not their TypeScript through tsx. */
+const compiled = <Module>(name: string): Promise<Module> => import(`../dist/${name}.js`) as Promise<Module>;
+
+async function soapOnlyServer(renderWsdl: (address: string) => string): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const svcEval = (args: { answers?: { item?: unknown } }) => {
+    const items = args.answers?.item;
+    const answers = (Array.isArray(items) ? (items as unknown[]) : [items]).map((item): unknown =>
+      typeof item === 'object' && item !== null ? (item as { $value?: unknown }).$value : item,
+    );
+    return { svcEvalResponse: answers.includes('yes') ? 'accepted' : 'rejected' };
+  };
+  soapListen(server, '/survey', { SampleWebservice: { SampleWebservicePort: { svcEval } } }, renderWsdl(`${url}/survey`));
+  return `${url}/survey`;
+}
+
+async function main(): Promise<void> {
+  const { hashPassword } = await compiled<typeof PasswordHash>('accounts/password-hash');
+  const { createApp } = await compiled<typeof App>('app');
+  const { loadConfig } = await compiled<typeof ConfigModule>('config/config');
+  const { createLogger } = await compiled<typeof LoggerModule>('logger');
+  const { listen } = await compiled<typeof ServerModule>('server');
+  const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
+  const { accountId } = await compiled<typeof StoreModule>('storage/store');
+  const { renderWsdl } = await compiled<typeof WsdlModule>('survey/wsdl');
+  const { systemClock } = await compiled<typeof ClockModule>('time/clock');
+  const config = loadConfig({ SURVEY_RATE_LIMIT: '1000000000', DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000' });
+  const store = createMemoryStore();
+  const id = accountId('dev', 'bench');
+  await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: 'UTC', credentialGeneration: 0 });
+  await store.phones.assign('18005550100', id);
+  const app = await listen(createApp({ config, store, clock: systemClock, logger: createLogger('silent') }), '127.0.0.1', 0);
+  const auth = await fetch(`${app.url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'bench', password: 'bench' }) });
+  const { login, password } = (await auth.json()) as { login: string; password: string };
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  process.on('message', (message) => {
+    if (message === 'reset') delay.reset();
+    else if (message === 'report') process.send?.({ maxDelayMs: delay.max / 1e6 });
+  });
+  process.stdout.write(
+    `${JSON.stringify({
+      survey: `${app.url}/survey`,
+      baseline: await soapOnlyServer(renderWsdl),
+      report: `${app.url}/api/events/20260101/20260131/day/ALL`,
+      authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
+    })}\n`,
+  );
+}
+
+void main();

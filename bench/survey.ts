@@ -1,0 +1,141 @@
+/**
+ * npm run bench:survey (part of npm run bench): the survey web service.
+ * 1. svcEval throughput as a ratio against a server built only from the soap package with the same
+ *    WSDL, measured in the same run: median of BENCH_RUNS (default 5) alternating rounds of
+ *    BENCH_SECONDS (default 3), 10 connections, the envelope PHP's SoapClient sends for a two-question page.
+ * 2. How long large and hostile bodies hold the event loop: BIG_REQUESTS (default 5) of each, one after
+ *    another, while a reporting request is sent again and again; prints the server's longest event-loop
+ *    delay (perf_hooks) and the reporting request's longest wait, against the same request alone.
+ * Bounded: every request has a timeout, every phase a fixed number of requests.
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
+
+interface Servers {
+  readonly survey: string;
+  readonly baseline: string;
+  readonly report: string;
+  readonly authorization: string;
+}
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const BIG_REQUESTS = Number(process.env.BIG_REQUESTS ?? 5);
+const REQUEST_TIMEOUT_MS = 60_000;
+
+const SOAP_HEADERS = { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"urn:SampleWebserviceAction"' };
+const ENVELOPE_START =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/" ' +
+  'xmlns:ns1="urn:SampleWebservice" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:SOAP-ENC="http://schemas.xmlsoap.org/soap/encoding/" ' +
+  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" SOAP-ENV:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><SOAP-ENV:Body>';
+const ENVELOPE_END = '</SOAP-ENV:Body></SOAP-ENV:Envelope>\n';
+
+function svcEval(questionTexts: readonly string[], answers: readonly string[]): string {
+  const array = (part: string, items: readonly string[]) =>
+    `<${part} SOAP-ENC:arrayType="xsd:string[${items.length}]" xsi:type="ns1:ArrayOfstring">` +
+    items.map((item) => `<item xsi:type="xsd:string">${item}</item>`).join('') +
+    `</${part}>`;
+  return `${ENVELOPE_START}<ns1:svcEval>${array('question_texts', questionTexts)}${array('answers', answers)}</ns1:svcEval>${ENVELOPE_END}`;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+async function callsPerSecond(url: string, body: string): Promise<number> {
+  const result = await autocannon({ url, method: 'POST', connections: 10, duration: SECONDS, headers: SOAP_HEADERS, body });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+/** The bodies that must never hold other requests: large but legitimate, or built to be expensive. */
+function bigBodies(): { name: string; body: Buffer; headers: Record<string, string> }[] {
+  const recording = randomBytes(7_300_000).toString('base64');
+  const spaces = ' '.repeat(1024 * 1024);
+  return [
+    { name: '10 MB envelope, one Base64 recording', body: Buffer.from(svcEval(['Record your message', 'Agree?'], [recording, 'yes'])), headers: {} },
+    {
+      name: 'gzip bomb, 256 MiB of spaces',
+      body: gzipSync(Buffer.from(ENVELOPE_START + spaces.repeat(256)), { level: 9 }),
+      headers: { 'Content-Encoding': 'gzip' },
+    },
+    { name: '10 MB of empty elements', body: Buffer.from(ENVELOPE_START + '<a/>'.repeat(2_500_000)), headers: {} },
+    { name: '10 MB of one element\'s attributes', body: Buffer.from(`${ENVELOPE_START}<a ${Array.from({ length: 900_000 }, (_, i) => `a${i}=""`).join(' ')}/>`), headers: {} },
+    { name: '10 MB of nesting', body: Buffer.from(ENVELOPE_START + '<a>'.repeat(3_400_000)), headers: {} },
+  ];
+}
+
+async function timed(url: string, init: RequestInit): Promise<{ ms: number; status: number }> {
+  const began = performance.now();
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  await response.arrayBuffer();
+  return { ms: performance.now() - began, status: response.status };
+}
+
+async function reportLatencies(servers: Servers, while_: Promise<unknown>): Promise<number[]> {
+  const latencies: number[] = [];
+  let done = false;
+  void while_.finally(() => {
+    done = true;
+  });
+  while (!done) latencies.push((await timed(servers.report, { headers: { authorization: servers.authorization } })).ms);
+  return latencies;
+}
+
+function ask(child: ReturnType<typeof spawn>, message: 'reset' | 'report'): Promise<{ maxDelayMs: number } | undefined> {
+  child.send(message);
+  return message === 'report' ? (once(child, 'message') as Promise<[{ maxDelayMs: number }]>).then(([reply]) => reply) : Promise.resolve(undefined);
+}
+
+async function main(): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/survey-servers.ts'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  try {
+    const [line] = (await once(createInterface({ input: child.stdout as NodeJS.ReadableStream }), 'line')) as [string];
+    const servers = JSON.parse(line) as Servers;
+    const page = svcEval(['Would you recommend us?', 'Your comments'], ['yes', 'Quick &amp; friendly']);
+    const samples = { baseline: [] as number[], survey: [] as number[] };
+    for (let run = 1; run <= RUNS; run += 1) {
+      samples.baseline.push(await callsPerSecond(servers.baseline, page));
+      samples.survey.push(await callsPerSecond(servers.survey, page));
+      process.stdout.write(`run ${run}/${RUNS}: soap package only ${samples.baseline.at(-1)?.toFixed(0)}, this server ${samples.survey.at(-1)?.toFixed(0)} calls/s\n`);
+    }
+    const [baseline, survey] = [median(samples.baseline), median(samples.survey)];
+    const lines = [
+      `svcEval, two-question page as PHP sends it, ${RUNS} runs of ${SECONDS}s, 10 connections, medians:`,
+      `  server built only from the soap package, same WSDL: ${baseline.toFixed(0)} calls/s (baseline 1.00)`,
+      `  this server (SOAP parse, session, cookie, rate limit, access log off): ${survey.toFixed(0)} calls/s (${(survey / baseline).toFixed(2)} of baseline)`,
+    ];
+
+    const alone: number[] = [];
+    for (let index = 0; index < 41; index += 1) alone.push((await timed(servers.report, { headers: { authorization: servers.authorization } })).ms);
+    lines.push(`a reporting request (event tracker, 31 days) alone: median ${median(alone).toFixed(1)} ms, longest ${Math.max(...alone).toFixed(1)} ms`);
+    for (const { name, body, headers } of bigBodies()) {
+      await ask(child, 'reset');
+      const statuses: number[] = [];
+      const big = (async () => {
+        for (let index = 0; index < BIG_REQUESTS; index += 1) {
+          statuses.push((await timed(servers.survey, { method: 'POST', headers: { ...SOAP_HEADERS, ...headers }, body })).status);
+        }
+      })();
+      const latencies = await reportLatencies(servers, big);
+      await big;
+      const report = await ask(child, 'report');
+      lines.push(
+        `  ${name} (${(body.length / 1048576).toFixed(1)} MiB sent, x${BIG_REQUESTS}, HTTP ${[...new Set(statuses)].join('/')}): ` +
+          `longest event-loop delay ${report?.maxDelayMs.toFixed(1)} ms; reporting request longest ${Math.max(...latencies).toFixed(1)} ms ` +
+          `over ${latencies.length} requests (goal: held <= 100 ms)`,
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    child.kill();
+  }
+}
+
+void main();

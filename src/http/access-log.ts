@@ -1,0 +1,57 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request id, also sent back as X-Request-Id and named by every log line about the request. */
+    id: string;
+  }
+}
+
+/** POST /api/auth takes the tool password from the query string too (the reference documents it there). */
+const SECRET_QUERY_PARAMETERS = ['password'];
+const HIDDEN = '[Redacted]';
+
+/** Hides the secrets in a URL's query string; the logger's redaction hides them in the parsed query. */
+function loggedUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const parameters = new URLSearchParams(url.slice(queryStart + 1));
+  const secrets = SECRET_QUERY_PARAMETERS.filter((name) => parameters.has(name));
+  if (secrets.length === 0) return url;
+  for (const name of secrets) parameters.set(name, HIDDEN);
+  return `${url.slice(0, queryStart)}?${parameters.toString()}`;
+}
+
+/** What the logger must hide in an access line's fields (pino redact paths). */
+export const ACCESS_LOG_REDACTIONS: readonly string[] = SECRET_QUERY_PARAMETERS.map((name) => `req.query.${name}`);
+
+/** Chosen fields, not the request: no header is logged, so no credential or cookie can leak. */
+function accessLine(req: Request, res: Response, started: number): Record<string, unknown> {
+  return {
+    req: { id: req.id, method: req.method, url: loggedUrl(req.originalUrl), query: req.query, remoteAddress: req.socket.remoteAddress },
+    res: { statusCode: res.statusCode },
+    responseTime: Date.now() - started,
+  };
+}
+
+/**
+ * Gives each request its id (a UUID, sent back as X-Request-Id) and logs one line when its answer is
+ * sent: `request completed` at info, or at warn for a 5xx (a SOAP fault is one, whoever was at fault:
+ * causes are logged where they were caught); `request aborted` at warn when the client went away first.
+ * The line is built only when the logger would write it, so a quiet logger costs a UUID per request.
+ */
+export function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = Date.now();
+    req.id = randomUUID();
+    res.setHeader('X-Request-Id', req.id);
+    res.once('close', () => {
+      const finished = res.writableFinished;
+      const level = finished && res.statusCode < 500 ? 'info' : 'warn';
+      if (logger.isLevelEnabled(level)) logger[level](accessLine(req, res, started), finished ? 'request completed' : 'request aborted');
+    });
+    next();
+  };
+}
