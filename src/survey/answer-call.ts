@@ -37,14 +37,19 @@ class HandlerTimeout extends Error {
   override readonly name = 'HandlerTimeout';
 }
 
-/** A handler that never settles must not hold the survey system's request (and a socket) forever. */
+/**
+ * A handler whose promise never settles must not hold the survey system's request (and a socket) forever.
+ * A handler that answers synchronously (the sample does) has finished already: it needs no timer.
+ */
 async function withinTimeout<T>(work: () => T | Promise<T>, seconds: number): Promise<T> {
+  const result = work();
+  if (typeof (result as Partial<PromiseLike<T>> | null)?.then !== 'function') return result;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new HandlerTimeout(`the survey handler took longer than ${seconds} s`)), seconds * 1000);
   });
   try {
-    return await Promise.race([Promise.resolve().then(work), timeout]);
+    return await Promise.race([Promise.resolve(result), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -57,27 +62,27 @@ const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF
 async function evaluate(
   deps: SurveyCallDependencies,
   call: SurveyCall,
-  log: Logger,
+  log: () => Logger,
 ): Promise<{ response: string; stateJson: string }> {
   let evaluation: SurveyEvaluation;
   try {
     evaluation = await withinTimeout(() => deps.handler(call), deps.handlerTimeoutSeconds);
   } catch (error) {
-    log.error({ err: error }, 'the survey handler failed');
+    log().error({ err: error }, 'the survey handler failed');
     throw errors.surveyHandlerFailed();
   }
   const response: unknown = (evaluation as Partial<SurveyEvaluation> | undefined)?.response;
   if (typeof response !== 'string') {
-    log.error({ returned: typeof evaluation }, 'the survey handler returned no {response: string, state}');
+    log().error({ returned: typeof evaluation }, 'the survey handler returned no {response: string, state}');
     throw errors.surveyHandlerFailed();
   }
   if (NOT_XML_CHARACTER.test(response)) {
-    log.error('the survey handler returned a response with characters that XML cannot carry');
+    log().error('the survey handler returned a response with characters that XML cannot carry');
     throw errors.surveyHandlerFailed();
   }
   const stateJson = stateToJson(evaluation.state);
   if (stateJson === undefined) {
-    log.error('the survey handler returned a state that JSON cannot hold');
+    log().error('the survey handler returned a state that JSON cannot hold');
     throw errors.surveyHandlerFailed();
   }
   return { response, stateJson };
@@ -101,7 +106,8 @@ export async function answerCall(
   deps: SurveyCallDependencies,
   parts: CallParts & { readonly files?: readonly SurveyFile[] },
   cookieSessionId: string | undefined,
-  log: Logger,
+  /** The request's logger, made only when something is logged: making one costs on every call. */
+  log: () => Logger,
 ): Promise<SurveyAnswer> {
   const now = deps.clock.now();
   const namedId = parts.sessionId === undefined ? undefined : sessionIdFor(parts.sessionId);

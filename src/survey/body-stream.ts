@@ -92,9 +92,11 @@ export function readBody(req: Request, limitBytes: number, consume: BodyConsumer
     // A paused stream still ends once its last piece is out, which may be while that piece is consumed.
     source.once('end', () => (consuming === undefined ? finish() : void consuming.then(() => finish())));
     source.once('error', finish);
-    // A client gone mid-body ends the read; with a decompressor in between, req's own events tell it.
-    req.once('close', () => req.complete || finish(new Error('the client closed the connection mid-body')));
-    if (decompressor !== null) req.once('error', finish);
+    if (decompressor !== null) {
+      // A client gone mid-body ends the read (req reports it itself when read directly).
+      req.once('error', finish);
+      req.once('close', () => req.complete || finish(new Error('the client closed the connection mid-body')));
+    }
   });
 }
 

@@ -60,10 +60,10 @@ function answerSoapCall(deps: SurveyServiceDependencies, bounds: SoapRequestBoun
   const { soapPath } = deps.config;
   return async (req, res) => {
     const parts = callParts(await readSoapCall(req, bounds));
-    const answer = await answerCall(call, parts, presentedSessionId(req), requestLogger(deps.logger, req));
+    const answer = await answerCall(call, parts, presentedSessionId(req), () => requestLogger(deps.logger, req));
     setSessionCookie(req, res, answer, soapPath);
     // end, not send: an answer to a POST needs no ETag, whose hash send would compute on every call.
-    res.status(200).type(XML).end(svcEvalResponseEnvelope(answer.response));
+    res.status(200).setHeader('Content-Type', XML).end(svcEvalResponseEnvelope(answer.response));
   };
 }
 
@@ -73,7 +73,7 @@ function answerRestCall(deps: SurveyServiceDependencies, bounds: SoapRequestBoun
   const { surveyRestPath } = deps.config;
   return async (req, res) => {
     const { parts, files } = await readRestCall(req, bounds);
-    const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), requestLogger(deps.logger, req));
+    const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), () => requestLogger(deps.logger, req));
     setSessionCookie(req, res, answer, surveyRestPath);
     res.status(200).type('text/plain; charset=utf-8').send(answer.response);
   };
