@@ -137,12 +137,15 @@ async function singleRequestImport(url: string, file: string, serverPid: number)
 }
 
 /**
- * A gzip bomb posted to the survey web service: 256 MiB of zeros in a few hundred KiB. The server
- * inflates no more than SOAP_MAX_BYTES of it before answering 413, so its memory stays flat.
+ * A gzip bomb posted to the survey web service: an envelope of 256 MiB of spaces in a few hundred KiB.
+ * The server inflates no more than SOAP_MAX_BYTES of it before answering 413, so its memory stays flat.
  */
 async function gzipBombMemory(url: string, serverPid: number): Promise<string> {
-  const zeros = Buffer.alloc(1024 * 1024);
-  const bomb = await buffer(Readable.from(Array.from({ length: 256 }, () => zeros)).pipe(createGzip({ level: constants.Z_BEST_COMPRESSION })));
+  const spaces = Buffer.alloc(1024 * 1024, ' ');
+  const start = Buffer.from('<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>');
+  const bomb = await buffer(
+    Readable.from([start, ...Array.from({ length: 256 }, () => spaces)]).pipe(createGzip({ level: constants.Z_BEST_COMPRESSION })),
+  );
   const rssBeforeKiB = await kibibytes(serverPid, 'VmRSS');
   const { result, peakKiB } = await peakRssWhile(serverPid, async () => {
     const response = await fetch(`${url}/survey`, {
@@ -154,7 +157,7 @@ async function gzipBombMemory(url: string, serverPid: number): Promise<string> {
     return response.status;
   });
   return (
-    `a gzip bomb of ${Math.round(bomb.length / 1024)} KiB inflating to 256 MiB, posted to /survey: HTTP ${result}; ` +
+    `a gzip bomb of ${Math.round(bomb.length / 1024)} KiB inflating to 256 MiB of an envelope, posted to /survey: HTTP ${result}; ` +
     `server resident memory ${mib(rssBeforeKiB)} before, peak ${mib(peakKiB)} while refusing it`
   );
 }

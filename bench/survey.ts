@@ -6,13 +6,15 @@
  * 2. How long large and hostile bodies hold the event loop: BIG_REQUESTS (default 5) of each, one after
  *    another, while a reporting request is sent again and again; prints the server's longest event-loop
  *    delay (perf_hooks) and the reporting request's longest wait, against the same request alone.
+ * 3. The memory of one survey session in the in-memory store (bench/survey-sessions.ts; goal <= 300 bytes).
  * Bounded: every request has a timeout, every phase a fixed number of requests.
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 interface Servers {
@@ -132,6 +134,9 @@ async function main(): Promise<void> {
           `over ${latencies.length} requests (goal: held <= 100 ms)`,
       );
     }
+    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/survey-sessions.ts']);
+    const { sessions, bytesPerSession } = JSON.parse(stdout) as { sessions: number; bytesPerSession: number };
+    lines.push(`survey sessions in memory: ${bytesPerSession} bytes each, heap grown by ${sessions} sessions (goal <= 300)`);
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     child.kill();

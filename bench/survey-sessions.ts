@@ -1,0 +1,29 @@
+/**
+ * Memory of one survey session in the in-memory store (run by bench/survey.ts, with --expose-gc): the
+ * heap grown by SESSIONS sessions saved as the service saves them (fresh ids, the sample handler's
+ * state as JSON), divided by their number. Prints one JSON line.
+ */
+import { createMemorySurveySessions } from '../src/storage/memory/survey-sessions';
+import { newSessionId } from '../src/survey/session-cookie';
+
+const SESSIONS = 100_000;
+
+function heapUsed(): number {
+  global.gc?.();
+  global.gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+async function main(): Promise<void> {
+  const sessions = createMemorySurveySessions();
+  const before = heapUsed();
+  const now = Date.now();
+  for (let index = 0; index < SESSIONS; index += 1) {
+    const stateJson = JSON.stringify({ acceptedBefore: index % 2 === 0 });
+    await sessions.save({ id: newSessionId(), stateJson, expiresAt: now + 3_600_000 }, now, SESSIONS);
+  }
+  const after = heapUsed();
+  process.stdout.write(`${JSON.stringify({ sessions: SESSIONS, bytesPerSession: Math.round((after - before) / SESSIONS) })}\n`);
+}
+
+void main();
