@@ -51,17 +51,18 @@ test('the section opens with its title and gives the WSDL address the server ser
   expect(wsdl.text).toContain(`<soap:address location="${base}/survey"/>`);
 });
 
-test('the PHP and curl commands print what the section says', async () => {
+test('the PHP and curl commands, SOAP and REST, print what the section says', async () => {
   server = startServerProcess({});
   const base = await server.listening();
-  const [php, curl] = blocks('sh');
+  const [php, curl, restCurl] = blocks('sh');
   expect(await bash(php ?? '', base)).toBe('accepted\naccepted again\n');
   expect(svcEvalResponseOf(await bash(curl ?? '', base))).toBe('accepted');
   expect(svcEvalResponseOf(await bash(curl ?? '', base))).toBe('accepted again');
+  expect(await bash(restCurl ?? '', base)).toBe('accepted');
 });
 
 test('SURVEY_HANDLER as the section sets it runs the example handler', async () => {
-  const [, , startWithHandler] = blocks('sh');
+  const [, , , startWithHandler] = blocks('sh');
   const assignment = /^SURVEY_HANDLER=(\S+) npm start\n$/.exec(startWithHandler ?? '');
   expect(assignment).not.toBeNull();
   server = startServerProcess({ SURVEY_HANDLER: assignment?.[1] });

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { renderWsdl } from '../../src/survey/wsdl';
+import { responseBody } from '../survey/support';
+
+const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'survey-web-service.md'), 'utf8');
+
+/** The first fenced xml block after a heading. */
+function xmlAfter(heading: string): string {
+  const section = doc.slice(doc.indexOf(heading));
+  const block = /```xml\n([\s\S]*?)```/.exec(section)?.[1];
+  if (block === undefined) throw new Error(`no xml block after ${heading}`);
+  return block;
+}
+
+test('the WSDL in docs/survey-web-service.md is the one the server renders', () => {
+  expect(xmlAfter('## The WSDL')).toBe(renderWsdl('https://surveys.example.com/survey'));
+});
+
+test('the answer in docs/survey-web-service.md is the one the server sends', () => {
+  const answers = doc.slice(doc.indexOf('The answer, `200`'));
+  expect(xmlAfter('The answer, `200`').trim()).toBe(responseBody('accepted'));
+  expect(answers).toContain('Set-Cookie: survey_session=');
+});
