@@ -18,11 +18,15 @@ async function main(): Promise<void> {
   const sessions = createMemorySurveySessions();
   const before = heapUsed();
   const now = Date.now();
+  let lastId = '';
   for (let index = 0; index < SESSIONS; index += 1) {
     const stateJson = JSON.stringify({ acceptedBefore: index % 2 === 0 });
-    await sessions.save({ id: newSessionId(), stateJson, expiresAt: now + 3_600_000 }, now, SESSIONS);
+    lastId = newSessionId();
+    await sessions.save({ id: lastId, stateJson, expiresAt: now + 3_600_000 }, now, SESSIONS);
   }
   const after = heapUsed();
+  // Read after measuring, so that the sessions are still alive when the heap is measured.
+  if ((await sessions.get(lastId, now)) === undefined) throw new Error('the last session is gone');
   process.stdout.write(`${JSON.stringify({ sessions: SESSIONS, bytesPerSession: Math.round((after - before) / SESSIONS) })}\n`);
 }
 
