@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { median, RUNS, SECONDS } from './rounds';
 
 interface Target {
   readonly url: string;
@@ -25,14 +26,6 @@ interface Servers {
   readonly large: Target;
 }
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 async function requestsPerSecond(target: Target): Promise<number> {
   const result = await autocannon({

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { median, RUNS, SECONDS } from './rounds';
 
 interface Servers {
   readonly survey: string;
@@ -27,8 +28,6 @@ interface Servers {
   readonly authorization: string;
 }
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const BIG_REQUESTS = Number(process.env.BIG_REQUESTS ?? 5);
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -46,12 +45,6 @@ function svcEval(questionTexts: readonly string[], answers: readonly string[]): 
     `</${part}>`;
   return `${ENVELOPE_START}<ns1:svcEval>${array('question_texts', questionTexts)}${array('answers', answers)}</ns1:svcEval>${ENVELOPE_END}`;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 async function callsPerSecond(url: string, body: string): Promise<number> {
   const result = await autocannon({ url, method: 'POST', connections: 10, duration: SECONDS, headers: SOAP_HEADERS, body });
