@@ -27,11 +27,14 @@ function loggedUrl(url: string): string {
 /** What the logger must hide in an access line's fields (pino redact paths). */
 export const ACCESS_LOG_REDACTIONS: readonly string[] = SECRET_QUERY_PARAMETERS.map((name) => `req.query.${name}`);
 
-/** Chosen fields, not the request: no header is logged, so no credential or cookie can leak. */
+/**
+ * Chosen fields, not the request: no header is logged, so no credential or cookie can leak. A request
+ * whose client left before its answer began has no status to log.
+ */
 function accessLine(req: Request, res: Response, started: number): Record<string, unknown> {
   return {
     req: { id: req.id, method: req.method, url: loggedUrl(req.originalUrl), query: req.query, remoteAddress: req.socket.remoteAddress },
-    res: { statusCode: res.statusCode },
+    ...(res.headersSent ? { res: { statusCode: res.statusCode } } : {}),
     responseTime: Date.now() - started,
   };
 }

@@ -79,10 +79,13 @@ function answerRestCall(deps: SurveyServiceDependencies, bounds: SoapRequestBoun
   };
 }
 
-/** Every failure at SOAP_PATH becomes a SOAP 1.1 fault; causes the caller did not make are logged. */
+/**
+ * Every failure at SOAP_PATH becomes a SOAP 1.1 fault; causes the caller did not make are logged. A
+ * request already answered, or whose client is gone, is the app's error handler's.
+ */
 function soapFaults(logger: Logger, soapPath: string): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
-    if (res.headersSent || req.path !== soapPath) {
+    if (res.headersSent || req.path !== soapPath || res.socket === null || res.socket.destroyed) {
       next(error);
       return;
     }

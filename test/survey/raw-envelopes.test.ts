@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
@@ -393,6 +393,28 @@ describe('the body is read in the charset its Content-Type names', () => {
 });
 
 describe('logs', () => {
+  test('a client that hangs up mid-envelope is a warning, not a failure of the service', async () => {
+    const logs = new LogLines();
+    const app = createApp({ config: loadConfig({}), store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
+    const running = await listen(app, '127.0.0.1', 0);
+    server = { close: () => running.close() } as TestServer;
+    try {
+      const url = new URL(running.url);
+      const reading = new Promise((resolve) => running.server.once('request', (req: IncomingMessage) => req.once('resume', resolve)));
+      const socket = connect(Number(url.port), url.hostname);
+      socket.write('POST /survey HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<soap:Envelope ');
+      await reading;
+      socket.destroy();
+      const aborted = await logs.waitFor('request aborted');
+      expect(aborted).toMatchObject({ level: 40, req: { method: 'POST', url: '/survey' } });
+      expect(aborted).not.toHaveProperty('res');
+      expect(await logs.waitFor('the client closed the connection before the answer')).toMatchObject({ level: 40 });
+      expect(logs.lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+    } finally {
+      running.server.closeAllConnections();
+    }
+  });
+
   test("record a caller's mistake as a warning with no stack, and only the server's own failures as errors", async () => {
     const logs = new LogLines();
     const app = createApp({ config: loadConfig({}), store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
