@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
@@ -9,6 +7,7 @@ import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { Store } from '../../src/storage/store';
 import { authenticate } from '../reporting/support';
 import { FakeClock } from '../support/fake-clock';
+import { hangUpMidBody } from '../support/hang-up';
 import { serve } from '../support/http';
 import { addAccount } from '../support/test-app';
 import { LogLines } from '../support/log-lines';
@@ -94,13 +93,7 @@ describe('errors common to the reporting API', () => {
 
 describe('a client that hangs up', () => {
   test('is logged as a warning, not as an unhandled error, and the server goes on answering', async () => {
-    const url = new URL(server.url);
-    // The body parser has started reading once the request stream flows.
-    const reading = new Promise((resolve) => server.server.once('request', (req: IncomingMessage) => req.once('resume', resolve)));
-    const socket = connect(Number(url.port), url.hostname);
-    socket.write('POST /api/auth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tool":');
-    await reading;
-    socket.destroy();
+    await hangUpMidBody(server, 'POST /api/auth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tool":');
     const warning = await logs.waitFor('the client closed the connection before the answer');
     expect(warning).toMatchObject({ level: 40 });
     expect(logs.lines.filter((line) => line.msg === 'unhandled error')).toEqual([]);

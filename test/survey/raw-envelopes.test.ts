@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
@@ -11,6 +11,7 @@ import { listen } from '../../src/server';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { SurveyCall, SurveyEvaluation } from '../../src/survey/survey-handler';
 import { FakeClock } from '../support/fake-clock';
+import { hangUpMidBody } from '../support/hang-up';
 import { LogLines } from '../support/log-lines';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { envelope, faultBody, post, responseBody, svcEval } from './support';
@@ -393,44 +394,38 @@ describe('the body is read in the charset its Content-Type names', () => {
 });
 
 describe('logs', () => {
-  test('a client that hangs up mid-envelope is a warning, not a failure of the service', async () => {
-    const logs = new LogLines();
+  let logs: LogLines;
+  let running: Awaited<ReturnType<typeof listen>>;
+
+  beforeEach(async () => {
+    logs = new LogLines();
     const app = createApp({ config: loadConfig({}), store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
-    const running = await listen(app, '127.0.0.1', 0);
-    server = { close: () => running.close() } as TestServer;
-    try {
-      const url = new URL(running.url);
-      const reading = new Promise((resolve) => running.server.once('request', (req: IncomingMessage) => req.once('resume', resolve)));
-      const socket = connect(Number(url.port), url.hostname);
-      socket.write('POST /survey HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<soap:Envelope ');
-      await reading;
-      socket.destroy();
-      const aborted = await logs.waitFor('request aborted');
-      expect(aborted).toMatchObject({ level: 40, req: { method: 'POST', url: '/survey' } });
-      expect(aborted).not.toHaveProperty('res');
-      expect(await logs.waitFor('the client closed the connection before the answer')).toMatchObject({ level: 40 });
-      expect(logs.lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
-    } finally {
-      running.server.closeAllConnections();
-    }
+    running = await listen(app, '127.0.0.1', 0);
+    server = {
+      close: () => {
+        running.server.closeAllConnections();
+        return running.close();
+      },
+    } as TestServer;
+  });
+
+  test('a client that hangs up mid-envelope is a warning, not a failure of the service', async () => {
+    await hangUpMidBody(running, 'POST /survey HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<soap:Envelope ');
+    const aborted = await logs.waitFor('request aborted');
+    expect(aborted).toMatchObject({ level: 40, req: { method: 'POST', url: '/survey' } });
+    expect(aborted).not.toHaveProperty('res');
+    expect(await logs.waitFor('the client closed the connection before the answer')).toMatchObject({ level: 40 });
+    expect(logs.lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
   });
 
   test("record a caller's mistake as a warning with no stack, and only the server's own failures as errors", async () => {
-    const logs = new LogLines();
-    const app = createApp({ config: loadConfig({}), store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
-    const running = await listen(app, '127.0.0.1', 0);
-    server = { close: () => running.close() } as TestServer;
-    try {
-      const body = envelope('<ns1:svcEval><question_texts><item>Q1</item></question_texts>stray<answers><item>yes</item></answers></ns1:svcEval>');
-      const response = await post(running.url, body);
-      expect(response.status).toBe(500);
-      const requestId = response.get('X-Request-Id');
-      const completed = await logs.waitFor((line) => (line.req as { id?: string } | undefined)?.id === requestId);
-      expect(completed).toMatchObject({ level: 40, msg: 'request completed', res: { statusCode: 500 } });
-      expect(logs.lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
-      expect(JSON.stringify(logs.lines)).not.toContain('"stack"');
-    } finally {
-      running.server.closeAllConnections();
-    }
+    const body = envelope('<ns1:svcEval><question_texts><item>Q1</item></question_texts>stray<answers><item>yes</item></answers></ns1:svcEval>');
+    const response = await post(running.url, body);
+    expect(response.status).toBe(500);
+    const requestId = response.get('X-Request-Id');
+    const completed = await logs.waitFor((line) => (line.req as { id?: string } | undefined)?.id === requestId);
+    expect(completed).toMatchObject({ level: 40, msg: 'request completed', res: { statusCode: 500 } });
+    expect(logs.lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+    expect(JSON.stringify(logs.lines)).not.toContain('"stack"');
   });
 });
