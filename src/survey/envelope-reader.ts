@@ -4,6 +4,13 @@ import { errors } from '../errors/catalogue';
 import { PART_NAMES, type ReceivedParts } from './call-parts';
 import { SOAP_11_ENVELOPE, SURVEY_SERVICE } from './wsdl';
 
+declare module 'sax' {
+  interface SAXOptions {
+    /** sax 1.6's option (newer than @types/sax 1.2.7): expand only the entities XML predefines. */
+    strictEntities?: boolean;
+  }
+}
+
 const SOAP_12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
 const NEXT_ACTOR = 'http://schemas.xmlsoap.org/soap/actor/next';
 const XML_SCHEMA_INSTANCE = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -89,7 +96,8 @@ export interface EnvelopeReader {
  * no document type declaration (so no entity is ever declared, expanded or fetched).
  */
 export function envelopeReader(limits: SurveyMessageLimits): EnvelopeReader {
-  const parser = sax.parser(true, { position: false });
+  // strictEntities: XML's five entities only; sax would otherwise expand HTML's (&nbsp;, &copy;, ...).
+  const parser = sax.parser(true, { position: false, strictEntities: true });
   const stack: Frame[] = [];
   const received: ReceivedParts = {};
   let elements = 0;

@@ -102,6 +102,17 @@ describe('the structure of a message', () => {
     );
   });
 
+  test('an entity XML does not define, such as HTML\'s &nbsp;, makes the request not well-formed', async () => {
+    const body = envelope('<ns1:svcEval><question_texts><item>Q&nbsp;1</item></question_texts><answers><item>yes</item></answers></ns1:svcEval>');
+    await expectClientFault(body, 'the request is not well-formed XML: Invalid character entity');
+  });
+
+  test('XML\'s own entities and character references are read', async () => {
+    const response = await post(server.url, envelope('<ns1:svcEval><question_texts><item>&lt;&#x51;&#49;&gt;</item></question_texts><answers><item>&#121;es</item></answers></ns1:svcEval>'));
+    expect(response.text).toBe(responseBody('accepted'));
+    expect(handlerCalls[0]?.questionTexts).toEqual(['<Q1>']);
+  });
+
   test('an item holding an element is refused', async () => {
     await expectClientFault(
       envelope('<ns1:svcEval><question_texts><item><b>Q</b></item></question_texts><answers><item>yes</item></answers></ns1:svcEval>'),
