@@ -91,10 +91,11 @@ export function readBody(req: Request, limitBytes: number, consume: BodyConsumer
     source.on('data', onData);
     // A paused stream still ends once its last piece is out, which may be while that piece is consumed.
     source.once('end', () => (consuming === undefined ? finish() : void consuming.then(() => finish())));
-    source.once('error', finish);
+    // on, not once: a stream may report more than one error, and an error no one listens to ends the process.
+    source.on('error', finish);
     if (decompressor !== null) {
       // A client gone mid-body ends the read (req reports it itself when read directly).
-      req.once('error', finish);
+      req.on('error', finish);
       req.once('close', () => req.complete || finish(new Error('the client closed the connection mid-body')));
     }
   });

@@ -78,6 +78,8 @@ class FormCollector {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => this.files.push({ name: filename, contentType: mimeType, data: Buffer.concat(chunks) }));
+    // A form cut short mid-file fails the file's stream as well as the parser: one refusal is enough.
+    stream.on('error', (error: Error) => this.fail(errors.invalidSurveyCall(`the form could not be read: ${error.message}`)));
   }
 
   /** Every file must be the recording of an answer that names it; two files of one name would be ambiguous. */
@@ -127,10 +129,11 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SoapReque
   parser.on('fieldsLimit', tooMany('fields'));
   parser.on('filesLimit', tooMany('files'));
   parser.on('partsLimit', tooMany('parts'));
-  // Settles when busboy is done, or failed: a malformed form is the caller's mistake.
+  // Settles when busboy is done, or failed: a malformed form is the caller's mistake. Busboy may report
+  // more than one error for one form (a broken part, then the form's end): each must find a listener.
   const done = new Promise<void>((resolve) => {
     parser.once('close', resolve);
-    parser.once('error', (error: Error) => {
+    parser.on('error', (error: Error) => {
       form.fail(errors.invalidSurveyCall(`the form could not be read: ${error.message}`));
       resolve();
     });

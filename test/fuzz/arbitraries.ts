@@ -32,6 +32,7 @@ const route = fc.oneof(
   ),
   fc.constant(['admin', 'calls']),
   fc.constant(['survey']),
+  fc.constant(['survey', 'rest']),
   fc.array(pathPart, { minLength: 0, maxLength: 4 }),
 );
 
@@ -193,6 +194,27 @@ const callLine = fc
   .map((record) => JSON.stringify(record));
 
 /** A request as a client that read the documentation sends it, with some part of it made odd. */
+const FORM_BOUNDARY = 'fuzz-form-boundary';
+
+/** The REST twin's multipart form: known and unknown fields, files named or not, sometimes cut short. */
+const surveyForm = fc
+  .tuple(
+    fc.array(fc.tuple(fc.constantFrom('question_texts[]', 'answers[]', 'answers', 'ani_ip', 'session_id', 'other', ''), fc.string({ maxLength: 20 })), { maxLength: 6 }),
+    fc.array(fc.tuple(fc.constantFrom('file-1.wav', '', 'a"b', '../x'), fc.string({ maxLength: 40 })), { maxLength: 2 }),
+    fc.boolean(),
+  )
+  .map(([fields, files, cutShort]) => {
+    const parts = [
+      ...fields.map(([name, value]) => `--${FORM_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+      ...files.map(
+        ([name, content]) =>
+          `--${FORM_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}"\r\nContent-Type: audio/wav\r\n\r\n${content}\r\n`,
+      ),
+    ];
+    const body = `${parts.join('')}--${FORM_BOUNDARY}--\r\n`;
+    return cutShort ? body.slice(0, Math.floor(body.length / 2)) : body;
+  });
+
 export function nearlyValidRequest(secrets: Secrets): fc.Arbitrary<RawRequest> {
   const basicAuth = ['Authorization', basic(secrets.login, secrets.password)] as const;
   const bearer = ['Authorization', `Bearer ${secrets.adminToken}`] as const;
@@ -233,6 +255,12 @@ export function nearlyValidRequest(secrets: Secrets): fc.Arbitrary<RawRequest> {
       target: '/survey',
       headers: [['Content-Type', 'text/xml; charset=utf-8'], ['SOAPAction', '"urn:SampleWebserviceAction"']] as [string, string][],
       body: xml,
+    })),
+    surveyForm.map((form) => ({
+      method: 'POST',
+      target: '/survey/rest',
+      headers: [['Content-Type', `multipart/form-data; boundary=${FORM_BOUNDARY}`]] as [string, string][],
+      body: form,
     })),
   );
   return fc.tuple(routes, accept, oddHeaders).map(([built, acceptValue, extra]) => ({

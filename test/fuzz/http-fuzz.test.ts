@@ -32,6 +32,7 @@ beforeEach(async () => {
     ADMIN_TOKEN,
     AUTH_RATE_LIMIT: '1000000',
     DATA_RATE_LIMIT: '1000000',
+    SURVEY_RATE_LIMIT: '1000000',
     ADMIN_RATE_LIMIT: '1000000',
   });
   running = await serve(app);

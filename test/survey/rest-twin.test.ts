@@ -144,6 +144,14 @@ describe('a call the twin refuses gets a non-2xx status and the API error body, 
     await expectError(await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' }), 400, 'the form could not be read: Unexpected end of form');
   });
 
+  test('a multipart body cut short inside a file, which fails the file and the form alike', async () => {
+    await startServer();
+    const body = '--b\r\nContent-Disposition: form-data; name="answers[]"\r\n\r\nfile-1.wav\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="file-1.wav"; filename="file-1.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF';
+    await expectError(await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' }), 400, 'the form could not be read: Unexpected end of form');
+    expect(await (await postForm(form(['Q'], ['yes']))).text()).toBe('accepted');
+  });
+
   test('a method other than POST', async () => {
     await startServer();
     const response = await fetch(`${server.url}/survey/rest`);
