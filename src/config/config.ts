@@ -1,6 +1,6 @@
-import { IANAZone } from 'luxon';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
+import { timeZoneSchema } from '../domain/time-zone';
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
@@ -10,10 +10,7 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-const timeZone = z
-  .string()
-  .trim()
-  .refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone such as UTC or America/New_York');
+const timeZone = z.string().trim().pipe(timeZoneSchema);
 
 /** Express's own reading of `trust proxy`, checked here with the library it uses, so a typo stops the start by name. */
 const trustProxy = z

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { hashPassword } from '../accounts/password-hash';
 import { callRecordSchema } from '../calls/call-record';
 import { phoneNumberSchema } from '../calls/phone-number';
+import { timeZoneSchema } from '../domain/time-zone';
 import { storableIdentifier } from './storable-text';
 import { accountId, TOOLS, type Account, type CallRecord, type Store } from './store';
 
@@ -27,10 +27,7 @@ function seedFileSchema(defaultTimeZone: string) {
     login: storableIdentifier(200),
     password: z.string().min(1, 'must not be empty'),
     active: z.boolean().default(true),
-    timezone: z
-      .string()
-      .refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone such as UTC or America/New_York')
-      .default(defaultTimeZone),
+    timezone: timeZoneSchema.default(defaultTimeZone),
     phones: z.array(phoneNumberSchema).default([]),
   });
   return z.strictObject({

@@ -1,6 +1,6 @@
-import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { phoneNumberSchema } from '../../calls/phone-number';
+import { timeZoneSchema } from '../../domain/time-zone';
 import { errors } from '../../errors/catalogue';
 import { storableIdentifier } from '../../storage/storable-text';
 import { TOOLS } from '../../storage/store';
@@ -15,10 +15,7 @@ const loginSchema = storableIdentifier(200);
 const changesSchema = z.strictObject({
   password: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional(),
   active: z.boolean('must be true or false').optional(),
-  timezone: z
-    .string('must be an IANA time zone such as UTC or America/New_York')
-    .refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone such as UTC or America/New_York')
-    .optional(),
+  timezone: timeZoneSchema.optional(),
 });
 
 function parsed<T>(result: z.ZodSafeParseResult<T>, prefix = ''): T {

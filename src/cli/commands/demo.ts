@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { once } from 'node:events';
-import { IANAZone } from 'luxon';
 import { normalisePhone } from '../../calls/phone-number';
+import { isTimeZone, TIME_ZONE_RULE } from '../../domain/time-zone';
 import { generateDemoCalls } from '../../storage/demo-data';
 import { CliError } from '../cli-error';
 import { wholeNumber } from './number-options';
@@ -25,7 +25,7 @@ function phoneNumber(value: string): string {
 }
 
 function timeZone(value: string): string {
-  if (!IANAZone.isValidZone(value)) throw new InvalidArgumentError('must be an IANA time zone such as UTC or America/New_York');
+  if (!isTimeZone(value)) throw new InvalidArgumentError(TIME_ZONE_RULE);
   return value;
 }
 
