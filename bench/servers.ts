@@ -6,14 +6,15 @@
 import express from 'express';
 import { createApp } from '../src/app';
 import { hashPassword } from '../src/accounts/password-hash';
-import { callRecordSchema } from '../src/calls/call-record';
+import { callRecordSchema } from '../src/domain/call-record';
 import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/logger';
 import { listen } from '../src/server';
 import { generateDemoCalls } from '../src/storage/demo-data';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
 import { addCallsInBatches } from '../src/storage/seed-file';
-import { accountId, type Store } from '../src/storage/store';
+import { accountId } from '../src/domain/account';
+import type { Store } from '../src/storage/store';
 import { systemClock } from '../src/time/clock';
 
 const PHONES = ['18005550100', '18005550101', '18005550102'];

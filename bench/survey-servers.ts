@@ -14,7 +14,7 @@ import type * as ConfigModule from '../src/config/config';
 import type * as LoggerModule from '../src/logger';
 import type * as ServerModule from '../src/server';
 import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
-import type * as StoreModule from '../src/storage/store';
+import type * as AccountModule from '../src/domain/account';
 import type * as WsdlModule from '../src/survey/wsdl';
 import type * as ClockModule from '../src/time/clock';
 
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const { createLogger } = await compiled<typeof LoggerModule>('logger');
   const { listen } = await compiled<typeof ServerModule>('server');
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
-  const { accountId } = await compiled<typeof StoreModule>('storage/store');
+  const { accountId } = await compiled<typeof AccountModule>('domain/account');
   const { renderWsdl } = await compiled<typeof WsdlModule>('survey/wsdl');
   const { systemClock } = await compiled<typeof ClockModule>('time/clock');
   const config = loadConfig({ SURVEY_RATE_LIMIT: '1000000000', DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000' });

@@ -1,9 +1,11 @@
 import { DateTime } from 'luxon';
 import { hashPassword } from '../accounts/password-hash';
-import { callRecordSchema, type CallRecordInput } from '../calls/call-record';
+import { callRecordSchema, type CallRecordInput } from '../domain/call-record';
 import type { Clock } from '../time/clock';
 import { addCallsInBatches } from './seed-file';
-import { accountId, type CallRecord, type Store, type Tool } from './store';
+import { accountId, type Tool } from '../domain/account';
+import type { CallRecord } from '../domain/call-record';
+import type { Store } from './store';
 
 export interface DemoAccount {
   tool: Tool;

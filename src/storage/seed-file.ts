@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { hashPassword } from '../accounts/password-hash';
-import { callRecordSchema } from '../calls/call-record';
-import { phoneNumberSchema } from '../calls/phone-number';
+import { callRecordSchema } from '../domain/call-record';
+import { phoneNumberSchema } from '../domain/phone-number';
 import { timeZoneSchema } from '../domain/time-zone';
-import { storableIdentifier } from './storable-text';
-import { accountId, TOOLS, type Account, type CallRecord, type Store } from './store';
+import { storableIdentifier } from '../domain/storable-text';
+import { accountId, TOOLS, type Account } from '../domain/account';
+import type { CallRecord } from '../domain/call-record';
+import type { Store } from './store';
 
 /** Large enough to keep round trips to a networked store few, small enough to bound one statement. */
 const CALL_BATCH_SIZE = 10_000;

@@ -1,33 +1,11 @@
+import type { Account } from '../domain/account';
+import type { CallRecord } from '../domain/call-record';
 import type { EpochDay } from '../time/calendar';
 
 /**
  * The storage interface. Every method is asynchronous so that the in-memory store and a networked one
  * (PostgreSQL and Redis) are interchangeable; both must pass test/storage/store-contract.ts.
  */
-
-export const TOOLS = ['dev', 'fuse', 'insight', 'fuseplus'] as const;
-export type Tool = (typeof TOOLS)[number];
-
-export interface Account {
-  /** `tool:login`: accounts are per tool, so the same login may exist under two tools. */
-  readonly id: string;
-  readonly tool: Tool;
-  readonly login: string;
-  /** A salted slow hash; see reporting/auth/password-hash.ts. */
-  readonly passwordHash: string;
-  readonly active: boolean;
-  /** IANA time zone in which the account's dates and periods are read. */
-  readonly timeZone: string;
-  /**
-   * Temporary credentials work only while this is the generation they were issued under: a password
-   * change or a revocation moves it on, and every credential issued before stops at once.
-   */
-  readonly credentialGeneration: number;
-}
-
-export function accountId(tool: Tool, login: string): string {
-  return `${tool}:${login}`;
-}
 
 export interface TemporaryCredential {
   readonly login: string;
@@ -38,17 +16,6 @@ export interface TemporaryCredential {
   readonly generation: number;
   /** Milliseconds since the epoch of the last successful use (or of issue). */
   readonly lastUsedAt: number;
-}
-
-export interface CallRecord {
-  readonly callId: string;
-  /** Digits only. */
-  readonly phone: string;
-  /** Milliseconds since the epoch. */
-  readonly startedAt: number;
-  readonly logEvents: number;
-  readonly loops: number;
-  readonly formItems: number;
 }
 
 /** Sums over the calls of one local day. */

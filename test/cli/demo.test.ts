@@ -1,4 +1,4 @@
-import { callRecordSchema } from '../../src/calls/call-record';
+import { callRecordSchema } from '../../src/domain/call-record';
 import { admin, ADMIN_TOKEN, startAdminServer, type AdminServer } from '../admin/support';
 import { runCli, scratchFolder } from './support';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import type { CallRecordInput } from '../../src/calls/call-record';
-import { callRecordSchema } from '../../src/calls/call-record';
+import type { CallRecordInput } from '../../src/domain/call-record';
+import { callRecordSchema } from '../../src/domain/call-record';
 import type { Store } from '../../src/storage/store';
 
 export interface Credentials {

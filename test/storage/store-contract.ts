@@ -1,5 +1,7 @@
-import { callRecordSchema } from '../../src/calls/call-record';
-import { accountId, type Account, type CallRecord, type Store } from '../../src/storage/store';
+import { callRecordSchema } from '../../src/domain/call-record';
+import { accountId, type Account } from '../../src/domain/account';
+import type { CallRecord } from '../../src/domain/call-record';
+import type { Store } from '../../src/storage/store';
 import { epochDayOf } from '../../src/time/calendar';
 
 /**

@@ -3,7 +3,8 @@ import { createApp } from '../../src/app';
 import { hashPassword } from '../../src/accounts/password-hash';
 import { loadConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { accountId, type Account, type Store, type Tool } from '../../src/storage/store';
+import { accountId, type Account, type Tool } from '../../src/domain/account';
+import type { Store } from '../../src/storage/store';
 import { FakeClock } from './fake-clock';
 import { createTestStore } from './test-store';
 

@@ -1,6 +1,7 @@
 import { hashPassword } from '../../accounts/password-hash';
 import { errors } from '../../errors/catalogue';
-import { accountId, type Account, type AccountChange, type Store, type Tool } from '../../storage/store';
+import { accountId, type Account, type Tool } from '../../domain/account';
+import type { AccountChange, Store } from '../../storage/store';
 
 export interface AccountKey {
   readonly tool: Tool;

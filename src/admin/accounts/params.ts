@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { phoneNumberSchema } from '../../calls/phone-number';
+import { phoneNumberSchema } from '../../domain/phone-number';
 import { timeZoneSchema } from '../../domain/time-zone';
 import { errors } from '../../errors/catalogue';
-import { storableIdentifier } from '../../storage/storable-text';
-import { TOOLS } from '../../storage/store';
+import { storableIdentifier } from '../../domain/storable-text';
+import { TOOLS } from '../../domain/account';
 import { describeIssues } from '../field-errors';
 import type { AccountChanges, AccountKey } from './account-admin';
 

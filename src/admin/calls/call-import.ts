@@ -1,5 +1,6 @@
-import { callRecordSchema } from '../../calls/call-record';
-import type { CallRecord, Store } from '../../storage/store';
+import { callRecordSchema } from '../../domain/call-record';
+import type { CallRecord } from '../../domain/call-record';
+import type { Store } from '../../storage/store';
 import { describeIssues } from '../field-errors';
 import type { RawRecord } from './raw-record';
 

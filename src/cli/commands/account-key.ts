@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { TOOLS, type Tool } from '../../storage/store';
+import { TOOLS, type Tool } from '../../domain/account';
 
 /** commander argument parser for TOOL, so a typo is refused before anything is sent. */
 export function parseTool(value: string): Tool {

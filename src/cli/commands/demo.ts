@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { once } from 'node:events';
-import { normalisePhone } from '../../calls/phone-number';
+import { normalisePhone } from '../../domain/phone-number';
 import { isTimeZone, TIME_ZONE_RULE } from '../../domain/time-zone';
 import { generateDemoCalls } from '../../storage/demo-data';
 import { CliError } from '../cli-error';

@@ -1,4 +1,4 @@
-import { callRecordSchema } from '../../calls/call-record';
+import { callRecordSchema } from '../../domain/call-record';
 import { CliError } from '../cli-error';
 
 const QUOTE = '"';

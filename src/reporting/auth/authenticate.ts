@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../../accounts/password-hash';
 import { errors } from '../../errors/catalogue';
-import { accountId, type Store, type Tool } from '../../storage/store';
+import { accountId, type Tool } from '../../domain/account';
+import type { Store } from '../../storage/store';
 import type { IssuedCredentials, TemporaryCredentials } from './temporary-credentials';
 
 export interface AuthenticationRequest {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
-import { isStorableText, STORABLE_TEXT_PROBLEM } from '../../storage/storable-text';
-import { TOOLS } from '../../storage/store';
+import { isStorableText, STORABLE_TEXT_PROBLEM } from '../../domain/storable-text';
+import { TOOLS } from '../../domain/account';
 import type { AuthenticationRequest } from './authenticate';
 
 const toolSchema = z.enum(TOOLS);

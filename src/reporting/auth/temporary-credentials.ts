@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Account, Store } from '../../storage/store';
+import type { Account } from '../../domain/account';
+import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 
 export interface IssuedCredentials {

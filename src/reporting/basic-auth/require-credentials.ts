@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import basicAuth from 'express-basic-auth';
 import { errors } from '../../errors/catalogue';
 import { renderError } from '../../http/representation';
-import type { Account } from '../../storage/store';
+import type { Account } from '../../domain/account';
 import type { TemporaryCredentials } from '../auth/temporary-credentials';
 
 export const REALM = 'IVR reporting API';

@@ -1,5 +1,6 @@
 import { errors } from '../../errors/catalogue';
-import type { Account, Store } from '../../storage/store';
+import type { Account } from '../../domain/account';
+import type { Store } from '../../storage/store';
 import type { EventQuery } from './params';
 import { ALL_PHONES } from './params';
 import { periodsOverlapping, type WeekStart } from './periods';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalisePhone } from '../../calls/phone-number';
+import { normalisePhone } from '../../domain/phone-number';
 import { errors } from '../../errors/catalogue';
 import { calendarDateOf, epochDayOf, type EpochDay } from '../../time/calendar';
 import { PERIODS, type Period } from './periods';

@@ -1,12 +1,6 @@
-import type {
-  Account,
-  AddCallsResult,
-  AssignPhoneResult,
-  CallRecord,
-  DayTotals,
-  Store,
-  TemporaryCredential,
-} from '../store';
+import type { Account } from '../../domain/account';
+import type { AddCallsResult, AssignPhoneResult, DayTotals, Store, TemporaryCredential } from '../store';
+import type { CallRecord } from '../../domain/call-record';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
 import { createMemorySurveySessions } from './survey-sessions';
 

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Account, AccountRepository, Tool } from '../store';
+import type { Account, Tool } from '../../domain/account';
+import type { AccountRepository } from '../store';
 import { rebuildRollups } from './rollups';
 import { inTransaction } from './transaction';
 

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import type { CallRecord, CallRepository, DayTotals } from '../store';
+import type { CallRecord } from '../../domain/call-record';
+import type { CallRepository, DayTotals } from '../store';
 import { addToRollups, sumByLocalDay } from './rollups';
 import { inTransaction } from './transaction';
 

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { parseInstantWithOffset } from '../../src/calls/instant';
+import { parseInstantWithOffset } from '../../src/domain/instant';
 
 describe('ISO-8601 date and time with an offset', () => {
   test.each([

@@ -1,8 +1,18 @@
 import { z } from 'zod';
-import type { CallRecord } from '../storage/store';
-import { storableIdentifier } from '../storage/storable-text';
+import { storableIdentifier } from './storable-text';
 import { parseInstantWithOffset } from './instant';
 import { phoneNumberSchema } from './phone-number';
+
+export interface CallRecord {
+  readonly callId: string;
+  /** Digits only. */
+  readonly phone: string;
+  /** Milliseconds since the epoch. */
+  readonly startedAt: number;
+  readonly logEvents: number;
+  readonly loops: number;
+  readonly formItems: number;
+}
 
 const count = z.number().int().min(0).max(1_000_000_000);
 
