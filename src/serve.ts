@@ -6,7 +6,7 @@ import { ConfigError } from './config/config';
 import { ListenError } from './server';
 import { start, type Started } from './start';
 import { DependencyUnavailableError } from './storage/dependency-error';
-import { SeedFileError } from './storage/seed-file';
+import { SeedFileError } from './startup-data/seed-file';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -7,7 +7,7 @@ import { timeZoneSchema } from '../domain/time-zone';
 import { storableIdentifier } from '../domain/storable-text';
 import { accountId, TOOLS, type Account } from '../domain/account';
 import type { CallRecord } from '../domain/call-record';
-import type { Store } from './store';
+import type { Store } from '../storage/store';
 
 /** Large enough to keep round trips to a networked store few, small enough to bound one statement. */
 const CALL_BATCH_SIZE = 10_000;

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { verifyPassword } from '../../src/accounts/password-hash';
 import { callRecordSchema, type CallRecordInput } from '../../src/domain/call-record';
-import { generateDemoCalls, loadDemoData, type DemoAccount, type DemoCallOptions } from '../../src/storage/demo-data';
+import { generateDemoCalls, loadDemoData, type DemoAccount, type DemoCallOptions } from '../../src/startup-data/demo-data';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { epochDayOf } from '../../src/time/calendar';
 import { FakeClock } from '../support/fake-clock';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPassword } from '../../src/accounts/password-hash';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
-import { loadSeedFile, SeedFileError } from '../../src/storage/seed-file';
+import { loadSeedFile, SeedFileError } from '../../src/startup-data/seed-file';
 import type { Store } from '../../src/storage/store';
 import { epochDayOf } from '../../src/time/calendar';
 

@@ -5,7 +5,7 @@ import type { Clock } from '../time/clock';
 import { addCallsInBatches } from './seed-file';
 import { accountId, type Tool } from '../domain/account';
 import type { CallRecord } from '../domain/call-record';
-import type { Store } from './store';
+import type { Store } from '../storage/store';
 
 export interface DemoAccount {
   tool: Tool;
