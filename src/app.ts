@@ -34,7 +34,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use(
     answerStalledBodies((req, res) => {
       const stalled = errors.bodyStalled(deps.config.requestIdleTimeoutSeconds);
-      if (req.path === deps.config.soapPath) sendSoapFault(res, errors.invalidSurveyCall(stalled.message));
+      if (req.path === deps.config.soapPath) sendSoapFault(res, stalled);
       else res.send(renderError(req, res, stalled));
     }),
   );

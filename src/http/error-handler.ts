@@ -16,13 +16,19 @@ interface HttpParserError {
 /** zlib's error codes (Z_DATA_ERROR, Z_BUF_ERROR, ...) and Brotli's (ERR__ERROR_FORMAT_...). */
 const DECOMPRESSION_ERROR = /^(Z_|ERR__)/;
 
+/** An error of Node's zlib streams: corrupt, truncated or mislabelled compressed data. */
+export function isDecompressionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && DECOMPRESSION_ERROR.test(code);
+}
+
 /**
  * Errors raised by Express's own body parsers, mapped onto the catalogue. The parsers answer some with
  * 413 or 415; the specification's section 7 has only 400 for a request the server cannot take.
  */
 function fromBodyParser(error: HttpParserError, req: Request): AppError | undefined {
   if (typeof error.status !== 'number' || error.status < 400 || error.status >= 500) return undefined;
-  if (typeof error.code === 'string' && DECOMPRESSION_ERROR.test(error.code)) {
+  if (isDecompressionError(error)) {
     return errors.corruptContentEncoding(req.get('Content-Encoding') ?? 'compressed');
   }
   if (typeof error.type !== 'string') return undefined;

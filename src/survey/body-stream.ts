@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import zlib from 'node:zlib';
 import { AppError, errors } from '../errors/catalogue';
+import { isDecompressionError } from '../http/error-handler';
 
 type Decompressor = zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress;
 
@@ -21,12 +22,6 @@ function decompressorFor(contentEncoding: string | undefined): Decompressor | nu
     throw errors.invalidSurveyCall('this Content-Encoding is not supported; send identity, gzip, deflate or br');
   }
   return create === null ? null : create();
-}
-
-/** Errors of Node's zlib streams: corrupt, truncated or mislabelled compressed data. */
-function isDecompressionError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^(Z_|ERR_BROTLI|ERR__)/.test(code);
 }
 
 function discardRest(req: Request): void {

@@ -1,3 +1,4 @@
+import type { SurveyMessageLimits } from '../config/config';
 import { errors } from '../errors/catalogue';
 import type { SurveyCall } from './survey-handler';
 
@@ -18,6 +19,34 @@ export const PART_NAMES = {
   dnis: 'dnis',
   sessionId: 'session_id',
 } as const satisfies Record<keyof ReceivedParts, string>;
+
+export type ArrayPart = 'questionTexts' | 'answers';
+export type TextPart = 'aniIp' | 'dnis' | 'sessionId';
+
+/** The array parts by the name a caller sends them under. */
+export const ARRAY_PARTS: ReadonlyMap<string, ArrayPart> = new Map([
+  [PART_NAMES.questionTexts, 'questionTexts'],
+  [PART_NAMES.answers, 'answers'],
+]);
+
+/** The optional text parts by the name a caller sends them under. */
+export const TEXT_PARTS: ReadonlyMap<string, TextPart> = new Map([
+  [PART_NAMES.aniIp, 'aniIp'],
+  [PART_NAMES.dnis, 'dnis'],
+  [PART_NAMES.sessionId, 'sessionId'],
+]);
+
+/** What both readers of a call (SOAP envelope, REST form) are bounded by. */
+export interface SurveyCallBounds {
+  readonly maxBytes: number;
+  readonly limits: SurveyMessageLimits;
+}
+
+export const tooManyItems = (part: ArrayPart, limit: number) =>
+  errors.surveyLimitExceeded(`the number of items of ${PART_NAMES[part]}`, limit, 'SURVEY_MAX_ITEMS');
+
+export const textTooLong = (what: string, limit: number) =>
+  errors.surveyLimitExceeded(`the text of ${what}`, limit, 'SURVEY_MAX_TEXT_LENGTH');
 
 export type CallParts = Omit<SurveyCall, 'state' | 'files'>;
 

@@ -1,7 +1,7 @@
 import sax from 'sax';
 import type { SurveyMessageLimits } from '../config/config';
 import { errors } from '../errors/catalogue';
-import { PART_NAMES, type ReceivedParts } from './call-parts';
+import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type TextPart } from './call-parts';
 import { SOAP_11_ENVELOPE, SURVEY_SERVICE } from './wsdl';
 
 declare module 'sax' {
@@ -15,24 +15,12 @@ const SOAP_12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
 const NEXT_ACTOR = 'http://schemas.xmlsoap.org/soap/actor/next';
 const XML_SCHEMA_INSTANCE = 'http://www.w3.org/2001/XMLSchema-instance';
 
-type ArrayPart = 'questionTexts' | 'answers';
-type StringPart = 'aniIp' | 'dnis' | 'sessionId';
-
-const ARRAY_PARTS: ReadonlyMap<string, ArrayPart> = new Map([
-  [PART_NAMES.questionTexts, 'questionTexts'],
-  [PART_NAMES.answers, 'answers'],
-]);
-const STRING_PARTS: ReadonlyMap<string, StringPart> = new Map([
-  [PART_NAMES.aniIp, 'aniIp'],
-  [PART_NAMES.dnis, 'dnis'],
-  [PART_NAMES.sessionId, 'sessionId'],
-]);
 
 /** Where an open element stands in the svcEval message; what it may hold follows from it. */
 type Place =
   | { readonly kind: 'envelope' | 'header' | 'body' | 'call' | 'ignored' }
   | { readonly kind: 'array'; readonly part: ArrayPart; readonly items: string[]; itemName?: string }
-  | { readonly kind: 'string'; readonly part: StringPart; readonly text: TextCollector | undefined }
+  | { readonly kind: 'string'; readonly part: TextPart; readonly text: TextCollector | undefined }
   | { readonly kind: 'item'; readonly name: string; readonly text: TextCollector | undefined };
 
 interface Frame {
@@ -46,7 +34,7 @@ function refused(message: string): never {
 }
 
 /** Only a bounded piece of a name the client chose goes back to it in the faultstring. */
-function shown(name: string): string {
+export function shown(name: string): string {
   return name.length > 64 ? `${name.slice(0, 64)}...` : name;
 }
 
@@ -64,7 +52,7 @@ class TextCollector {
 
   add(text: string): void {
     this.length += text.length;
-    if (this.length > this.maxLength) throw errors.surveyLimitExceeded(`the text of ${this.what}`, this.maxLength, 'SURVEY_MAX_TEXT_LENGTH');
+    if (this.length > this.maxLength) throw textTooLong(this.what, this.maxLength);
     this.pieces.push(text);
   }
 
@@ -177,12 +165,12 @@ export function envelopeReader(limits: SurveyMessageLimits): EnvelopeReader {
       }
       case 'call': {
         // Parts the WSDL does not declare are left alone, as SOAP processors leave unknown content.
-        if (!ARRAY_PARTS.has(tag.name) && !STRING_PARTS.has(tag.name)) return { kind: 'ignored' };
+        if (!ARRAY_PARTS.has(tag.name) && !TEXT_PARTS.has(tag.name)) return { kind: 'ignored' };
         if (partsSeen.has(tag.name)) refused(`svcEval holds more than one ${tag.name} part`);
         partsSeen.add(tag.name);
         const arrayPart = ARRAY_PARTS.get(tag.name);
         if (arrayPart !== undefined) return { kind: 'array', part: arrayPart, items: [] };
-        const stringPart = STRING_PARTS.get(tag.name) as StringPart;
+        const stringPart = TEXT_PARTS.get(tag.name) as TextPart;
         return { kind: 'string', part: stringPart, text: isNil(tag, declarations) ? undefined : new TextCollector(tag.name, limits.maxTextLength) };
       }
       case 'array': {
@@ -191,7 +179,7 @@ export function envelopeReader(limits: SurveyMessageLimits): EnvelopeReader {
         }
         parent.itemName = tag.name;
         if (parent.items.length >= limits.maxItems) {
-          throw errors.surveyLimitExceeded(`the number of items of ${PART_NAMES[parent.part]}`, limits.maxItems, 'SURVEY_MAX_ITEMS');
+          throw tooManyItems(parent.part, limits.maxItems);
         }
         const what = `${PART_NAMES[parent.part]}[${parent.items.length}]`;
         return { kind: 'item', name: what, text: isNil(tag, declarations) ? undefined : new TextCollector(what, limits.maxTextLength) };

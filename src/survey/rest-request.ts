@@ -2,30 +2,15 @@ import busboy, { type Busboy, type FileInfo, type FieldInfo } from 'busboy';
 import type { Request } from 'express';
 import type { Readable } from 'node:stream';
 import type { SurveyMessageLimits } from '../config/config';
-import type { AppError} from '../errors/catalogue';
-import { errors } from '../errors/catalogue';
+import { errors, type AppError } from '../errors/catalogue';
 import { readBody } from './body-stream';
-import { PART_NAMES, type ReceivedParts } from './call-parts';
-import type { SoapRequestBounds } from './soap-request';
+import { ARRAY_PARTS, TEXT_PARTS, textTooLong, tooManyItems, type ReceivedParts, type SurveyCallBounds } from './call-parts';
 import type { SurveyFile } from './survey-handler';
 
 const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 
-type ArrayField = 'questionTexts' | 'answers';
-type TextField = 'aniIp' | 'dnis' | 'sessionId';
-
 /** Array fields by their form names: PHP's `name[]` convention, or the bare name repeated. */
-const ARRAY_FIELDS: ReadonlyMap<string, ArrayField> = new Map([
-  [`${PART_NAMES.questionTexts}[]`, 'questionTexts'],
-  [PART_NAMES.questionTexts, 'questionTexts'],
-  [`${PART_NAMES.answers}[]`, 'answers'],
-  [PART_NAMES.answers, 'answers'],
-]);
-const TEXT_FIELDS: ReadonlyMap<string, TextField> = new Map([
-  [PART_NAMES.aniIp, 'aniIp'],
-  [PART_NAMES.dnis, 'dnis'],
-  [PART_NAMES.sessionId, 'sessionId'],
-]);
+const ARRAY_FIELDS = new Map([...ARRAY_PARTS, ...[...ARRAY_PARTS].map(([name, part]) => [`${name}[]`, part] as const)]);
 
 export interface RestCall {
   readonly parts: ReceivedParts;
@@ -50,20 +35,20 @@ class FormCollector {
   field(name: string, value: string, info: FieldInfo): void {
     if (this.failure !== undefined) return;
     if (info.valueTruncated || value.length > this.limits.maxTextLength) {
-      this.fail(errors.surveyLimitExceeded(`the text of the field ${name}`, this.limits.maxTextLength, 'SURVEY_MAX_TEXT_LENGTH'));
+      this.fail(textTooLong(`the field ${name}`, this.limits.maxTextLength));
       return;
     }
     const arrayField = ARRAY_FIELDS.get(name);
     if (arrayField !== undefined) {
       const items = (this.parts[arrayField] ??= []);
       if (items.length >= this.limits.maxItems) {
-        this.fail(errors.surveyLimitExceeded(`the number of items of ${PART_NAMES[arrayField]}`, this.limits.maxItems, 'SURVEY_MAX_ITEMS'));
+        this.fail(tooManyItems(arrayField, this.limits.maxItems));
         return;
       }
       items.push(value);
       return;
     }
-    const textField = TEXT_FIELDS.get(name);
+    const textField = TEXT_PARTS.get(name);
     if (textField === undefined) return;
     if (this.parts[textField] !== undefined) this.fail(errors.invalidSurveyCall(`the form holds more than one ${name} field`));
     else this.parts[textField] = value;
@@ -102,10 +87,10 @@ function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number)
       defParamCharset: 'utf8',
       limits: {
         fieldSize: limits.maxTextLength * 4,
-        fields: 2 * limits.maxItems + TEXT_FIELDS.size,
+        fields: 2 * limits.maxItems + TEXT_PARTS.size,
         files: limits.maxItems,
         fileSize: maxBytes,
-        parts: 3 * limits.maxItems + TEXT_FIELDS.size,
+        parts: 3 * limits.maxItems + TEXT_PARTS.size,
       },
     });
   } catch {
@@ -118,7 +103,7 @@ function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number)
  * Reads the REST twin's form (multipart/form-data, or urlencoded without files) once, as it arrives,
  * with busboy: the same parts as the SOAP call, the same bounds, and the recordings sent as files.
  */
-export async function readRestCall(req: Request, { maxBytes, limits }: SoapRequestBounds): Promise<RestCall> {
+export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCallBounds): Promise<RestCall> {
   if (!req.is(FORM_TYPES)) throw errors.unsupportedMediaType(FORM_TYPES);
   const parser = formParser(req, limits, maxBytes);
   const form = new FormCollector(limits);

@@ -7,13 +7,13 @@ import { surveyRateLimit } from '../reporting/rate-limit/groups';
 import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
 import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './answer-call';
-import { callParts } from './call-parts';
+import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
 import { sampleSurveyHandler } from './sample-handler';
 import { serviceAddress } from './service-address';
 import { presentedSessionId, SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { sendSoapFault } from './soap-fault';
-import { readSoapCall, type SoapRequestBounds } from './soap-request';
+import { readSoapCall } from './soap-request';
 import type { SurveyHandler } from './survey-handler';
 import { svcEvalResponseEnvelope } from './svc-eval-response';
 import { renderWsdl } from './wsdl';
@@ -55,7 +55,7 @@ function callDependencies(deps: SurveyServiceDependencies): SurveyCallDependenci
   };
 }
 
-function answerSoapCall(deps: SurveyServiceDependencies, bounds: SoapRequestBounds): RequestHandler {
+function answerSoapCall(deps: SurveyServiceDependencies, bounds: SurveyCallBounds): RequestHandler {
   const call = callDependencies(deps);
   const { soapPath } = deps.config;
   return async (req, res) => {
@@ -68,7 +68,7 @@ function answerSoapCall(deps: SurveyServiceDependencies, bounds: SoapRequestBoun
 }
 
 /** The REST twin: the answer as the body of a 200 (any 2xx is stored as the answer), errors as the API's error bodies. */
-function answerRestCall(deps: SurveyServiceDependencies, bounds: SoapRequestBounds): RequestHandler {
+function answerRestCall(deps: SurveyServiceDependencies, bounds: SurveyCallBounds): RequestHandler {
   const call = callDependencies(deps);
   const { surveyRestPath } = deps.config;
   return async (req, res) => {
@@ -105,7 +105,7 @@ function soapFaults(logger: Logger, soapPath: string): ErrorRequestHandler {
  */
 export function surveyRouter(deps: SurveyServiceDependencies): Router {
   const { config } = deps;
-  const bounds: SoapRequestBounds = { maxBytes: config.soapMaxBytes, limits: config.surveyMessageLimits };
+  const bounds: SurveyCallBounds = { maxBytes: config.soapMaxBytes, limits: config.surveyMessageLimits };
   const limit = surveyRateLimit(deps, { limit: config.surveyRateLimit, windowSeconds: config.rateLimitWindowSeconds });
   const router = Router();
   router

@@ -1,10 +1,9 @@
 import type { Request } from 'express';
 import { setImmediate as nextTurnOfEventLoop } from 'node:timers/promises';
-import type { SurveyMessageLimits } from '../config/config';
 import { errors } from '../errors/catalogue';
 import { bodyTextDecoder, readBody } from './body-stream';
-import type { ReceivedParts } from './call-parts';
-import { envelopeReader, type EnvelopeReader } from './envelope-reader';
+import type { ReceivedParts, SurveyCallBounds } from './call-parts';
+import { envelopeReader, shown, type EnvelopeReader } from './envelope-reader';
 import { SURVEY_SERVICE } from './wsdl';
 
 /**
@@ -21,14 +20,8 @@ const PIECE_LENGTH = 16_384;
 function checkSoapAction(header: string | undefined): void {
   const action = header?.trim().replace(/^"(.*)"$/, '$1') ?? '';
   if (action !== '' && action !== SURVEY_SERVICE.soapAction) {
-    const shown = action.length > 64 ? `${action.slice(0, 64)}...` : action;
-    throw errors.invalidSurveyCall(`unknown SOAPAction ${shown}; this service answers ${SURVEY_SERVICE.soapAction}`);
+    throw errors.invalidSurveyCall(`unknown SOAPAction ${shown(action)}; this service answers ${SURVEY_SERVICE.soapAction}`);
   }
-}
-
-export interface SoapRequestBounds {
-  readonly maxBytes: number;
-  readonly limits: SurveyMessageLimits;
 }
 
 /** Parses a long text a piece per turn of the event loop. */
@@ -40,7 +33,7 @@ async function writeInPieces(reader: EnvelopeReader, text: string): Promise<void
 }
 
 /** Reads a svcEval SOAP request once, as it arrives: the parts, or the fault to answer as soon as one shows. */
-export async function readSoapCall(req: Request, { maxBytes, limits }: SoapRequestBounds): Promise<ReceivedParts> {
+export async function readSoapCall(req: Request, { maxBytes, limits }: SurveyCallBounds): Promise<ReceivedParts> {
   checkSoapAction(req.get('soapaction'));
   const decode = bodyTextDecoder(req);
   const reader = envelopeReader(limits);

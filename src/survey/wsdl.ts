@@ -1,8 +1,6 @@
 /** The names of the specification's section 4.3 that the code routes by; the WSDL below spells them out too. */
 export const SURVEY_SERVICE = {
   soapAction: 'urn:SampleWebserviceAction',
-  service: 'SampleWebservice',
-  port: 'SampleWebservicePort',
   operation: 'svcEval',
   namespace: 'urn:SampleWebservice',
 } as const;
