@@ -50,6 +50,8 @@ export interface AccountRepository {
   /**
    * Creates or replaces the account with this id. When the time zone changes, the daily rollups of the
    * account's phones are rebuilt in the new zone in the same step, since rollups are keyed by local day.
+   * The credential generation never goes back (a seed file saves accounts at 0 on every start): revoked
+   * credentials must not work again.
    */
   save(account: Account): Promise<void>;
   /** Creates the account unless one with its id exists; returns whether it did. */

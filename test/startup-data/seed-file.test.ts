@@ -116,6 +116,14 @@ describe('loadSeedFile with a valid file', () => {
     ]);
   });
 
+  it('loaded again at a restart, leaves revoked temporary credentials revoked', async () => {
+    const seed = await writeSeed({ accounts: [alice()] });
+    await loadSeedFile(seed, store, 'UTC');
+    await store.accounts.update('dev:alice', { revokeCredentials: true });
+    await loadSeedFile(seed, store, 'UTC');
+    expect((await store.accounts.find('dev:alice'))?.credentialGeneration).toBe(1);
+  });
+
   it('stores a hash that verifies the plain password given in the file, never the password itself', async () => {
     await loadSeedFile(await writeSeed({ accounts: [alice()] }), store, 'UTC');
 

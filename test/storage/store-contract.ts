@@ -48,6 +48,14 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(await store.accounts.list()).toHaveLength(1);
       });
 
+      test('never moves the credential generation back when an account is saved again (a seed file saves 0)', async () => {
+        await store.accounts.save({ ...account('alice'), credentialGeneration: 2 });
+        await store.accounts.save(account('alice', 'Europe/Paris'));
+        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Europe/Paris'), credentialGeneration: 2 });
+        await store.accounts.save({ ...account('alice'), credentialGeneration: 3 });
+        expect((await store.accounts.find('dev:alice'))?.credentialGeneration).toBe(3);
+      });
+
       test('creates an account only when its id is new', async () => {
         expect(await store.accounts.create(account('alice'))).toBe(true);
         expect(await store.accounts.create(account('alice', 'Europe/Paris', false))).toBe(false);

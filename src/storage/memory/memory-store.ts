@@ -63,7 +63,8 @@ export function createMemoryStore(): Store {
 
   function saveAccount(account: Account): void {
     const previous = accounts.get(account.id);
-    accounts.set(account.id, account);
+    const generation = Math.max(account.credentialGeneration, previous?.credentialGeneration ?? 0);
+    accounts.set(account.id, generation === account.credentialGeneration ? account : { ...account, credentialGeneration: generation });
     if (previous !== undefined && previous.timeZone !== account.timeZone) {
       for (const phone of phonesByAccount.get(account.id) ?? []) rebuildRollups(phone, account.timeZone);
     }

@@ -66,7 +66,7 @@ export function postgresAccounts(pool: Pool): AccountRepository {
           `INSERT INTO accounts (${COLUMNS}) VALUES (${VALUES})
            ON CONFLICT (id) DO UPDATE SET tool = excluded.tool, login = excluded.login,
              password_hash = excluded.password_hash, active = excluded.active, time_zone = excluded.time_zone,
-             credential_generation = excluded.credential_generation`,
+             credential_generation = GREATEST(accounts.credential_generation, excluded.credential_generation)`,
           values(account),
         );
         if (previousZone !== undefined) await followTimeZone(client, account.id, previousZone, account.timeZone);
