@@ -1,10 +1,9 @@
 import { DateTime } from 'luxon';
 import { hashPassword } from '../accounts/password-hash';
-import { callRecordSchema, type CallRecordInput } from '../domain/call-record';
+import { callRecordSchema, type CallRecord, type CallRecordInput } from '../domain/call-record';
 import type { Clock } from '../time/clock';
 import { addCallsInBatches } from './seed-file';
 import { accountId, type Tool } from '../domain/account';
-import type { CallRecord } from '../domain/call-record';
 import type { Store } from '../storage/store';
 
 export interface DemoAccount {

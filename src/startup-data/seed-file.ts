@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { hashPassword } from '../accounts/password-hash';
-import { callRecordSchema } from '../domain/call-record';
+import { callRecordSchema, type CallRecord } from '../domain/call-record';
 import { phoneNumberSchema } from '../domain/phone-number';
 import { timeZoneSchema } from '../domain/time-zone';
 import { storableIdentifier } from '../domain/storable-text';
 import { accountId, TOOLS, type Account } from '../domain/account';
-import type { CallRecord } from '../domain/call-record';
 import type { Store } from '../storage/store';
 
 /** Large enough to keep round trips to a networked store few, small enough to bound one statement. */

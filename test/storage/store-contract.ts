@@ -1,6 +1,5 @@
-import { callRecordSchema } from '../../src/domain/call-record';
+import { callRecordSchema, type CallRecord } from '../../src/domain/call-record';
 import { accountId, type Account } from '../../src/domain/account';
-import type { CallRecord } from '../../src/domain/call-record';
 import type { Store } from '../../src/storage/store';
 import { epochDayOf } from '../../src/time/calendar';
 

@@ -418,6 +418,15 @@ describe('logs', () => {
     expect(logs.lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
   });
 
+  test('never log the session cookie, sent or set', async () => {
+    const first = await post(running.url, svcEval(['Agree?'], ['yes']));
+    const cookie = first.get('Set-Cookie')?.[0]?.split(';')[0] ?? '';
+    const second = await post(running.url, svcEval(['Agree?'], ['yes']), { Cookie: cookie });
+    await logs.waitFor((line) => (line.req as { id?: string } | undefined)?.id === second.get('X-Request-Id'));
+    expect(cookie).toMatch(/^survey_session=[0-9a-f]{32}$/);
+    expect(JSON.stringify(logs.lines)).not.toContain(cookie.slice('survey_session='.length));
+  });
+
   test("record a caller's mistake as a warning with no stack, and only the server's own failures as errors", async () => {
     const body = envelope('<ns1:svcEval><question_texts><item>Q1</item></question_texts>stray<answers><item>yes</item></answers></ns1:svcEval>');
     const response = await post(running.url, body);

@@ -114,6 +114,27 @@ describe('a call the twin refuses gets a non-2xx status and the API error body, 
     await expectError(await postForm(body), 400, 'the file file-2.wav is named by no answer; an answer names the recording it carries');
   });
 
+  test('two files of one name', async () => {
+    await startServer();
+    const body = form(['Record a message'], ['file-1.wav']);
+    for (let copy = 0; copy < 2; copy += 1) body.append('file-1.wav', new Blob([Buffer.from('RIFF')], { type: 'audio/wav' }), 'file-1.wav');
+    await expectError(await postForm(body), 400, 'the form holds two files named file-1.wav');
+  });
+
+  test('a file part without a file name (busboy takes an application/octet-stream part for a file)', async () => {
+    await startServer();
+    const body = '--b\r\nContent-Disposition: form-data; name="answers[]"\r\n\r\nyes\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="recording"\r\nContent-Type: application/octet-stream\r\n\r\nRIFF\r\n--b--\r\n';
+    await expectError(await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' }), 400, 'a file part has no file name; name it as its answer does (file-1.wav)');
+  });
+
+  test('an optional field sent twice', async () => {
+    await startServer();
+    const body = form(['Q'], ['yes'], { session_id: 'one' });
+    body.append('session_id', 'two');
+    await expectError(await postForm(body), 400, 'the form holds more than one session_id field');
+  });
+
   test('more items than SURVEY_MAX_ITEMS', async () => {
     await startServer({ SURVEY_MAX_ITEMS: '2' });
     await expectError(await postForm(form(['1', '2', '3'], ['1', '2', '3'])), 400, 'the number of items of question_texts exceeds the limit of 2 (SURVEY_MAX_ITEMS)');

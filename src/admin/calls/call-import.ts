@@ -1,5 +1,4 @@
-import { callRecordSchema } from '../../domain/call-record';
-import type { CallRecord } from '../../domain/call-record';
+import { callRecordSchema, type CallRecord } from '../../domain/call-record';
 import type { Store } from '../../storage/store';
 import { describeIssues } from '../field-errors';
 import type { RawRecord } from './raw-record';
