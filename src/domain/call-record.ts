@@ -2,7 +2,29 @@ import { z } from 'zod';
 import { storableIdentifier } from './storable-text';
 import { parseInstantWithOffset } from './instant';
 import { phoneNumberSchema } from './phone-number';
+import { callerSchema } from './caller';
 
+/** One form item a call went through (version 2), with its counters for that call. */
+export interface PathStep {
+  readonly application: string;
+  readonly page: string;
+  readonly form: string;
+  readonly item: string;
+  readonly visits: number;
+  readonly filled: number;
+  readonly nomatch: number;
+  readonly noinput: number;
+  readonly transfer: number;
+  readonly disconnect: number;
+}
+
+export const PATH_STEP_COUNTERS = ['visits', 'filled', 'nomatch', 'noinput', 'transfer', 'disconnect'] as const;
+
+/**
+ * A call. The fields of version 2 are optional: a version-1 record has none of them, an absent counter
+ * counts 0 and an absent caller is unknown. Durations are kept in whole milliseconds, so that every sum
+ * a report makes is exact and does not depend on the order of the calls.
+ */
 export interface CallRecord {
   readonly callId: string;
   /** Digits only. */
@@ -12,9 +34,29 @@ export interface CallRecord {
   readonly logEvents: number;
   readonly loops: number;
   readonly formItems: number;
+  /** The calling number in international form, digits only, country code first (see caller.ts). */
+  readonly caller?: string;
+  readonly durationMs?: number;
+  readonly transfers?: number;
+  readonly transferMs?: number;
+  readonly jsErrors?: number;
+  readonly fetchErrors?: number;
+  readonly pageLoads?: number;
+  readonly pageLoadMs?: number;
+  readonly path?: readonly PathStep[];
 }
 
+export const MAX_PATH_STEPS = 1_000;
+
 const count = z.number().int().min(0).max(1_000_000_000);
+
+/** Seconds as given (fractions allowed), at most about 11 days, kept as whole milliseconds. */
+const MAX_SECONDS = 1_000_000;
+const seconds = z
+  .number()
+  .min(0)
+  .max(MAX_SECONDS, `must be at most ${MAX_SECONDS} seconds`)
+  .transform((value) => Math.round(value * 1000));
 
 const startedAt = z.string().transform((value, context) => {
   const instant = parseInstantWithOffset(value);
@@ -28,7 +70,20 @@ const startedAt = z.string().transform((value, context) => {
   return instant;
 });
 
-/** A call record as it arrives on the wire (seed file, admin API): snake_case, ISO time with offset. */
+const pathStepSchema = z.strictObject({
+  application: storableIdentifier(500),
+  page: storableIdentifier(500),
+  form: storableIdentifier(500),
+  item: storableIdentifier(500),
+  visits: count.default(0),
+  filled: count.default(0),
+  nomatch: count.default(0),
+  noinput: count.default(0),
+  transfer: count.default(0),
+  disconnect: count.default(0),
+});
+
+/** A call record as it arrives on the wire (seed file, admin API, CSV): snake_case, ISO time with offset. */
 export const callRecordSchema = z
   .strictObject({
     call_id: storableIdentifier(200),
@@ -37,16 +92,56 @@ export const callRecordSchema = z
     log_events: count,
     loops: count,
     form_items: count,
+    caller: callerSchema.optional(),
+    duration_seconds: seconds.optional(),
+    transfers: count.optional(),
+    transfer_seconds: seconds.optional(),
+    js_errors: count.optional(),
+    fetch_errors: count.optional(),
+    page_loads: count.optional(),
+    page_load_seconds: seconds.optional(),
+    path: z.array(pathStepSchema).max(MAX_PATH_STEPS, `must have at most ${MAX_PATH_STEPS} entries`).optional(),
   })
-  .transform(
-    (wire): CallRecord => ({
+  .transform((wire): CallRecord => {
+    const record: { -readonly [Field in keyof CallRecord]: CallRecord[Field] } = {
       callId: wire.call_id,
       phone: wire.phone,
       startedAt: wire.started_at,
       logEvents: wire.log_events,
       loops: wire.loops,
       formItems: wire.form_items,
-    }),
-  );
+    };
+    if (wire.caller !== undefined) record.caller = wire.caller;
+    if (wire.duration_seconds !== undefined) record.durationMs = wire.duration_seconds;
+    if (wire.transfers !== undefined) record.transfers = wire.transfers;
+    if (wire.transfer_seconds !== undefined) record.transferMs = wire.transfer_seconds;
+    if (wire.js_errors !== undefined) record.jsErrors = wire.js_errors;
+    if (wire.fetch_errors !== undefined) record.fetchErrors = wire.fetch_errors;
+    if (wire.page_loads !== undefined) record.pageLoads = wire.page_loads;
+    if (wire.page_load_seconds !== undefined) record.pageLoadMs = wire.page_load_seconds;
+    if (wire.path !== undefined && wire.path.length > 0) record.path = wire.path;
+    return record;
+  });
 
 export type CallRecordInput = z.input<typeof callRecordSchema>;
+
+/** The wire fields that a CSV file carries as columns; `path` travels only in NDJSON and JSON. */
+export const CSV_FIELDS = [
+  'call_id',
+  'phone',
+  'started_at',
+  'log_events',
+  'loops',
+  'form_items',
+  'caller',
+  'duration_seconds',
+  'transfers',
+  'transfer_seconds',
+  'js_errors',
+  'fetch_errors',
+  'page_loads',
+  'page_load_seconds',
+] as const satisfies ReadonlyArray<keyof CallRecordInput>;
+
+/** The wire fields every record must have; the others may be left out. */
+export const REQUIRED_FIELDS = ['call_id', 'phone', 'started_at', 'log_events', 'loops', 'form_items'] as const;

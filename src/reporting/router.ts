@@ -8,9 +8,19 @@ import { authenticator } from './auth/authenticate';
 import { authenticateRoute } from './auth/route';
 import { temporaryCredentials } from './auth/temporary-credentials';
 import { requireCredentials } from './basic-auth/require-credentials';
-import { eventTracker } from './events/event-tracker';
-import { EVENTS_PATH, eventsRoute } from './events/route';
+import { EVENTS_PATH, eventSeries } from './events/series';
+import { FLOW_PATH, flowReporter } from './flow/report';
+import { flowRepresentation } from './flow/representation';
+import { GEOGRAPHIC_PATH, geographicReporter } from './geographic/report';
+import { geographicRepresentation } from './geographic/representation';
+import { PERFORMANCE_PATH, performanceSeries } from './performance/series';
+import { CALLER_PROFILE_PATH, callerProfileSeries } from './profile/caller-series';
+import { parseRangeQuery, parseSeriesQuery } from './query/params';
 import { rateLimitGroups } from './rate-limit/groups';
+import { resourceRoute } from './resource-route';
+import { seriesRepresentation } from './series/representation';
+import { seriesReporter, type SeriesDefinition } from './series/series-report';
+import { VOLUME_PATH, volumeSeries } from './volume/series';
 
 export interface ReportingDependencies {
   readonly config: Config;
@@ -34,8 +44,30 @@ export function reportingRouter({ config, store, clock, logger }: ReportingDepen
     windowSeconds: config.rateLimitWindowSeconds,
   });
 
+  const seriesResource = (path: string, definition: SeriesDefinition): DataResource => ({
+    path,
+    handler: resourceRoute(
+      { parse: parseSeriesQuery, report: seriesReporter(store, config.weekStart, definition), represent: seriesRepresentation },
+      config.maxRangeDays,
+    ),
+  });
+  // The raw-data resources of interface.md and reference-resources.md.
   const dataResources: DataResource[] = [
-    { path: EVENTS_PATH, handler: eventsRoute(eventTracker(store, config.weekStart), config.maxRangeDays) },
+    seriesResource(VOLUME_PATH, volumeSeries),
+    seriesResource(EVENTS_PATH, eventSeries),
+    seriesResource(PERFORMANCE_PATH, performanceSeries),
+    seriesResource(CALLER_PROFILE_PATH, callerProfileSeries),
+    {
+      path: GEOGRAPHIC_PATH,
+      handler: resourceRoute(
+        { parse: parseRangeQuery, report: geographicReporter(store), represent: geographicRepresentation },
+        config.maxRangeDays,
+      ),
+    },
+    {
+      path: FLOW_PATH,
+      handler: resourceRoute({ parse: parseRangeQuery, report: flowReporter(store), represent: flowRepresentation }, config.maxRangeDays),
+    },
   ];
 
   const router = Router();

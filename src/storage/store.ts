@@ -1,5 +1,6 @@
 import type { Account } from '../domain/account';
-import type { CallRecord } from '../domain/call-record';
+import type { CallRecord, PathStep } from '../domain/call-record';
+import type { Region } from '../domain/caller-region';
 import type { EpochDay } from '../time/calendar';
 
 /**
@@ -18,13 +19,32 @@ export interface TemporaryCredential {
   readonly lastUsedAt: number;
 }
 
-/** Sums over the calls of one local day. */
+/** Sums over the calls of one local day; an absent counter of a call counts 0. */
 export interface DayTotals {
   readonly day: EpochDay;
   readonly calls: number;
   readonly logEvents: number;
   readonly loops: number;
   readonly formItems: number;
+  readonly durationMs: number;
+  readonly transfers: number;
+  readonly transferMs: number;
+  readonly jsErrors: number;
+  readonly fetchErrors: number;
+  readonly pageLoads: number;
+  readonly pageLoadMs: number;
+}
+
+/** Local days `first`..`last`, both included. */
+export interface DaySpan {
+  readonly first: EpochDay;
+  readonly last: EpochDay;
+}
+
+/** Calls whose caller is from one region. */
+export interface RegionCalls {
+  readonly region: Region;
+  readonly calls: number;
 }
 
 export interface AddCallsResult {
@@ -93,6 +113,18 @@ export interface CallRepository {
   add(records: readonly CallRecord[]): Promise<AddCallsResult>;
   /** Totals per local day for the given phones merged, only for days that have calls, in day order. */
   dailyTotals(phones: readonly string[], from: EpochDay, to: EpochDay): Promise<DayTotals[]>;
+  /**
+   * For each span, how many distinct callers the calls of the given phones in it had (calls with no
+   * caller are not counted): exact, a caller counted once per span however many days or phones they called.
+   */
+  distinctCallers(phones: readonly string[], spans: readonly DaySpan[]): Promise<number[]>;
+  /** Calls per region of their caller over `from`..`to`, regions with calls only, in no order; no caller, no count. */
+  regionTotals(phones: readonly string[], from: EpochDay, to: EpochDay): Promise<RegionCalls[]>;
+  /**
+   * The form items the calls of `from`..`to` went through, each with its counters summed, in no order;
+   * at most `limit` of them, so a caller asking for one more than it can answer learns that there are too many.
+   */
+  formItemTotals(phones: readonly string[], from: EpochDay, to: EpochDay, limit: number): Promise<PathStep[]>;
 }
 
 export interface RateLimitCounters {

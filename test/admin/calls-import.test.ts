@@ -100,8 +100,8 @@ describe('POST /admin/calls with NDJSON', () => {
     expect(empty.body).toEqual({ received: 0, inserted: 0, duplicates: 0, rejected: [] });
   });
 
-  test('rejects a line longer than 64 KiB without holding it, and keeps the lines around it', async () => {
-    const huge = JSON.stringify({ call_id: 'x'.repeat(70_000) });
+  test('rejects a line longer than 4 MiB without holding it, and keeps the lines around it', async () => {
+    const huge = JSON.stringify({ call_id: 'x'.repeat(4 * 1024 * 1024) });
     const response = await postNdjson(running.url, [
       record('c1', '15550001', '2018-02-07T10:00:00Z'),
       huge,
@@ -111,7 +111,64 @@ describe('POST /admin/calls with NDJSON', () => {
       received: 3,
       inserted: 2,
       duplicates: 0,
-      rejected: [{ line: 2, error: 'record is larger than 65536 bytes' }],
+      rejected: [{ line: 2, error: 'record is larger than 4194304 bytes' }],
+    });
+  });
+
+  test('accepts a version-2 record whose path has 1,000 form items of 500-character texts', async () => {
+    const text = (name: string, index: number) => `${name}-${index}-`.padEnd(500, 'x');
+    const path = Array.from({ length: 1_000 }, (_, index) => ({
+      application: text('https://ivr.example.com/app', index),
+      page: text('page', index),
+      form: text('form', index),
+      item: text('item', index),
+      visits: 1,
+    }));
+    const line = JSON.stringify({ ...JSON.parse(record('c1', '15550001', '2018-02-07T10:00:00Z')), path });
+    expect(Buffer.byteLength(line)).toBeGreaterThan(2_000_000);
+    const response = await postNdjson(running.url, [line]);
+    expect(response.body).toEqual({ received: 1, inserted: 1, duplicates: 0, rejected: [] });
+  });
+
+  test('refuses version-2 fields out of their bounds, naming each field, and keeps the version-1 records', async () => {
+    const base = JSON.parse(record('c0', '15550001', '2018-02-07T10:00:00Z')) as Record<string, unknown>;
+    const v2 = (callId: string, fields: Record<string, unknown>) => JSON.stringify({ ...base, call_id: callId, ...fields });
+    const step = { application: 'https://ivr.example.com/start.vxml', page: 'main.vxml', form: 'main_menu', item: 'selection' };
+    const response = await postNdjson(running.url, [
+      v2('c1', { caller: '+44-20', duration_seconds: -1 }),
+      v2('c2', { transfers: 1.5, transfer_seconds: '30', js_errors: -2 }),
+      v2('c3', { page_load_seconds: 1_000_001, fetch_errors: null, page_loads: 'many' }),
+      v2('c4', { path: [{ ...step, item: '' }, { ...step, visits: -1, colour: 'red' }] }),
+      v2('c5', { path: Array.from({ length: 1_001 }, () => step) }),
+      v2('c6', { path: 'main_menu' }),
+      record('c7', '15550001', '2018-02-07T10:00:00Z'),
+    ]);
+    expect(response.body).toEqual({
+      received: 7,
+      inserted: 1,
+      duplicates: 0,
+      rejected: [
+        {
+          line: 1,
+          error: 'caller: must be a calling number of 1-15 digits, optionally after a +; duration_seconds: Too small: expected number to be >=0',
+        },
+        {
+          line: 2,
+          error:
+            'transfers: Invalid input: expected int, received number; transfer_seconds: Invalid input: expected number, received string; js_errors: Too small: expected number to be >=0',
+        },
+        {
+          line: 3,
+          error:
+            'fetch_errors: Invalid input: expected number, received null; page_loads: Invalid input: expected number, received string; page_load_seconds: must be at most 1000000 seconds',
+        },
+        {
+          line: 4,
+          error: 'path.0.item: must not be empty; path.1.visits: Too small: expected number to be >=0; path.1: Unrecognized key: "colour"',
+        },
+        { line: 5, error: 'path: must have at most 1000 entries' },
+        { line: 6, error: 'path: Invalid input: expected array, received string' },
+      ],
     });
   });
 

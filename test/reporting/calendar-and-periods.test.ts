@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { periodsOverlapping } from '../../src/reporting/events/periods';
+import { periodsOverlapping } from '../../src/reporting/query/periods';
 import { calendarDateOf, epochDayOf, isoWeekdayIndex, localDayStartSeconds, localEpochDay } from '../../src/time/calendar';
 import { offsetMinutes, offsetSpans } from '../../src/time/zone-offsets';
 

@@ -1,6 +1,7 @@
-import { callRecordSchema, type CallRecord } from '../../src/domain/call-record';
+import { callRecordSchema, type CallRecord, type CallRecordInput, type PathStep } from '../../src/domain/call-record';
 import { accountId, type Account } from '../../src/domain/account';
-import type { Store } from '../../src/storage/store';
+import type { RegionCalls, Store } from '../../src/storage/store';
+import { dayTotals } from '../support/day-totals';
 import { epochDayOf } from '../../src/time/calendar';
 
 /**
@@ -31,6 +32,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       callRecordSchema.parse({ call_id: callId, phone, started_at: startedAt, log_events: logEvents, loops, form_items: formItems });
 
     const day = (year: number, month: number, dayOfMonth: number) => epochDayOf({ year, month, day: dayOfMonth });
+
 
     describe('accounts', () => {
       test('finds a saved account by id and lists it', async () => {
@@ -207,11 +209,11 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           record('c4', '15550003', '2018-02-07T20:00:00Z', 100, 100, 100),
         ]);
         expect(await store.calls.dailyTotals(['15550001', '15550002'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
-          { day: day(2018, 2, 5), calls: 1, logEvents: 2, loops: 0, formItems: 0 },
-          { day: day(2018, 2, 7), calls: 2, logEvents: 11, loops: 21, formItems: 31 },
+          dayTotals({ day: day(2018, 2, 5), calls: 1, logEvents: 2, loops: 0, formItems: 0 }),
+          dayTotals({ day: day(2018, 2, 7), calls: 2, logEvents: 11, loops: 21, formItems: 31 }),
         ]);
         expect(await store.calls.dailyTotals(['15550003'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
-          { day: day(2018, 2, 8), calls: 1, logEvents: 100, loops: 100, formItems: 100 },
+          dayTotals({ day: day(2018, 2, 8), calls: 1, logEvents: 100, loops: 100, formItems: 100 }),
         ]);
       });
 
@@ -222,7 +224,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           record('c3', '15550002', '2018-02-02T12:00:00-05:00'),
         ]);
         expect(await store.calls.dailyTotals(['15550001'], day(2018, 2, 2), day(2018, 2, 3))).toEqual([
-          { day: day(2018, 2, 3), calls: 1, logEvents: 1, loops: 2, formItems: 3 },
+          dayTotals({ day: day(2018, 2, 3), calls: 1, logEvents: 1, loops: 2, formItems: 3 }),
         ]);
         expect(await store.calls.dailyTotals([], day(2018, 2, 1), day(2018, 2, 3))).toEqual([]);
       });
@@ -236,7 +238,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.accounts.save(account('alice', 'Asia/Tokyo'));
         await store.calls.add([record('c3', '15550001', '2018-02-08T05:30:00Z', 4, 0, 0)]);
         expect(await store.calls.dailyTotals(['15550001', '15550002'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
-          { day: day(2018, 2, 8), calls: 3, logEvents: 7, loops: 0, formItems: 0 },
+          dayTotals({ day: day(2018, 2, 8), calls: 3, logEvents: 7, loops: 0, formItems: 0 }),
         ]);
       });
 
@@ -245,7 +247,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
         await store.calls.add([record('c2', '15550001', '2018-02-08T05:30:00Z', 4, 0, 0)]);
         expect(await store.calls.dailyTotals(['15550001'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
-          { day: day(2018, 2, 8), calls: 2, logEvents: 5, loops: 0, formItems: 0 },
+          dayTotals({ day: day(2018, 2, 8), calls: 2, logEvents: 5, loops: 0, formItems: 0 }),
         ]);
       });
 
@@ -262,7 +264,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.accounts.update('dev:bob', { timeZone: 'America/New_York' });
         const all = [day(1969, 12, 31), day(2018, 12, 31)] as const;
         const inNewYork = await store.calls.dailyTotals(['15550001'], ...all);
-        expect(inNewYork[0]).toEqual({ day: day(1969, 12, 31), calls: 1, logEvents: 0, loops: 1, formItems: 0 });
+        expect(inNewYork[0]).toEqual(dayTotals({ day: day(1969, 12, 31), calls: 1, logEvents: 0, loops: 1, formItems: 0 }));
         expect(inNewYork).toHaveLength(1 + 6 + 6);
         expect(await store.calls.dailyTotals(['15550003'], ...all)).toEqual(inNewYork);
       });
@@ -271,7 +273,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.calls.add([record('c1', '15550001', '2018-02-08T03:30:00Z')]);
         await store.accounts.save({ ...account('alice', 'America/New_York'), active: false });
         expect(await store.calls.dailyTotals(['15550001'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
-          { day: day(2018, 2, 7), calls: 1, logEvents: 1, loops: 2, formItems: 3 },
+          dayTotals({ day: day(2018, 2, 7), calls: 1, logEvents: 1, loops: 2, formItems: 3 }),
         ]);
       });
 
@@ -280,13 +282,205 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.phones.release('15550001', 'dev:alice');
         expect(await store.phones.assign('15550001', 'dev:bob')).toBe('assigned');
         expect(await store.calls.dailyTotals(['15550001'], day(2018, 2, 1), day(2018, 2, 10))).toEqual([
-          { day: day(2018, 2, 8), calls: 1, logEvents: 1, loops: 2, formItems: 3 },
+          dayTotals({ day: day(2018, 2, 8), calls: 1, logEvents: 1, loops: 2, formItems: 3 }),
         ]);
         expect(await store.calls.add([record('c1', '15550001', '2018-02-08T03:30:00Z')])).toEqual({
           inserted: 0,
           duplicates: 1,
           unknownPhone: [],
         });
+      });
+    });
+
+    describe('version-2 rollups: sums, distinct callers, regions and form items', () => {
+      beforeEach(async () => {
+        await store.accounts.save(account('alice', 'America/New_York'));
+        await store.accounts.save(account('bob', 'Asia/Tokyo'));
+        await store.phones.assign('15550001', 'dev:alice');
+        await store.phones.assign('15550002', 'dev:alice');
+        await store.phones.assign('15550003', 'dev:bob');
+      });
+
+      const v2 = (callId: string, phone: string, startedAt: string, fields: Partial<CallRecordInput> = {}): CallRecord =>
+        callRecordSchema.parse({ call_id: callId, phone, started_at: startedAt, log_events: 0, loops: 0, form_items: 0, ...fields });
+
+      const step = (item: string, counters: Partial<Record<'visits' | 'filled' | 'nomatch' | 'noinput' | 'transfer' | 'disconnect', number>> = {}) => ({
+        application: 'https://ivr.example.com/start.vxml',
+        page: 'main.vxml',
+        form: 'main_menu',
+        item,
+        ...counters,
+      });
+
+      const formItem = (item: string, counters: Partial<PathStep> = {}): PathStep => ({
+        application: 'https://ivr.example.com/start.vxml',
+        page: 'main.vxml',
+        form: 'main_menu',
+        item,
+        visits: 0,
+        filled: 0,
+        nomatch: 0,
+        noinput: 0,
+        transfer: 0,
+        disconnect: 0,
+        ...counters,
+      });
+
+      const byItem = (items: PathStep[]) => [...items].sort((a, b) => (a.item < b.item ? -1 : 1));
+      const byRegion = (regions: RegionCalls[]) => [...regions].sort((a, b) => (a.region < b.region ? -1 : 1));
+      const february = [day(2018, 2, 1), day(2018, 2, 28)] as const;
+
+      test('sums durations to the millisecond, transfers, errors and page loads per local day; a version-1 record adds 0', async () => {
+        await store.calls.add([
+          v2('c1', '15550001', '2018-02-07T10:00:00-05:00', {
+            duration_seconds: 61.5,
+            transfers: 1,
+            transfer_seconds: 30.25,
+            js_errors: 2,
+            fetch_errors: 1,
+            page_loads: 4,
+            page_load_seconds: 1.2,
+          }),
+          v2('c2', '15550002', '2018-02-07T23:59:59-05:00', { duration_seconds: 0.0004, page_loads: 1, page_load_seconds: 0.3 }),
+          record('c3', '15550001', '2018-02-07T12:00:00-05:00'),
+        ]);
+        expect(await store.calls.dailyTotals(['15550001', '15550002'], ...february)).toEqual([
+          dayTotals({
+            day: day(2018, 2, 7),
+            calls: 3,
+            logEvents: 1,
+            loops: 2,
+            formItems: 3,
+            durationMs: 61_500,
+            transfers: 1,
+            transferMs: 30_250,
+            jsErrors: 2,
+            fetchErrors: 1,
+            pageLoads: 5,
+            pageLoadMs: 1_500,
+          }),
+        ]);
+      });
+
+      test('counts each caller once per span across days and numbers, whatever form the number came in, and no call without a caller', async () => {
+        await store.calls.add([
+          v2('c1', '15550001', '2018-02-05T10:00:00-05:00', { caller: '6175550123' }),
+          v2('c2', '15550002', '2018-02-09T10:00:00-05:00', { caller: '+16175550123' }),
+          v2('c3', '15550001', '2018-02-12T10:00:00-05:00', { caller: '16175550123' }),
+          v2('c4', '15550001', '2018-02-12T11:00:00-05:00', { caller: '+442083661177' }),
+          v2('c5', '15550001', '2018-02-12T12:00:00-05:00'),
+          v2('c6', '15550003', '2018-02-12T12:00:00+09:00', { caller: '12125550123' }),
+        ]);
+        const spans = [
+          { first: day(2018, 2, 5), last: day(2018, 2, 11) },
+          { first: day(2018, 2, 12), last: day(2018, 2, 18) },
+          { first: day(2018, 2, 1), last: day(2018, 2, 28) },
+          { first: day(2018, 3, 1), last: day(2018, 3, 31) },
+        ];
+        expect(await store.calls.distinctCallers(['15550001', '15550002'], spans)).toEqual([1, 2, 2, 0]);
+        expect(await store.calls.distinctCallers(['15550002'], spans)).toEqual([1, 0, 1, 0]);
+        expect(await store.calls.distinctCallers([], spans)).toEqual([0, 0, 0, 0]);
+      });
+
+      test('counts calls per region of their caller over the range and the numbers asked, without calls that have no caller', async () => {
+        await store.calls.add([
+          v2('c1', '15550001', '2018-02-05T10:00:00-05:00', { caller: '6175550123' }),
+          v2('c2', '15550002', '2018-02-09T10:00:00-05:00', { caller: '6175550199' }),
+          v2('c3', '15550001', '2018-02-12T10:00:00-05:00', { caller: '18005550123' }),
+          v2('c4', '15550001', '2018-02-12T11:00:00-05:00', { caller: '+442083661177' }),
+          v2('c5', '15550001', '2018-02-12T12:00:00-05:00'),
+          v2('c6', '15550001', '2018-03-01T12:00:00-05:00', { caller: '4165550123' }),
+          v2('c7', '15550003', '2018-02-12T12:00:00+09:00', { caller: '12125550123' }),
+        ]);
+        expect(byRegion(await store.calls.regionTotals(['15550001', '15550002'], ...february))).toEqual([
+          { region: 'GB', calls: 1 },
+          { region: 'US-MA', calls: 2 },
+          { region: 'US-TOLLFREE', calls: 1 },
+        ]);
+        expect(await store.calls.regionTotals(['15550002'], day(2018, 2, 10), day(2018, 2, 28))).toEqual([]);
+      });
+
+      test('sums each form item counters over the calls and days of the range, up to the limit asked', async () => {
+        await store.calls.add([
+          v2('c1', '15550001', '2018-02-05T10:00:00-05:00', {
+            path: [step('selection', { visits: 2, filled: 1, nomatch: 1 }), step('confirm', { visits: 1, disconnect: 1 })],
+          }),
+          v2('c2', '15550002', '2018-02-09T10:00:00-05:00', { path: [step('selection', { visits: 1, filled: 1, transfer: 1 }), step('selection', { visits: 1, noinput: 1 })] }),
+          v2('c3', '15550001', '2018-03-01T10:00:00-05:00', { path: [step('selection', { visits: 5 })] }),
+          v2('c4', '15550003', '2018-02-09T10:00:00+09:00', { path: [step('selection', { visits: 7 })] }),
+        ]);
+        expect(byItem(await store.calls.formItemTotals(['15550001', '15550002'], ...february, 10))).toEqual([
+          formItem('confirm', { visits: 1, disconnect: 1 }),
+          formItem('selection', { visits: 4, filled: 2, nomatch: 1, noinput: 1, transfer: 1 }),
+        ]);
+        expect(await store.calls.formItemTotals(['15550001', '15550002'], ...february, 1)).toHaveLength(1);
+        expect(await store.calls.formItemTotals(['15550002'], day(2018, 2, 10), day(2018, 2, 28), 10)).toEqual([]);
+      });
+
+      test('keeps form items apart that differ in any of application, page, form or item, texts as given', async () => {
+        const texts = { application: 'https://ivr.example.com/a.vxml', page: 'p', form: 'f', item: 'i' };
+        await store.calls.add([
+          v2('c1', '15550001', '2018-02-05T10:00:00-05:00', {
+            path: [
+              { ...texts, visits: 1 },
+              { ...texts, application: 'https://ivr.example.com/b.vxml', visits: 2 },
+              { ...texts, page: 'q', visits: 3 },
+              { ...texts, form: 'g', visits: 4 },
+              { ...texts, item: 'j', visits: 5 },
+              { ...texts, item: 'Ünïcödé 名前 😀', visits: 6 },
+            ],
+          }),
+        ]);
+        const items = await store.calls.formItemTotals(['15550001'], ...february, 10);
+        expect(items.map((entry) => entry.visits).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(items.find((entry) => entry.visits === 6)?.item).toBe('Ünïcödé 名前 😀');
+      });
+
+      test('counts nothing twice for a call id added again', async () => {
+        const call = v2('c1', '15550001', '2018-02-05T10:00:00-05:00', { caller: '6175550123', duration_seconds: 10, path: [step('selection', { visits: 1 })] });
+        await store.calls.add([call, call]);
+        await store.calls.add([call]);
+        expect(await store.calls.dailyTotals(['15550001'], ...february)).toEqual([dayTotals({ day: day(2018, 2, 5), calls: 1, durationMs: 10_000 })]);
+        expect(await store.calls.regionTotals(['15550001'], ...february)).toEqual([{ region: 'US-MA', calls: 1 }]);
+        expect(await store.calls.formItemTotals(['15550001'], ...february, 10)).toEqual([formItem('selection', { visits: 1 })]);
+      });
+
+      // 03:30 UTC on 8 February is the evening of the 7th in New York and midday of the 8th in Tokyo.
+      const lateEvening = async () => {
+        await store.calls.add([
+          v2('c1', '15550001', '2018-02-08T03:30:00Z', { caller: '6175550123', duration_seconds: 60, path: [step('selection', { visits: 1 })] }),
+          v2('c2', '15550002', '2018-02-07T12:00:00Z', { caller: '6175550123' }),
+        ]);
+      };
+
+      const expectBucketedOn = async (phones: string[], seventh: { callers: number }, eighth: { calls: number; callers: number }) => {
+        const spans = [
+          { first: day(2018, 2, 7), last: day(2018, 2, 7) },
+          { first: day(2018, 2, 8), last: day(2018, 2, 8) },
+        ];
+        expect(await store.calls.distinctCallers(phones, spans)).toEqual([seventh.callers, eighth.callers]);
+        expect(await store.calls.regionTotals(phones, day(2018, 2, 8), day(2018, 2, 8))).toEqual(
+          eighth.calls === 0 ? [] : [{ region: 'US-MA', calls: eighth.calls }],
+        );
+        expect(await store.calls.formItemTotals(phones, day(2018, 2, 8), day(2018, 2, 8), 10)).toEqual(
+          eighth.calls === 0 ? [] : [formItem('selection', { visits: 1 })],
+        );
+        const days = await store.calls.dailyTotals(phones, day(2018, 2, 8), day(2018, 2, 8));
+        expect(days.map((totalsOfDay) => totalsOfDay.durationMs)).toEqual(eighth.calls === 0 ? [] : [60_000]);
+      };
+
+      test('re-buckets callers, regions, form items and sums when the time zone changes', async () => {
+        await lateEvening();
+        await expectBucketedOn(['15550001', '15550002'], { callers: 1 }, { calls: 0, callers: 0 });
+        await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
+        await expectBucketedOn(['15550001', '15550002'], { callers: 1 }, { calls: 1, callers: 1 });
+      });
+
+      test('re-buckets every rollup of a number that moves to an owner in another time zone', async () => {
+        await lateEvening();
+        await store.phones.release('15550001', 'dev:alice');
+        await store.phones.assign('15550001', 'dev:bob');
+        await expectBucketedOn(['15550001'], { callers: 0 }, { calls: 1, callers: 1 });
       });
     });
 

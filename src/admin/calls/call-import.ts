@@ -21,6 +21,9 @@ export interface ImportSummary {
 
 const LISTED_REJECTIONS = 100;
 
+/** A batch is also full at this many bytes of records, so that batches of long paths stay bounded in memory. */
+const BATCH_BYTES = 16 * 1024 * 1024;
+
 function parseRecord(raw: RawRecord): CallRecord | string {
   if ('problem' in raw) return raw.problem;
   let value: unknown;
@@ -43,6 +46,7 @@ export class CallImport {
   private duplicates = 0;
   private batch: CallRecord[] = [];
   private batchLines: number[] = [];
+  private batchBytes = 0;
   /** Rejections found while the current batch filled; merged with its unknown phones at the flush. */
   private batchRejections: Rejection[] = [];
   private readonly listed: Rejection[] = [];
@@ -55,6 +59,7 @@ export class CallImport {
 
   readonly take = (raw: RawRecord): void => {
     this.received += 1;
+    if ('bytes' in raw) this.batchBytes += raw.bytes.length;
     const parsed = parseRecord(raw);
     if (typeof parsed === 'string') {
       this.batchRejections.push({ line: raw.line, error: parsed });
@@ -65,7 +70,7 @@ export class CallImport {
   };
 
   get batchIsFull(): boolean {
-    return this.batch.length + this.batchRejections.length >= this.batchSize;
+    return this.batch.length + this.batchRejections.length >= this.batchSize || this.batchBytes >= BATCH_BYTES;
   }
 
   /** Stores the current batch; once it resolves, the batch's calls are in the store and its rollups. */
@@ -87,6 +92,7 @@ export class CallImport {
     }
     this.batch = [];
     this.batchLines = [];
+    this.batchBytes = 0;
     this.batchRejections = [];
   }
 

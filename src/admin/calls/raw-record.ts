@@ -1,5 +1,8 @@
-/** A record (one NDJSON line, one array element) longer than this is rejected, not held in memory. */
-export const MAX_RECORD_BYTES = 65_536;
+/**
+ * A record (one NDJSON line, one array element) longer than this is rejected, not held in memory. A
+ * version-2 record's path may hold 1,000 form items of four texts each: 4 MiB keeps such a record whole.
+ */
+export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 /** One record of a call-import body before it is parsed: its bytes, or why they could not be read. */
 export type RawRecord =

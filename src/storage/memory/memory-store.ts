@@ -1,15 +1,8 @@
 import type { Account } from '../../domain/account';
-import type { AddCallsResult, AssignPhoneResult, DayTotals, Store, TemporaryCredential } from '../store';
+import type { AddCallsResult, AssignPhoneResult, Store, TemporaryCredential } from '../store';
 import type { CallRecord } from '../../domain/call-record';
-import { localEpochDay, type EpochDay } from '../../time/calendar';
+import { CallRollups } from './call-rollups';
 import { createMemorySurveySessions } from './survey-sessions';
-
-interface MutableTotals {
-  calls: number;
-  logEvents: number;
-  loops: number;
-  formItems: number;
-}
 
 interface WindowCount {
   windowStart: number;
@@ -28,31 +21,13 @@ export function createMemoryStore(): Store {
   const credentials = new Map<string, TemporaryCredential>();
   const callIds = new Set<string>();
   const callsByPhone = new Map<string, CallRecord[]>();
-  const rollups = new Map<string, Map<EpochDay, MutableTotals>>();
+  const rollups = new CallRollups();
   const windows = new Map<string, WindowCount>();
   let latestWindowStart = Number.NEGATIVE_INFINITY;
 
-  function addToRollup(record: CallRecord, timeZone: string): void {
-    let days = rollups.get(record.phone);
-    if (days === undefined) {
-      days = new Map();
-      rollups.set(record.phone, days);
-    }
-    const day = localEpochDay(record.startedAt, timeZone);
-    const totals = days.get(day);
-    if (totals === undefined) {
-      days.set(day, { calls: 1, logEvents: record.logEvents, loops: record.loops, formItems: record.formItems });
-    } else {
-      totals.calls += 1;
-      totals.logEvents += record.logEvents;
-      totals.loops += record.loops;
-      totals.formItems += record.formItems;
-    }
-  }
-
   function rebuildRollups(phone: string, timeZone: string): void {
-    rollups.delete(phone);
-    for (const record of callsByPhone.get(phone) ?? []) addToRollup(record, timeZone);
+    rollups.forget(phone);
+    for (const record of callsByPhone.get(phone) ?? []) rollups.add(record, timeZone);
   }
 
   function forgetEndedWindows(now: number): void {
@@ -164,33 +139,17 @@ export function createMemoryStore(): Store {
             const phoneCalls = callsByPhone.get(record.phone);
             if (phoneCalls === undefined) callsByPhone.set(record.phone, [record]);
             else phoneCalls.push(record);
-            addToRollup(record, account.timeZone);
+            rollups.add(record, account.timeZone);
             inserted += 1;
           }
         });
         const result: AddCallsResult = { inserted, duplicates, unknownPhone };
         return Promise.resolve(result);
       },
-      dailyTotals: (phones, from, to) => {
-        const phoneDays = phones.flatMap((phone) => rollups.get(phone) ?? []);
-        const totals: DayTotals[] = [];
-        for (let day = from; day <= to; day += 1) {
-          let calls = 0;
-          let logEvents = 0;
-          let loops = 0;
-          let formItems = 0;
-          for (const days of phoneDays) {
-            const found = days.get(day);
-            if (found === undefined) continue;
-            calls += found.calls;
-            logEvents += found.logEvents;
-            loops += found.loops;
-            formItems += found.formItems;
-          }
-          if (calls > 0) totals.push({ day, calls, logEvents, loops, formItems });
-        }
-        return Promise.resolve(totals);
-      },
+      dailyTotals: (phones, from, to) => Promise.resolve(rollups.dailyTotals(phones, from, to)),
+      distinctCallers: (phones, spans) => Promise.resolve(rollups.distinctCallers(phones, spans)),
+      regionTotals: (phones, from, to) => Promise.resolve(rollups.regionTotals(phones, from, to)),
+      formItemTotals: (phones, from, to, limit) => Promise.resolve(rollups.formItemTotals(phones, from, to, limit)),
     },
 
     rateLimits: {

@@ -1,0 +1,56 @@
+import { PATH_STEP_COUNTERS, type PathStep } from '../../domain/call-record';
+import type { Account } from '../../domain/account';
+import { errors } from '../../errors/catalogue';
+import type { Store } from '../../storage/store';
+import type { RangeQuery } from '../query/params';
+import { phonesInScope } from '../query/phone-scope';
+
+export const FLOW_PATH = '/path/:start/:end/:phone';
+
+/** Bounds of reference-resources.md: the answer of one range stays small enough to build and read. */
+export const MAX_FLOW_ENTRIES = 10_000;
+export const MAX_ENTRIES_PER_APPLICATION = 1_000;
+
+export type FlowEntry = Omit<PathStep, 'application'>;
+
+/** The diagnostic flow: per application URL (ascending), its form items, most visited first. */
+export interface FlowReport {
+  readonly applications: ReadonlyArray<readonly [url: string, entries: readonly FlowEntry[]]>;
+}
+
+/** Code-unit order, the same on every platform and store (localeCompare would depend on the locale). */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+const byVisitsThenNames = (a: FlowEntry, b: FlowEntry): number =>
+  b.visits - a.visits || compareText(a.page, b.page) || compareText(a.form, b.form) || compareText(a.item, b.item);
+
+const entryOf = (step: PathStep): FlowEntry => ({
+  page: step.page,
+  form: step.form,
+  item: step.item,
+  ...(Object.fromEntries(PATH_STEP_COUNTERS.map((counter) => [counter, step[counter]])) as Pick<FlowEntry, (typeof PATH_STEP_COUNTERS)[number]>),
+});
+
+export type FlowReporter = (account: Account, query: RangeQuery) => Promise<FlowReport>;
+
+export function flowReporter(store: Store): FlowReporter {
+  return async (account, query) => {
+    const phones = await phonesInScope(store, account, query.phone);
+    const steps = await store.calls.formItemTotals(phones, query.from, query.to, MAX_FLOW_ENTRIES + 1);
+    if (steps.length > MAX_FLOW_ENTRIES) {
+      throw errors.badRequest(
+        `the range holds more than ${MAX_FLOW_ENTRIES} form items, the most the diagnostic flow reports at once: ask for a shorter range or one number`,
+      );
+    }
+    const byApplication = new Map<string, FlowEntry[]>();
+    for (const step of steps) {
+      const entries = byApplication.get(step.application);
+      if (entries === undefined) byApplication.set(step.application, [entryOf(step)]);
+      else entries.push(entryOf(step));
+    }
+    const applications = [...byApplication]
+      .sort(([a], [b]) => compareText(a, b))
+      .map(([url, entries]) => [url, entries.sort(byVisitsThenNames).slice(0, MAX_ENTRIES_PER_APPLICATION)] as const);
+    return { applications };
+  };
+}

@@ -1,0 +1,19 @@
+import { ratio, readPeriodTotals } from '../series/period-totals';
+import type { SeriesDefinition } from '../series/series-report';
+
+export const PERFORMANCE_PATH = '/performance/:start/:end/:period/:phone';
+
+const MS_PER_SECOND = 1_000;
+
+/** Performance (reference-resources.md): script and fetch errors, per call, and the average page load in seconds. */
+export const performanceSeries: SeriesDefinition = async (source) => {
+  const periods = await readPeriodTotals(source);
+  return [
+    ['calls', periods.map((period) => period.calls)],
+    ['js_errors', periods.map((period) => period.jsErrors)],
+    ['js_errors_per_call', periods.map((period) => ratio(period.jsErrors, period.calls))],
+    ['fetch_errors', periods.map((period) => period.fetchErrors)],
+    ['fetch_errors_per_call', periods.map((period) => ratio(period.fetchErrors, period.calls))],
+    ['average_page_load', periods.map((period) => ratio(period.pageLoadMs, period.pageLoads * MS_PER_SECOND))],
+  ];
+};

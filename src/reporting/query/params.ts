@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { normalisePhone } from '../../domain/phone-number';
+import { errors } from '../../errors/catalogue';
+import { calendarDateOf, epochDayOf, type EpochDay } from '../../time/calendar';
+import { PERIODS, type Period } from './periods';
+
+export const ALL_PHONES = 'ALL';
+
+/** The validated `{start}/{end}/{phone}` of every raw-data resource: local days, both included. */
+export interface RangeQuery {
+  readonly from: EpochDay;
+  readonly to: EpochDay;
+  /** Digits of one number, or ALL. */
+  readonly phone: string;
+}
+
+/** The validated `{start}/{end}/{period}/{phone}` of the series resources. */
+export interface SeriesQuery extends RangeQuery {
+  readonly period: Period;
+}
+
+/** A user's value inside a message: quoted, shortened, control characters escaped. */
+const shown = (value: string): string => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+
+const dateParam = (name: 'start' | 'end') =>
+  z.string().transform((value, context): EpochDay => {
+    const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+    const date = match && { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+    const day = date && date.year >= 1970 ? epochDayOf(date) : undefined;
+    const roundTrips =
+      day !== undefined && date !== null && JSON.stringify(calendarDateOf(day)) === JSON.stringify(date);
+    if (!roundTrips) {
+      context.addIssue({
+        code: 'custom',
+        message: `${name} ${shown(value)} is not a real date in the form YYYYMMDD (from 19700101)`,
+      });
+      return z.NEVER;
+    }
+    return day;
+  });
+
+const phoneParam = z.string().transform((value, context) => {
+  const phone = value === ALL_PHONES ? ALL_PHONES : normalisePhone(value);
+  if (phone === undefined) {
+    context.addIssue({ code: 'custom', message: `phone must be ALL or a number of 1-15 digits, not ${shown(value)}` });
+    return z.NEVER;
+  }
+  return phone;
+});
+
+const periodParam = z.enum(PERIODS, {
+  error: (issue) => `period must be day, week or month, not ${shown(String(issue.input))}`,
+});
+
+// The first problem in path order is the one reported, so the keys follow the path's segments.
+const rangeSchema = z.object({ start: dateParam('start'), end: dateParam('end'), phone: phoneParam });
+const seriesSchema = z.object({ start: dateParam('start'), end: dateParam('end'), period: periodParam, phone: phoneParam });
+
+function parsed<Schema extends z.ZodType>(schema: Schema, params: Record<string, string>): z.output<Schema> {
+  const result = schema.safeParse(params);
+  if (!result.success) throw errors.badRequest(result.error.issues[0]?.message ?? 'invalid path');
+  return result.data;
+}
+
+function checkedRange(params: Record<string, string>, start: EpochDay, end: EpochDay, maxRangeDays: number): void {
+  if (end < start) {
+    throw errors.badRequest(`end ${params.end} is earlier than start ${params.start}`);
+  }
+  const days = end - start + 1;
+  if (days > maxRangeDays) {
+    throw errors.badRequest(`the range covers ${days} days; at most ${maxRangeDays} days can be asked for at once`);
+  }
+}
+
+/** `{start}/{end}/{phone}`: the geographic report and the diagnostic flow. */
+export function parseRangeQuery(params: Record<string, string>, maxRangeDays: number): RangeQuery {
+  const { start, end, phone } = parsed(rangeSchema, params);
+  checkedRange(params, start, end, maxRangeDays);
+  return { from: start, to: end, phone };
+}
+
+/** `{start}/{end}/{period}/{phone}`: the event tracker and the other series resources. */
+export function parseSeriesQuery(params: Record<string, string>, maxRangeDays: number): SeriesQuery {
+  const { start, end, period, phone } = parsed(seriesSchema, params);
+  checkedRange(params, start, end, maxRangeDays);
+  return { from: start, to: end, period, phone };
+}

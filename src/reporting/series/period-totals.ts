@@ -1,0 +1,65 @@
+import type { DayTotals } from '../../storage/store';
+import type { PeriodSpan } from '../query/periods';
+import type { SeriesSource } from './series-report';
+
+/** The sums of the calls of one period. */
+export type PeriodTotals = Omit<DayTotals, 'day'>;
+
+const SUMMED = [
+  'calls',
+  'logEvents',
+  'loops',
+  'formItems',
+  'durationMs',
+  'transfers',
+  'transferMs',
+  'jsErrors',
+  'fetchErrors',
+  'pageLoads',
+  'pageLoadMs',
+] as const satisfies ReadonlyArray<keyof PeriodTotals>;
+
+const zeroTotals = (): { -readonly [Field in keyof PeriodTotals]: number } => ({
+  calls: 0,
+  logEvents: 0,
+  loops: 0,
+  formItems: 0,
+  durationMs: 0,
+  transfers: 0,
+  transferMs: 0,
+  jsErrors: 0,
+  fetchErrors: 0,
+  pageLoads: 0,
+  pageLoadMs: 0,
+});
+
+/**
+ * Folds daily totals (sorted by day) into the periods, one total per period, zero for a period without
+ * calls. Costs O(periods + days with data), never a pass over individual calls.
+ */
+export function totalsPerPeriod(spans: readonly PeriodSpan[], days: readonly DayTotals[]): PeriodTotals[] {
+  let next = 0;
+  return spans.map((span) => {
+    const sum = zeroTotals();
+    while (next < days.length && (days[next] as DayTotals).day < span.first) next += 1;
+    for (; next < days.length && (days[next] as DayTotals).day <= span.last; next += 1) {
+      const day = days[next] as DayTotals;
+      for (const field of SUMMED) sum[field] += day[field];
+    }
+    return sum;
+  });
+}
+
+/**
+ * part / whole rounded half up to two decimals, 0 when whole is 0. Parts and wholes are integers (counts,
+ * milliseconds), so a half is exact in binary and rounds the same whatever order the calls were summed in.
+ */
+export function ratio(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((part * 100) / whole) / 100;
+}
+
+/** The totals of each period of a series query, from the daily rollups of the numbers in scope. */
+export async function readPeriodTotals(source: SeriesSource): Promise<PeriodTotals[]> {
+  const days = await source.calls.dailyTotals(source.phones, source.query.from, source.query.to);
+  return totalsPerPeriod(source.spans, days);
+}

@@ -1,0 +1,39 @@
+import type { Account } from '../../domain/account';
+import type { CallRepository, Store } from '../../storage/store';
+import { localDayStartSeconds } from '../../time/calendar';
+import type { SeriesQuery } from '../query/params';
+import { periodsOverlapping, type PeriodSpan, type WeekStart } from '../query/periods';
+import { phonesInScope } from '../query/phone-scope';
+
+/** One named series, a value per period, aligned by position with the report's keys. */
+export type NamedSeries = readonly [name: string, values: readonly number[]];
+
+/** A series resource's answer: period keys (Unix seconds of each period's local start) and its series in order. */
+export interface SeriesReport {
+  readonly keys: readonly number[];
+  readonly series: readonly NamedSeries[];
+}
+
+/** What a series resource reads its series from: the rollups of the numbers in scope, over the query's periods. */
+export interface SeriesSource {
+  readonly calls: CallRepository;
+  readonly phones: readonly string[];
+  readonly query: SeriesQuery;
+  /** The periods overlapping the range, clipped to it. */
+  readonly spans: readonly PeriodSpan[];
+}
+
+/** The series of one resource, in the order its specification lists them. */
+export type SeriesDefinition = (source: SeriesSource) => Promise<readonly NamedSeries[]>;
+
+export type SeriesReporter = (account: Account, query: SeriesQuery) => Promise<SeriesReport>;
+
+/** Periods, keys and phone ownership as the event tracker defines them (decisions.md), for any series resource. */
+export function seriesReporter(store: Store, weekStart: WeekStart, definition: SeriesDefinition): SeriesReporter {
+  return async (account, query) => {
+    const phones = await phonesInScope(store, account, query.phone);
+    const spans = periodsOverlapping(query.from, query.to, query.period, weekStart);
+    const series = await definition({ calls: store.calls, phones, query, spans });
+    return { keys: spans.map((span) => localDayStartSeconds(span.start, account.timeZone)), series };
+  };
+}

@@ -1,0 +1,17 @@
+import { ratio, readPeriodTotals } from '../series/period-totals';
+import type { SeriesDefinition } from '../series/series-report';
+
+export const VOLUME_PATH = '/volume/:start/:end/:period/:phone';
+
+const MS_PER_MINUTE = 60_000;
+
+/** Call volume (reference-resources.md): calls, their minutes, transfers and the minutes spent in them. */
+export const volumeSeries: SeriesDefinition = async (source) => {
+  const periods = await readPeriodTotals(source);
+  return [
+    ['calls', periods.map((period) => period.calls)],
+    ['call_minutes', periods.map((period) => ratio(period.durationMs, MS_PER_MINUTE))],
+    ['transfers', periods.map((period) => period.transfers)],
+    ['transfer_minutes', periods.map((period) => ratio(period.transferMs, MS_PER_MINUTE))],
+  ];
+};
