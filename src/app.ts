@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { adminRouter } from './admin/router';
+import { composeServices } from './composition';
 import type { Config } from './config/config';
 import { errors } from './errors/catalogue';
 import { accessLog } from './http/access-log';
@@ -38,10 +39,11 @@ export function createApp(deps: AppDependencies): Express {
       else res.send(renderError(req, res, stalled));
     }),
   );
-  app.use('/api', reportingRouter(deps));
+  const services = composeServices(deps);
+  app.use('/api', reportingRouter(services.reporting));
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
-  if (deps.config.adminToken !== undefined) app.use('/admin', adminRouter(deps, deps.config.adminToken));
-  app.use(surveyRouter(deps));
+  if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));
+  app.use(surveyRouter(services.survey));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,20 +1,19 @@
 import { Router, type RequestHandler } from 'express';
-import type { Config } from '../config/config';
 import { methodNotAllowed } from '../http/error-handler';
-import { adminRateLimit } from '../reporting/rate-limit/groups';
-import type { Logger } from 'pino';
 import type { Store } from '../storage/store';
-import type { Clock } from '../time/clock';
-import { accountAdmin } from './accounts/account-admin';
+import type { AccountAdmin } from './accounts/account-admin';
 import { accountRoutes } from './accounts/routes';
 import { requireAdminToken } from './admin-token';
 import { importCallsRoute } from './calls/route';
 
-export interface AdminDependencies {
-  readonly config: Config;
+/** What the admin API is made of, built once in the composition root. */
+export interface AdminServices {
+  readonly token: string;
+  /** The admin API's rate-limit group. */
+  readonly limit: RequestHandler;
+  readonly accounts: AccountAdmin;
+  /** Where imported calls go. */
   readonly store: Store;
-  readonly clock: Clock;
-  readonly logger: Logger;
 }
 
 /**
@@ -27,14 +26,10 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ config, store, clock, logger }: AdminDependencies, token: string): Router {
+export function adminRouter({ token, limit, accounts, store }: AdminServices): Router {
   const router = Router();
-  router.use(
-    answerInJson,
-    adminRateLimit({ store, clock, logger }, { limit: config.adminRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
-    requireAdminToken(token),
-  );
-  router.use(accountRoutes(accountAdmin(store, config.defaultTimeZone)));
+  router.use(answerInJson, limit, requireAdminToken(token));
+  router.use(accountRoutes(accounts));
   router.route('/calls').post(importCallsRoute(store)).all(methodNotAllowed(['POST']));
   return router;
 }

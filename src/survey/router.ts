@@ -1,30 +1,28 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from '../config/config';
 import { AppError, errors } from '../errors/catalogue';
 import { methodNotAllowed } from '../http/error-handler';
-import { surveyRateLimit } from '../reporting/rate-limit/groups';
-import type { Store } from '../storage/store';
-import type { Clock } from '../time/clock';
 import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './answer-call';
 import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
-import { sampleSurveyHandler } from './sample-handler';
 import { serviceAddress } from './service-address';
 import { presentedSessionId, SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { sendSoapFault } from './soap-fault';
 import { readSoapCall } from './soap-request';
-import type { SurveyHandler } from './survey-handler';
 import { svcEvalResponseEnvelope } from './svc-eval-response';
 import { renderWsdl } from './wsdl';
 
-export interface SurveyServiceDependencies {
-  readonly config: Config;
-  readonly store: Store;
-  readonly clock: Clock;
+/** What the survey web service is made of, built once in the composition root. */
+export interface SurveyServices {
+  readonly call: SurveyCallDependencies;
+  readonly bounds: SurveyCallBounds;
+  /** The survey service's rate-limit group, SOAP and REST together. */
+  readonly limit: RequestHandler;
+  readonly soapPath: string;
+  readonly restPath: string;
+  /** The WSDL's address when set; else the request's own host. */
+  readonly publicUrl: string | undefined;
   readonly logger: Logger;
-  /** The evaluation; the specification's sample state machine when not given. */
-  readonly surveyHandler?: SurveyHandler;
 }
 
 const XML = 'text/xml; charset=utf-8';
@@ -33,9 +31,9 @@ function requestLogger(logger: Logger, req: Request): Logger {
   return logger.child({ requestId: req.id });
 }
 
-function serveWsdl(config: Config): RequestHandler {
+function serveWsdl({ publicUrl, soapPath }: SurveyServices): RequestHandler {
   return (req, res) => {
-    res.type(XML).send(renderWsdl(serviceAddress(req, config.publicUrl, config.soapPath)));
+    res.type(XML).send(renderWsdl(serviceAddress(req, publicUrl, soapPath)));
   };
 }
 
@@ -44,23 +42,10 @@ function setSessionCookie(req: Request, res: Response, answer: SurveyAnswer, pat
   res.cookie(SESSION_COOKIE, answer.sessionId, sessionCookieOptions(req, path));
 }
 
-function callDependencies(deps: SurveyServiceDependencies): SurveyCallDependencies {
-  return {
-    store: deps.store,
-    clock: deps.clock,
-    handler: deps.surveyHandler ?? sampleSurveyHandler,
-    sessionTtlSeconds: deps.config.surveySessionTtlSeconds,
-    maxSessions: deps.config.surveyMaxSessions,
-    handlerTimeoutSeconds: deps.config.surveyHandlerTimeoutSeconds,
-  };
-}
-
-function answerSoapCall(deps: SurveyServiceDependencies, bounds: SurveyCallBounds): RequestHandler {
-  const call = callDependencies(deps);
-  const { soapPath } = deps.config;
+function answerSoapCall({ call, bounds, soapPath, logger }: SurveyServices): RequestHandler {
   return async (req, res) => {
     const parts = callParts(await readSoapCall(req, bounds));
-    const answer = await answerCall(call, parts, presentedSessionId(req), () => requestLogger(deps.logger, req));
+    const answer = await answerCall(call, parts, presentedSessionId(req), () => requestLogger(logger, req));
     setSessionCookie(req, res, answer, soapPath);
     // end, not send: an answer to a POST needs no ETag, whose hash send would compute on every call.
     res.status(200).setHeader('Content-Type', XML).end(svcEvalResponseEnvelope(answer.response));
@@ -68,13 +53,11 @@ function answerSoapCall(deps: SurveyServiceDependencies, bounds: SurveyCallBound
 }
 
 /** The REST twin: the answer as the body of a 200 (any 2xx is stored as the answer), errors as the API's error bodies. */
-function answerRestCall(deps: SurveyServiceDependencies, bounds: SurveyCallBounds): RequestHandler {
-  const call = callDependencies(deps);
-  const { surveyRestPath } = deps.config;
+function answerRestCall({ call, bounds, restPath, logger }: SurveyServices): RequestHandler {
   return async (req, res) => {
     const { parts, files } = await readRestCall(req, bounds);
-    const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), () => requestLogger(deps.logger, req));
-    setSessionCookie(req, res, answer, surveyRestPath);
+    const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), () => requestLogger(logger, req));
+    setSessionCookie(req, res, answer, restPath);
     res.status(200).type('text/plain; charset=utf-8').send(answer.response);
   };
 }
@@ -103,20 +86,17 @@ function soapFaults(logger: Logger, soapPath: string): ErrorRequestHandler {
  * svcEval on POST; at SURVEY_REST_PATH its REST twin. Both read their request once, as it arrives, within
  * the same bounds, count against the same per-address limit, and share the handler and sessions.
  */
-export function surveyRouter(deps: SurveyServiceDependencies): Router {
-  const { config } = deps;
-  const bounds: SurveyCallBounds = { maxBytes: config.soapMaxBytes, limits: config.surveyMessageLimits };
-  const limit = surveyRateLimit(deps, { limit: config.surveyRateLimit, windowSeconds: config.rateLimitWindowSeconds });
+export function surveyRouter(services: SurveyServices): Router {
   const router = Router();
   router
-    .route(config.soapPath)
-    .get(serveWsdl(config))
-    .post(limit, answerSoapCall(deps, bounds))
+    .route(services.soapPath)
+    .get(serveWsdl(services))
+    .post(services.limit, answerSoapCall(services))
     .all(methodNotAllowed(['GET', 'HEAD', 'POST']));
   router
-    .route(config.surveyRestPath)
-    .post(limit, answerRestCall(deps, bounds))
+    .route(services.restPath)
+    .post(services.limit, answerRestCall(services))
     .all(methodNotAllowed(['POST']));
-  router.use(soapFaults(deps.logger, config.soapPath));
+  router.use(soapFaults(services.logger, services.soapPath));
   return router;
 }

@@ -1,0 +1,62 @@
+import type { AppDependencies } from './app';
+import { accountAdmin } from './admin/accounts/account-admin';
+import type { AdminServices } from './admin/router';
+import { authenticator } from './reporting/auth/authenticate';
+import { temporaryCredentials } from './reporting/auth/temporary-credentials';
+import { dataResources } from './reporting/data-resources';
+import { adminRateLimit, rateLimitGroups, surveyRateLimit } from './reporting/rate-limit/groups';
+import type { ReportingServices } from './reporting/router';
+import type { SurveyServices } from './survey/router';
+import { sampleSurveyHandler } from './survey/sample-handler';
+
+export interface Services {
+  readonly reporting: ReportingServices;
+  /** Undefined without ADMIN_TOKEN: then the admin API does not exist. */
+  readonly admin: AdminServices | undefined;
+  readonly survey: SurveyServices;
+}
+
+/**
+ * The composition root: every service is built here, once, from the configuration and the shared
+ * dependencies (store, clock, logger); the routers receive services and never read the configuration.
+ */
+export function composeServices({ config, store, clock, logger, surveyHandler }: AppDependencies): Services {
+  const limitDependencies = { store, clock, logger };
+  const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.credentialTtlSeconds });
+  const reporting: ReportingServices = {
+    authenticate: authenticator(store, credentials),
+    credentials,
+    limits: rateLimitGroups(limitDependencies, {
+      authLimit: config.authRateLimit,
+      dataLimit: config.dataRateLimit,
+      windowSeconds: config.rateLimitWindowSeconds,
+    }),
+    dataResources: dataResources(store, { weekStart: config.weekStart, maxRangeDays: config.maxRangeDays }),
+  };
+  const admin: AdminServices | undefined =
+    config.adminToken === undefined
+      ? undefined
+      : {
+          token: config.adminToken,
+          limit: adminRateLimit(limitDependencies, { limit: config.adminRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
+          accounts: accountAdmin(store, config.defaultTimeZone),
+          store,
+        };
+  const survey: SurveyServices = {
+    call: {
+      store,
+      clock,
+      handler: surveyHandler ?? sampleSurveyHandler,
+      sessionTtlSeconds: config.surveySessionTtlSeconds,
+      maxSessions: config.surveyMaxSessions,
+      handlerTimeoutSeconds: config.surveyHandlerTimeoutSeconds,
+    },
+    bounds: { maxBytes: config.soapMaxBytes, limits: config.surveyMessageLimits },
+    limit: surveyRateLimit(limitDependencies, { limit: config.surveyRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
+    soapPath: config.soapPath,
+    restPath: config.surveyRestPath,
+    publicUrl: config.publicUrl,
+    logger,
+  };
+  return { reporting, admin, survey };
+}

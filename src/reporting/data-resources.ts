@@ -1,0 +1,51 @@
+import type { RequestHandler } from 'express';
+import type { Store } from '../storage/store';
+import { EVENTS_PATH, eventSeries } from './events/series';
+import { FLOW_PATH, flowReporter } from './flow/report';
+import { flowRepresentation } from './flow/representation';
+import { GEOGRAPHIC_PATH, geographicReporter } from './geographic/report';
+import { geographicRepresentation } from './geographic/representation';
+import { PERFORMANCE_PATH, performanceSeries } from './performance/series';
+import { CALLER_PROFILE_PATH, callerProfileSeries } from './profile/caller-series';
+import { parseRangeQuery, parseSeriesQuery } from './query/params';
+import type { WeekStart } from './query/periods';
+import { resourceRoute } from './resource-route';
+import { seriesRepresentation } from './series/representation';
+import { seriesReporter, type SeriesDefinition } from './series/series-report';
+import { VOLUME_PATH, volumeSeries } from './volume/series';
+
+/** A raw-data resource: served on GET and HEAD behind Basic auth, in the shared data limit group. */
+export interface DataResource {
+  readonly path: string;
+  readonly handler: RequestHandler;
+}
+
+export interface DataResourceSettings {
+  readonly weekStart: WeekStart;
+  readonly maxRangeDays: number;
+}
+
+/** The raw-data resources of interface.md and reference-resources.md, each one declaration. */
+export function dataResources(store: Store, { weekStart, maxRangeDays }: DataResourceSettings): DataResource[] {
+  const series = (path: string, definition: SeriesDefinition): DataResource => ({
+    path,
+    handler: resourceRoute(
+      { parse: parseSeriesQuery, report: seriesReporter(store, weekStart, definition), represent: seriesRepresentation },
+      maxRangeDays,
+    ),
+  });
+  return [
+    series(VOLUME_PATH, volumeSeries),
+    series(EVENTS_PATH, eventSeries),
+    series(PERFORMANCE_PATH, performanceSeries),
+    series(CALLER_PROFILE_PATH, callerProfileSeries),
+    {
+      path: GEOGRAPHIC_PATH,
+      handler: resourceRoute({ parse: parseRangeQuery, report: geographicReporter(store), represent: geographicRepresentation }, maxRangeDays),
+    },
+    {
+      path: FLOW_PATH,
+      handler: resourceRoute({ parse: parseRangeQuery, report: flowReporter(store), represent: flowRepresentation }, maxRangeDays),
+    },
+  ];
+}
