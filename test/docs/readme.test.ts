@@ -50,6 +50,35 @@ describe('README', () => {
     expect(weeklyXml).toMatch(/^\{.*\}<\?xml version="1\.0" encoding="UTF-8"\?><result><calls><period timestamp="\d+">/s);
   });
 
+  test('walks through every other raw-data resource with commands that work verbatim', async () => {
+    const [, byMonth, , volume, performance, callerProfile, geographic, flow] = shellBlocks('Try it with curl');
+    const answer = async (block: string | undefined) => JSON.parse(await bash(`{ ${byMonth}\n} >/dev/null\n${block}`)) as Record<string, unknown>;
+
+    const monthlyVolume = await answer(volume);
+    expect(Object.keys(monthlyVolume)).toEqual(['calls', 'call_minutes', 'transfers', 'transfer_minutes']);
+    expect(Object.values(monthlyVolume.call_minutes as Record<string, number>).some((minutes) => minutes > 0)).toBe(true);
+    expect(Object.keys(await answer(performance))).toEqual([
+      'calls',
+      'js_errors',
+      'js_errors_per_call',
+      'fetch_errors',
+      'fetch_errors_per_call',
+      'average_page_load',
+    ]);
+    const profile = await answer(callerProfile);
+    const weeks = Object.keys(profile.calls as object);
+    const [calls, callers] = [profile.calls, profile.callers].map((series) => Object.values(series as Record<string, number>).reduce((a, b) => a + b, 0));
+    expect(Object.keys(profile.callers as object)).toEqual(weeks);
+    expect(callers).toBeGreaterThan(0);
+    expect(callers).toBeLessThan(calls as number);
+    const places = await answer(geographic);
+    expect(Object.keys(places)).toEqual(['US', 'NON_US']);
+    expect(Object.keys(places.US as object)).toHaveLength(52);
+    expect((places.NON_US as Array<{ country: string }>).map((entry) => entry.country)).toContain('CA');
+    const { applications } = (await answer(flow)) as { applications: Record<string, Array<{ visits: number }>> };
+    expect(Object.keys(applications).length).toBeGreaterThan(0);
+  });
+
   test('shows a refused request with the answer the server really gives', async () => {
     const [, byMonth] = shellBlocks('Try it with curl');
     const mistake = /`(curl -s -u "\$LOGIN:\$PASSWORD" [^`]+)` gives\n`400 (\{[^`]+\})`/.exec(README);
