@@ -117,6 +117,58 @@ describe('loadSeedFile with a valid file', () => {
     ]);
   });
 
+  it('loads the optional fields of version 2 into every rollup', async () => {
+    const path = await writeSeed({
+      accounts: [alice()],
+      calls: [
+        call({
+          caller: '6175550123',
+          duration_seconds: 90.5,
+          transfers: 1,
+          transfer_seconds: 20,
+          js_errors: 1,
+          fetch_errors: 2,
+          page_loads: 3,
+          page_load_seconds: 0.9,
+          path: [{ application: 'https://ivr.example.com/start.vxml', page: 'main.vxml', form: 'main_menu', item: 'selection', visits: 2, filled: 1 }],
+        }),
+      ],
+    });
+    await loadSeedFile(path, store, 'UTC');
+    expect(await store.calls.dailyTotals(['18005550100'], FEB_7, FEB_8)).toEqual([
+      dayTotals({
+        day: FEB_7,
+        calls: 1,
+        logEvents: 5,
+        loops: 1,
+        formItems: 2,
+        durationMs: 90_500,
+        transfers: 1,
+        transferMs: 20_000,
+        jsErrors: 1,
+        fetchErrors: 2,
+        pageLoads: 3,
+        pageLoadMs: 900,
+      }),
+    ]);
+    expect(await store.calls.distinctCallers(['18005550100'], [{ first: FEB_7, last: FEB_8 }])).toEqual([1]);
+    expect(await store.calls.regionTotals(['18005550100'], FEB_7, FEB_8)).toEqual([{ region: 'US-MA', calls: 1 }]);
+    expect(await store.calls.formItemTotals(['18005550100'], FEB_7, FEB_8, 10)).toEqual([
+      {
+        application: 'https://ivr.example.com/start.vxml',
+        page: 'main.vxml',
+        form: 'main_menu',
+        item: 'selection',
+        visits: 2,
+        filled: 1,
+        nomatch: 0,
+        noinput: 0,
+        transfer: 0,
+        disconnect: 0,
+      },
+    ]);
+  });
+
   it('loaded again at a restart, leaves revoked temporary credentials revoked', async () => {
     const seed = await writeSeed({ accounts: [alice()] });
     await loadSeedFile(seed, store, 'UTC');
