@@ -1,7 +1,11 @@
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
+import { callRecordSchema, type CallRecordInput } from '../../src/domain/call-record';
 import { createLogger } from '../../src/logger';
+import { migrate } from '../../src/storage/postgres/migrate';
 import { MIGRATIONS } from '../../src/storage/postgres/migrations';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
+import type { DayTotals, Store } from '../../src/storage/store';
+import { epochDayOf } from '../../src/time/calendar';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../support/services';
 
 const EVERY_VERSION = MIGRATIONS.map((migration) => migration.version);
@@ -10,16 +14,64 @@ let schema: TestSchema;
 
 afterEach(() => schema.drop());
 
-async function appliedMigrations(url: string): Promise<number[]> {
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    return rows.map((row) => row.version);
+    return await work(client);
   } finally {
     await client.end();
   }
 }
+
+async function appliedMigrations(url: string): Promise<number[]> {
+  const { rows } = await withClient(url, (client) => client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version'));
+  return rows.map((row) => row.version);
+}
+
+// Both on 7 February in New York, both on the 8th in Tokyo.
+const C1_STARTED_AT = Date.parse('2018-02-07T15:15:00Z');
+const C2_STARTED_AT = Date.parse('2018-02-08T03:30:00Z');
+
+/** A database as version 3 left it: migrations 1-3 only, and rows written the way its code wrote them. */
+async function createVersion3Database(url: string): Promise<void> {
+  const pool = new Pool({ connectionString: url });
+  try {
+    await migrate(pool, createLogger('silent'), MIGRATIONS.filter((migration) => migration.version <= 3));
+    await pool.query(
+      `INSERT INTO accounts (id, tool, login, password_hash, active, time_zone, credential_generation)
+       VALUES ('dev:alice', 'dev', 'alice', 'hash-of-alice', true, 'America/New_York', 0)`,
+    );
+    await pool.query(`INSERT INTO phones (phone, account_id) VALUES ('15550001', 'dev:alice')`);
+    await pool.query(
+      `INSERT INTO calls (call_id, phone, started_at, log_events, loops, form_items)
+       VALUES ('c1', '15550001', $1, 4, 1, 2), ('c2', '15550001', $2, 6, 0, 1)`,
+      [C1_STARTED_AT, C2_STARTED_AT],
+    );
+    await pool.query(`INSERT INTO daily_rollups (phone, day, calls, log_events, loops, form_items) VALUES ('15550001', $1, 2, 10, 1, 3)`, [
+      epochDayOf({ year: 2018, month: 2, day: 7 }),
+    ]);
+  } finally {
+    await pool.end();
+  }
+}
+
+const totals = (given: Partial<DayTotals> & Pick<DayTotals, 'day' | 'calls'>): DayTotals => ({
+  logEvents: 0,
+  loops: 0,
+  formItems: 0,
+  durationMs: 0,
+  transfers: 0,
+  transferMs: 0,
+  jsErrors: 0,
+  fetchErrors: 0,
+  pageLoads: 0,
+  pageLoadMs: 0,
+  ...given,
+});
+
+const record = (fields: Pick<CallRecordInput, 'call_id' | 'started_at'> & Partial<CallRecordInput>) =>
+  callRecordSchema.parse({ phone: '15550001', log_events: 0, loops: 0, form_items: 0, ...fields });
 
 describeWithPostgres('PostgreSQL migrations', () => {
   test('applied by instances starting together on an empty database, run once and leave both working', async () => {
@@ -37,5 +89,103 @@ describeWithPostgres('PostgreSQL migrations', () => {
     await (await openPostgresStore(schema.url, logger)).close();
     await (await openPostgresStore(schema.url, logger)).close();
     expect(await appliedMigrations(schema.url)).toEqual(EVERY_VERSION);
+  });
+
+  describe('upgrade a version-3 database in place', () => {
+    const seventh = epochDayOf({ year: 2018, month: 2, day: 7 });
+    const eighth = seventh + 1;
+    let store: Store;
+
+    beforeEach(async () => {
+      schema = await createTestSchema();
+      await createVersion3Database(schema.url);
+      store = await openPostgresStore(schema.url, createLogger('silent'));
+    });
+
+    afterEach(() => store.close());
+
+    test('keeping every call and daily rollup as it was, with 0 in the new sums and no callers, regions or form items', async () => {
+      expect(await appliedMigrations(schema.url)).toEqual(EVERY_VERSION);
+      const stored = await withClient(schema.url, async (client) => ({
+        calls: (await client.query('SELECT * FROM calls ORDER BY call_id')).rows,
+        rollups: (await client.query('SELECT * FROM daily_rollups')).rows,
+      }));
+      const version2Fields = {
+        caller: null,
+        region: null,
+        duration_ms: '0',
+        transfers: 0,
+        transfer_ms: '0',
+        js_errors: 0,
+        fetch_errors: 0,
+        page_loads: 0,
+        page_load_ms: '0',
+      };
+      expect(stored.calls).toEqual([
+        { call_id: 'c1', phone: '15550001', started_at: String(C1_STARTED_AT), log_events: 4, loops: 1, form_items: 2, ...version2Fields },
+        { call_id: 'c2', phone: '15550001', started_at: String(C2_STARTED_AT), log_events: 6, loops: 0, form_items: 1, ...version2Fields },
+      ]);
+      expect(stored.rollups).toEqual([
+        {
+          phone: '15550001',
+          day: seventh,
+          calls: '2',
+          log_events: '10',
+          loops: '1',
+          form_items: '3',
+          duration_ms: '0',
+          transfers: '0',
+          transfer_ms: '0',
+          js_errors: '0',
+          fetch_errors: '0',
+          page_loads: '0',
+          page_load_ms: '0',
+        },
+      ]);
+      expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
+        totals({ day: seventh, calls: 2, logEvents: 10, loops: 1, formItems: 3 }),
+      ]);
+      expect(await store.calls.distinctCallers(['15550001'], [{ first: seventh, last: eighth }])).toEqual([0]);
+      expect(await store.calls.regionTotals(['15550001'], seventh, eighth)).toEqual([]);
+      expect(await store.calls.formItemTotals(['15550001'], seventh, eighth, 10)).toEqual([]);
+    });
+
+    test('after which version-2 calls are rolled up beside the old ones, an old call id is still a duplicate, and a rebuild re-buckets both', async () => {
+      const selection = { application: 'https://ivr.example.com/start.vxml', page: 'main.vxml', form: 'main_menu', item: 'selection' };
+      const added = await store.calls.add([
+        record({ call_id: 'c1', started_at: new Date(C1_STARTED_AT).toISOString(), log_events: 4, loops: 1, form_items: 2 }),
+        record({
+          call_id: 'c3',
+          started_at: '2018-02-07T12:00:00Z',
+          caller: '6175550123',
+          duration_seconds: 30,
+          path: [{ ...selection, visits: 2, filled: 1 }],
+        }),
+      ]);
+      expect(added).toEqual({ inserted: 1, duplicates: 1, unknownPhone: [] });
+      const selectionTotals = { ...selection, visits: 2, filled: 1, nomatch: 0, noinput: 0, transfer: 0, disconnect: 0 };
+      expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
+        totals({ day: seventh, calls: 3, logEvents: 10, loops: 1, formItems: 3, durationMs: 30_000 }),
+      ]);
+      expect(await store.calls.distinctCallers(['15550001'], [{ first: seventh, last: eighth }])).toEqual([1]);
+      expect(await store.calls.regionTotals(['15550001'], seventh, eighth)).toEqual([{ region: 'US-MA', calls: 1 }]);
+      expect(await store.calls.formItemTotals(['15550001'], seventh, eighth, 10)).toEqual([selectionTotals]);
+
+      // In Tokyo the version-1 calls fall on the 8th and the new one, 21:00 there, stays on the 7th.
+      await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
+      expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
+        totals({ day: seventh, calls: 1, durationMs: 30_000 }),
+        totals({ day: eighth, calls: 2, logEvents: 10, loops: 1, formItems: 3 }),
+      ]);
+      const eachDay = [
+        { first: seventh, last: seventh },
+        { first: eighth, last: eighth },
+      ];
+      expect(await store.calls.distinctCallers(['15550001'], eachDay)).toEqual([1, 0]);
+      expect(await store.calls.regionTotals(['15550001'], seventh, seventh)).toEqual([{ region: 'US-MA', calls: 1 }]);
+      expect(await store.calls.regionTotals(['15550001'], eighth, eighth)).toEqual([]);
+      expect(await store.calls.formItemTotals(['15550001'], seventh, seventh, 10)).toEqual([selectionTotals]);
+      expect(await store.calls.formItemTotals(['15550001'], eighth, eighth, 10)).toEqual([]);
+    });
   });
 });

@@ -1,16 +1,51 @@
 import type { Pool } from 'pg';
-import type { CallRecord } from '../../domain/call-record';
+import { PATH_STEP_COUNTERS, type PathStep } from '../../domain/call-record';
+import { regionOfCaller, type Region } from '../../domain/caller-region';
 import type { CallRepository, DayTotals } from '../store';
-import { addToRollups, sumByLocalDay } from './rollups';
+import { BatchFormItems, saveFormItems, savePaths } from './paths';
+import { addToRollups, DAY_SUMS, type StoredCall } from './rollups';
 import { inTransaction } from './transaction';
 
-interface TotalsRow {
-  day: number;
-  calls: string;
-  log_events: string;
-  loops: string;
-  form_items: string;
-}
+const INSERT_CALLS = `
+INSERT INTO calls (call_id, phone, started_at, log_events, loops, form_items, caller, region,
+                   duration_ms, transfers, transfer_ms, js_errors, fetch_errors, page_loads, page_load_ms)
+SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::text[], $8::text[],
+                     $9::bigint[], $10::integer[], $11::bigint[], $12::integer[], $13::integer[], $14::integer[], $15::bigint[])
+ON CONFLICT (call_id) DO NOTHING RETURNING call_id`;
+
+const DAILY_TOTALS = `
+SELECT day, sum(calls) AS calls, ${DAY_SUMS.map(({ column }) => `sum(${column}) AS ${column}`).join(', ')}
+FROM daily_rollups WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3
+GROUP BY day HAVING sum(calls) > 0 ORDER BY day`;
+
+/**
+ * Each span counted on its own (a caller of two spans counts in both) by a subquery per span, so that
+ * each reads only its own days through the primary key; a span without callers counts 0.
+ */
+const DISTINCT_CALLERS = `
+SELECT (
+  SELECT count(DISTINCT caller) FROM caller_days
+  WHERE phone = ANY($1::text[]) AND day BETWEEN span.first_day AND span.last_day
+) AS callers
+FROM unnest($2::integer[], $3::integer[]) WITH ORDINALITY AS span(first_day, last_day, ordinal)
+ORDER BY span.ordinal`;
+
+const REGION_TOTALS = `
+SELECT region, sum(calls) AS calls FROM region_days
+WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3
+GROUP BY region`;
+
+// The limit applies before the join, so that only the texts of the items returned are read.
+const FORM_ITEM_TOTALS = `
+SELECT known.application, known.page, known.form, known.item, ${PATH_STEP_COUNTERS.map((counter) => `totals.${counter}`).join(', ')}
+FROM (
+  SELECT form_item_id, ${PATH_STEP_COUNTERS.map((counter) => `sum(${counter}) AS ${counter}`).join(', ')}
+  FROM form_item_days WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3
+  GROUP BY form_item_id LIMIT $4
+) AS totals
+JOIN form_items known ON known.id = totals.form_item_id`;
+
+type FormItemRow = Pick<PathStep, 'application' | 'page' | 'form' | 'item'> & Record<(typeof PATH_STEP_COUNTERS)[number], string>;
 
 export function postgresCalls(pool: Pool): CallRepository {
   return {
@@ -27,54 +62,80 @@ export function postgresCalls(pool: Pool): CallRepository {
         const timeZoneByPhone = new Map(owners.rows.map((row) => [row.phone, row.time_zone]));
 
         const unknownPhone: number[] = [];
-        const candidates = new Map<string, CallRecord>();
+        const candidates = new Map<string, StoredCall>();
         let duplicates = 0;
+        // A call's region is placed once, here, and kept on its row: a rebuild re-buckets it as stored.
         records.forEach((record, position) => {
           if (!timeZoneByPhone.has(record.phone)) unknownPhone.push(position);
           else if (candidates.has(record.callId)) duplicates += 1;
-          else candidates.set(record.callId, record);
+          else candidates.set(record.callId, { record, region: record.caller === undefined ? undefined : regionOfCaller(record.caller) });
         });
         // Sorted by call id so that two imports that share call ids take the index locks in one order.
-        const batch = [...candidates.values()].sort((a, b) => (a.callId < b.callId ? -1 : a.callId > b.callId ? 1 : 0));
-        const inserted = await client.query<{ call_id: string }>(
-          `INSERT INTO calls (call_id, phone, started_at, log_events, loops, form_items)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[])
-           ON CONFLICT (call_id) DO NOTHING RETURNING call_id`,
-          [
-            batch.map((record) => record.callId),
-            batch.map((record) => record.phone),
-            batch.map((record) => record.startedAt),
-            batch.map((record) => record.logEvents),
-            batch.map((record) => record.loops),
-            batch.map((record) => record.formItems),
-          ],
-        );
-        const kept = inserted.rows.map((row) => candidates.get(row.call_id) as CallRecord);
-        await addToRollups(
-          client,
-          sumByLocalDay(
-            kept.map((record) => ({ ...record, calls: 1 })),
-            (phone) => timeZoneByPhone.get(phone) as string,
-          ),
-        );
-        duplicates += batch.length - kept.length;
-        return { inserted: kept.length, duplicates, unknownPhone };
+        const batch = [...candidates.values()].sort((a, b) => (a.record.callId < b.record.callId ? -1 : a.record.callId > b.record.callId ? 1 : 0));
+        const inserted = await client.query<{ call_id: string }>(INSERT_CALLS, [
+          batch.map(({ record }) => record.callId),
+          batch.map(({ record }) => record.phone),
+          batch.map(({ record }) => record.startedAt),
+          batch.map(({ record }) => record.logEvents),
+          batch.map(({ record }) => record.loops),
+          batch.map(({ record }) => record.formItems),
+          batch.map(({ record }) => record.caller ?? null),
+          batch.map(({ region }) => region ?? null),
+          batch.map(({ record }) => record.durationMs ?? 0),
+          batch.map(({ record }) => record.transfers ?? 0),
+          batch.map(({ record }) => record.transferMs ?? 0),
+          batch.map(({ record }) => record.jsErrors ?? 0),
+          batch.map(({ record }) => record.fetchErrors ?? 0),
+          batch.map(({ record }) => record.pageLoads ?? 0),
+          batch.map(({ record }) => record.pageLoadMs ?? 0),
+        ]);
+        const stored = inserted.rows.map((row) => candidates.get(row.call_id) as StoredCall);
+        const storedRecords = stored.map(({ record }) => record);
+        const items = new BatchFormItems(storedRecords);
+        await saveFormItems(client, items);
+        await savePaths(client, storedRecords, items);
+        await addToRollups(client, stored, (phone) => timeZoneByPhone.get(phone) as string, items);
+        duplicates += batch.length - stored.length;
+        return { inserted: stored.length, duplicates, unknownPhone };
       }),
     dailyTotals: async (phones, from, to) => {
       if (phones.length === 0) return [];
-      const { rows } = await pool.query<TotalsRow>(
-        `SELECT day, sum(calls) AS calls, sum(log_events) AS log_events, sum(loops) AS loops, sum(form_items) AS form_items
-         FROM daily_rollups WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3
-         GROUP BY day HAVING sum(calls) > 0 ORDER BY day`,
-        [phones, from, to],
-      );
+      const { rows } = await pool.query<Record<string, string> & { day: number }>(DAILY_TOTALS, [phones, from, to]);
       return rows.map(
         (row): DayTotals => ({
           day: row.day,
           calls: Number(row.calls),
-          logEvents: Number(row.log_events),
-          loops: Number(row.loops),
-          formItems: Number(row.form_items),
+          ...(Object.fromEntries(DAY_SUMS.map(({ field, column }) => [field, Number(row[column])])) as Omit<DayTotals, 'day' | 'calls'>),
+        }),
+      );
+    },
+    distinctCallers: async (phones, spans) => {
+      if (phones.length === 0) return spans.map(() => 0);
+      const { rows } = await pool.query<{ callers: string }>(DISTINCT_CALLERS, [
+        phones,
+        spans.map((span) => span.first),
+        spans.map((span) => span.last),
+      ]);
+      return rows.map((row) => Number(row.callers));
+    },
+    regionTotals: async (phones, from, to) => {
+      if (phones.length === 0) return [];
+      const { rows } = await pool.query<{ region: Region; calls: string }>(REGION_TOTALS, [phones, from, to]);
+      return rows.map((row) => ({ region: row.region, calls: Number(row.calls) }));
+    },
+    formItemTotals: async (phones, from, to, limit) => {
+      if (phones.length === 0) return [];
+      const { rows } = await pool.query<FormItemRow>(FORM_ITEM_TOTALS, [phones, from, to, limit]);
+      return rows.map(
+        (row): PathStep => ({
+          application: row.application,
+          page: row.page,
+          form: row.form,
+          item: row.item,
+          ...(Object.fromEntries(PATH_STEP_COUNTERS.map((counter) => [counter, Number(row[counter])])) as Pick<
+            PathStep,
+            (typeof PATH_STEP_COUNTERS)[number]
+          >),
         }),
       );
     },

@@ -1,6 +1,7 @@
 import { initialSchema } from './001-initial-schema';
 import { credentialGenerations } from './002-credential-generations';
 import { surveySessionCount } from './003-survey-session-count';
+import { callRecordsVersion2 } from './004-call-records-v2';
 
 export interface Migration {
   readonly version: number;
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: initialSchema },
   { version: 2, name: 'credential generations', sql: credentialGenerations },
   { version: 3, name: 'survey session count', sql: surveySessionCount },
+  { version: 4, name: 'call records version 2', sql: callRecordsVersion2 },
 ];
