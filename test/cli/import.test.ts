@@ -38,6 +38,11 @@ async function callsByDay(): Promise<Record<string, number>> {
   return response.body.calls as Record<string, number>;
 }
 
+async function volumeByDay(): Promise<unknown> {
+  const { login, password } = await authenticate(running.url, { login: 'alice', password: 'pw' });
+  return (await request(running.url).get('/api/volume/20180207/20180208/day/ALL').auth(login, password)).body;
+}
+
 const FEB_7 = '1517979600';
 const FEB_8 = '1518066000';
 
@@ -66,6 +71,56 @@ describe('ivr-reporting import', () => {
     expect(run.stdout).toBe('2 records read: 2 inserted, 0 duplicates, 0 rejected\n');
     expect(run.code).toBe(0);
     expect(await callsByDay()).toEqual({ [FEB_7]: 1, [FEB_8]: 1 });
+  });
+
+  test('imports a CSV file of version-2 columns in any order, a quoted line break and decimals, listing rejected records by the line they start on', async () => {
+    const file = await files.write(
+      'calls.csv',
+      [
+        'phone,call_id,started_at,log_events,loops,form_items,caller,duration_seconds,transfers,transfer_seconds',
+        '15550001,c1,2018-02-07T10:00:00-05:00,1,0,0,+447700900123,90,1,30',
+        '15550001,"c2',
+        'second line",2018-02-07T11:00:00-05:00,1,0,0,,,,',
+        '15550002,"c,3",2018-02-08T10:00:00-05:00,2,1,0,6175550123,30.5,,',
+        '15550002,c4,2018-02-08T11:00:00-05:00,1,0,0,,ninety,,',
+        '15550002,c5,2018-02-08T12:00:00-05:00,1,0',
+        '15550001,"c6",2018-02-07T12:00:00-05:00,1,0,0,,,,',
+        '',
+      ].join('\r\n'),
+    );
+    const run = await importFile(file, '--batch-size', '2');
+    expect(run.stdout).toBe(
+      [
+        'line 3: call_id: must be text without control characters or unpaired surrogates',
+        'line 6: duration_seconds: Invalid input: expected number, received string',
+        'line 7: CSV: 5 fields where the header has 10',
+        '6 records read: 3 inserted, 0 duplicates, 3 rejected',
+        '',
+      ].join('\n'),
+    );
+    expect(run.code).toBe(1);
+    expect(await volumeByDay()).toEqual({
+      calls: { [FEB_7]: 2, [FEB_8]: 1 },
+      call_minutes: { [FEB_7]: 1.5, [FEB_8]: 0.51 },
+      transfers: { [FEB_7]: 1, [FEB_8]: 0 },
+      transfer_minutes: { [FEB_7]: 0.5, [FEB_8]: 0 },
+    });
+  });
+
+  test('stops a CSV import at text after a closing quote, naming its line and what was sent before', async () => {
+    const file = await files.write(
+      'calls.csv',
+      'call_id,phone,started_at,log_events,loops,form_items\nc1,15550001,2018-02-07T10:00:00-05:00,1,0,0\n"c2" x,15550001,2018-02-07T11:00:00-05:00,1,0,0\n',
+    );
+    const run = await importFile(file, '--batch-size', '1');
+    expect([run.code, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toMatch(/^imported 100% {2}1 records {2}[\d,]+ records\/s\n/);
+    expect(run.stderr.split('\n').slice(1)).toEqual([
+      'ivr-reporting: line 3: CSV: text after the closing quote of a field (a quote inside a quoted field is written twice); nothing after it was read',
+      `1 records were sent before that; importing ${file} again is safe: records already stored count as duplicates`,
+      '',
+    ]);
+    expect(await callsByDay()).toEqual({ [FEB_7]: 1, [FEB_8]: 0 });
   });
 
   test('tells a CSV file without a telling extension by its first line', async () => {
@@ -110,7 +165,9 @@ describe('ivr-reporting import', () => {
     const run = await importFile(file);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'ivr-reporting: CSV header must name the fields call_id, phone, started_at, log_events, loops, form_items once each: unknown id; missing call_id, form_items\n',
+      'ivr-reporting: CSV header must name the columns call_id, phone, started_at, log_events, loops, form_items, and may name caller, ' +
+        'duration_seconds, transfers, transfer_seconds, js_errors, fetch_errors, page_loads, page_load_seconds, each once: ' +
+        'unknown "id"; missing call_id, form_items\n',
     );
   });
 

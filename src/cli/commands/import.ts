@@ -26,11 +26,11 @@ export function importCommand(env: NodeJS.ProcessEnv): Command {
     new Command('import')
       .summary('import call records from an NDJSON or CSV file into a running server')
       .description(
-        'import call records from an NDJSON or CSV file (header row of field names) into a running server, in batches; ' +
+        'import call records from an NDJSON or CSV file (a header row naming the columns) into a running server, in batches; ' +
           'exits 1 when a line was rejected or the server cannot be reached. Importing a file again is safe: ' +
           `records already stored count as duplicates. At most ${LISTED_REJECTIONS} rejected lines are listed.`,
       )
-      .argument('<file>', 'a .ndjson/.jsonl or .csv file; another extension is told apart by its first line'),
+      .argument('<file>', 'a .ndjson/.jsonl or .csv file; another extension is told apart by its first character that is not blank'),
   )
     .addOption(new Option('--batch-size <n>', 'records per request').argParser(wholeNumber(1, 100_000)).default(5_000))
     .action(async (file: string, options: ImportOptions) => {

@@ -1,12 +1,10 @@
 import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import type { Rejection } from '../../admin/calls/call-import';
-import { MAX_RECORD_BYTES, tooLarge } from '../../admin/calls/raw-record';
-import { isBlankLine, LineSplitter } from '../../streams/line-splitter';
 import { CliError } from '../cli-error';
-import { CsvRecords } from './csv';
-
-export type FileFormat = 'ndjson' | 'csv';
+import { CsvRecords } from './csv-records';
+import { formatByExtension, ReaderByContent, type FileFormat } from './file-format';
+import type { FileRecord, FileRecordHandler, RecordReader } from './file-record';
+import { NdjsonRecords } from './ndjson-records';
 
 /** A batch ready for POST /admin/calls. */
 export interface Batch {
@@ -14,7 +12,7 @@ export interface Batch {
   readonly body: Buffer;
   /** The file line of each body line: `fileLines[k - 1]` is where body line k came from. */
   readonly fileLines: readonly number[];
-  /** Lines refused before sending: too long, or CSV that does not split. */
+  /** Records refused before sending: too large, or CSV that does not fit its header. */
   readonly rejected: readonly Rejection[];
   /** Bytes of the file read when the batch was cut, for the progress bar. */
   readonly bytesRead: number;
@@ -23,54 +21,31 @@ export interface Batch {
 const NEWLINE = Buffer.from('\n');
 const READ_CHUNK_BYTES = 1 << 20;
 
-function formatByExtension(file: string): FileFormat | undefined {
-  const extension = path.extname(file).toLowerCase();
-  if (extension === '.ndjson' || extension === '.jsonl') return 'ndjson';
-  if (extension === '.csv') return 'csv';
-  return undefined;
-}
-
-/** A file without a telling extension is NDJSON when its first record starts with `{`, CSV otherwise. */
-function sniffFormat(firstLine: string): FileFormat {
-  const start = firstLine.trimStart();
-  if (start.startsWith('[')) {
-    throw new CliError('the file looks like a JSON array; import takes NDJSON (one record per line) or CSV');
-  }
-  return start.startsWith('{') ? 'ndjson' : 'csv';
-}
+/** A batch is also cut at this many bytes, as the server cuts its own: long version-2 paths stay bounded. */
+const BATCH_BYTES = 16 * 1024 * 1024;
 
 class BatchBuilder {
   private parts: Buffer[] = [];
   private partBytes = 0;
   private fileLines: number[] = [];
   private rejected: Rejection[] = [];
-  private csv: CsvRecords | undefined;
-
-  constructor(private format: FileFormat | undefined) {}
 
   get size(): number {
     return this.fileLines.length + this.rejected.length;
   }
 
-  add(line: number, bytes: Buffer | undefined): void {
-    if (bytes === undefined) {
-      this.rejected.push({ line, error: tooLarge(MAX_RECORD_BYTES) });
+  isFull(batchSize: number): boolean {
+    return this.size >= batchSize || this.partBytes >= BATCH_BYTES;
+  }
+
+  add(record: FileRecord): void {
+    if (!('json' in record)) {
+      this.rejected.push(record);
       return;
     }
-    if (isBlankLine(bytes)) return;
-    this.format ??= sniffFormat(bytes.toString('utf8'));
-    if (this.format === 'ndjson') {
-      this.append(line, bytes);
-      return;
-    }
-    const text = bytes.toString('utf8');
-    if (this.csv === undefined) {
-      this.csv = new CsvRecords(text);
-      return;
-    }
-    const record = this.csv.toJson(text);
-    if (typeof record === 'string') this.append(line, Buffer.from(record));
-    else this.rejected.push({ line, error: `CSV: ${record.problem}` });
+    this.parts.push(record.json, NEWLINE);
+    this.partBytes += record.json.length + 1;
+    this.fileLines.push(record.line);
   }
 
   take(bytesRead: number): Batch {
@@ -86,39 +61,40 @@ class BatchBuilder {
     this.rejected = [];
     return batch;
   }
+}
 
-  private append(line: number, record: Buffer): void {
-    this.parts.push(record, NEWLINE);
-    this.partBytes += record.length + 1;
-    this.fileLines.push(line);
-  }
+function readerOf(format: FileFormat, take: FileRecordHandler): RecordReader {
+  return format === 'csv' ? new CsvRecords(take) : new NdjsonRecords(take);
 }
 
 /**
- * Reads an NDJSON or CSV file (format by extension, else by its first line) as batches of NDJSON of
- * `batchSize` records, a chunk at a time: memory holds one read chunk and one batch, whatever the file's
- * size. Blank lines are skipped; a CSV file's first non-blank line is its header.
+ * Reads an NDJSON or CSV file (format by extension, else by its first character) as batches of NDJSON
+ * of `batchSize` records (or 16 MiB), a chunk at a time: memory holds one read chunk, one batch and one record being
+ * read, whatever the file's size.
  */
 export async function* fileBatches(file: string, batchSize: number): AsyncGenerator<Batch> {
-  const lines = new LineSplitter(MAX_RECORD_BYTES);
-  const builder = new BatchBuilder(formatByExtension(file));
+  const builder = new BatchBuilder();
   const ready: Batch[] = [];
   let bytesRead = 0;
-  const onLine = (line: number, bytes: Buffer | undefined) => {
-    builder.add(line, bytes);
-    if (builder.size >= batchSize) ready.push(builder.take(bytesRead));
+  const take = (record: FileRecord) => {
+    builder.add(record);
+    if (builder.isFull(batchSize)) ready.push(builder.take(bytesRead));
   };
+  const format = formatByExtension(file);
+  const reader = format === undefined ? new ReaderByContent((found) => readerOf(found, take)) : readerOf(format, take);
+  let stop: CliError | undefined;
   try {
     for await (const chunk of createReadStream(file, { highWaterMark: READ_CHUNK_BYTES }) as AsyncIterable<Buffer>) {
       bytesRead += chunk.length;
-      lines.push(chunk, onLine);
+      await reader.push(chunk);
       yield* ready.splice(0);
     }
+    await reader.end();
   } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+    stop = error instanceof CliError ? error : new CliError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  lines.end(onLine);
+  // The records read before a stop are still sent, so that the import ends exactly where it says.
   yield* ready.splice(0);
   if (builder.size > 0) yield builder.take(bytesRead);
+  if (stop !== undefined) throw stop;
 }
