@@ -19,7 +19,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { constants, createGzip } from 'node:zlib';
-import { generateDemoCalls } from '../src/startup-data/demo-data';
+import { generateDemoCalls } from '../src/startup-data/demo/calls';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 600);

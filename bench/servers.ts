@@ -10,7 +10,7 @@ import { callRecordSchema } from '../src/domain/call-record';
 import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/logger';
 import { listen } from '../src/server';
-import { generateDemoCalls } from '../src/startup-data/demo-data';
+import { generateDemoCalls } from '../src/startup-data/demo/calls';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
 import { addCallsInBatches } from '../src/startup-data/seed-file';
 import { accountId } from '../src/domain/account';

@@ -1,5 +1,5 @@
 import type { Config } from './config/config';
-import type { DemoAccount } from './startup-data/demo-data';
+import type { DemoAccount } from './startup-data/demo/demo-account';
 
 /** The banner's last line: whoever reads the banner (a person, a test) knows it is whole. */
 export const BANNER_END = 'Stop with Ctrl+C.';

@@ -3,7 +3,7 @@ import { createApp } from './app';
 import { loadConfig, type Config } from './config/config';
 import { createLogger } from './logger';
 import { listen, type RunningServer } from './server';
-import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo-data';
+import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo/demo-account';
 import { openStore } from './storage/open-store';
 import { loadSeedFile } from './startup-data/seed-file';
 import type { Store } from './storage/store';

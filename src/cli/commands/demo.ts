@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { once } from 'node:events';
 import { normalisePhone } from '../../domain/phone-number';
 import { isTimeZone, TIME_ZONE_RULE } from '../../domain/time-zone';
-import { generateDemoCalls } from '../../startup-data/demo-data';
+import { generateDemoCalls } from '../../startup-data/demo/calls';
 import { CliError } from '../cli-error';
 import { wholeNumber } from './number-options';
 
