@@ -27,6 +27,7 @@ module.exports = {
         '<rootDir>/test/reporting/authenticate.test.ts',
         '<rootDir>/test/reporting/data-credentials.test.ts',
         '<rootDir>/test/reporting/events.test.ts',
+        '<rootDir>/test/reporting/oracle.test.ts',
         '<rootDir>/test/reporting/resources.test.ts',
         '<rootDir>/test/reporting/rate-limits.test.ts',
         '<rootDir>/test/admin/access.test.ts',
