@@ -4,6 +4,9 @@ import type { DemoAccount } from './startup-data/demo/demo-account';
 /** The banner's last line: whoever reads the banner (a person, a test) knows it is whole. */
 export const BANNER_END = 'Stop with Ctrl+C.';
 
+/** The raw-data resources besides the event tracker, named so a reader knows they are there. */
+const OTHER_RESOURCES = ['/api/volume', '/api/performance', '/api/profile', '/api/path'] as const;
+
 function demoLines(base: string, demo: DemoAccount): string[] {
   const authCommand = `curl -s -X POST ${base}/api/auth -d tool=${demo.tool} -d login=${demo.login} -d password=${demo.password}`;
   const lastWeek = `${base}/api/events/${demo.lastWeek.start}/${demo.lastWeek.end}/day/ALL`;
@@ -20,6 +23,9 @@ function demoLines(base: string, demo: DemoAccount): string[] {
     '',
     'Or both in one command:',
     `  curl -s -u "$(${authCommand} | ${toBasicCredentials})" ${lastWeek}`,
+    '',
+    `The same credentials and dates work for ${OTHER_RESOURCES.map((path) => `${base}${path}`).join(', ')}`,
+    '(profile without a period and path take no period: .../{start}/{end}/{phone}).',
     '',
   ];
 }

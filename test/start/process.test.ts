@@ -64,6 +64,11 @@ describe('the server process', () => {
     expect(Object.keys(report.calls!)).toHaveLength(7);
     expect(Object.values(report.calls!).reduce((sum, calls) => sum + calls, 0)).toBeGreaterThan(0);
 
+    expect(printed).toContain(
+      `The same credentials and dates work for ${url}/api/volume, ${url}/api/performance, ${url}/api/profile, ${url}/api/path\n` +
+        '(profile without a period and path take no period: .../{start}/{end}/{phone}).\n',
+    );
+
     const bothCommand = /^ {2}(curl -s -u "\$\(curl .*)$/m.exec(printed)?.[1] as string;
     const sameReport = JSON.parse((await run('sh', ['-c', bothCommand])).stdout) as Record<string, Record<string, number>>;
     expect(sameReport).toEqual(report);
