@@ -1,16 +1,17 @@
 /**
  * The servers under measurement, in a process of their own so the load generator does not share their
- * event loop: a plain Express route returning the exact bytes of the event query (the baseline), and
- * the real app over a small and a large call history. Prints one JSON line with their URLs.
+ * event loop: a plain Express route returning the exact bytes of the event query (the baseline), the
+ * real app over a small and a large call history (answering from kept reports after the first request),
+ * and the app over the large history with REPORT_CACHE_BYTES=0, which builds every report anew. Prints
+ * one JSON line with their URLs.
  */
 import express from 'express';
 import { createApp } from '../src/app';
 import { hashPassword } from '../src/accounts/password-hash';
-import { callRecordSchema } from '../src/domain/call-record';
 import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/logger';
 import { listen } from '../src/server';
-import { generateDemoCalls } from '../src/startup-data/demo/calls';
+import { generateDemoCallRecords } from '../src/startup-data/demo/calls';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
 import { addCallsInBatches } from '../src/startup-data/seed-file';
 import { accountId } from '../src/domain/account';
@@ -20,6 +21,7 @@ import { systemClock } from '../src/time/clock';
 const PHONES = ['18005550100', '18005550101', '18005550102'];
 const TIME_ZONE = 'America/New_York';
 const config = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000' });
+const uncachedConfig = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000', REPORT_CACHE_BYTES: '0' });
 const logger = createLogger('silent');
 
 async function storeWithCalls(days: number, callsPerDay: number): Promise<{ store: Store; calls: number }> {
@@ -27,10 +29,7 @@ async function storeWithCalls(days: number, callsPerDay: number): Promise<{ stor
   const id = accountId('dev', 'bench');
   await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
   for (const phone of PHONES) await store.phones.assign(phone, id);
-  const generated = generateDemoCalls({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: Date.UTC(2026, 0, 1) });
-  const records = (function* () {
-    for (const wire of generated) yield callRecordSchema.parse(wire);
-  })();
+  const records = generateDemoCallRecords({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: Date.UTC(2026, 0, 1) });
   const { inserted } = await addCallsInBatches(store, records);
   return { store, calls: inserted };
 }
@@ -49,6 +48,7 @@ async function main(): Promise<void> {
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 1048576);
   const smallServer = await listen(createApp({ config, store: small.store, clock: systemClock, logger }), '127.0.0.1', 0);
   const largeServer = await listen(createApp({ config, store: large.store, clock: systemClock, logger }), '127.0.0.1', 0);
+  const uncachedServer = await listen(createApp({ config: uncachedConfig, store: large.store, clock: systemClock, logger }), '127.0.0.1', 0);
   const largeAuth = await credentialsFor(largeServer.url);
   const body = await (await fetch(largeServer.url + path, { headers: { authorization: largeAuth } })).text();
   const baseline = express();
@@ -64,6 +64,7 @@ async function main(): Promise<void> {
       baseline: { url: `${baselineServer.url}/baseline` },
       small: { url: smallServer.url + path, calls: small.calls, authorization: await credentialsFor(smallServer.url) },
       large: { url: largeServer.url + path, calls: large.calls, authorization: largeAuth },
+      uncached: { url: uncachedServer.url + path, calls: large.calls, authorization: await credentialsFor(uncachedServer.url) },
     })}\n`,
   );
 }

@@ -1,9 +1,11 @@
 import type { AppDependencies } from './app';
+import { passwordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
 import type { AdminServices } from './admin/router';
 import { authenticator } from './reporting/auth/authenticate';
 import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
+import { reportCache } from './reporting/report-cache/report-cache';
 import { adminRateLimit, rateLimitGroups, surveyRateLimit } from './reporting/rate-limit/groups';
 import type { ReportingServices } from './reporting/router';
 import type { SurveyServices } from './survey/router';
@@ -23,15 +25,20 @@ export interface Services {
 export function composeServices({ config, store, clock, logger, surveyHandler }: AppDependencies): Services {
   const limitDependencies = { store, clock, logger };
   const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.credentialTtlSeconds });
+  const passwords = passwordHasher(config.passwordHashConcurrency);
   const reporting: ReportingServices = {
-    authenticate: authenticator(store, credentials),
+    authenticate: authenticator(store, credentials, passwords),
     credentials,
     limits: rateLimitGroups(limitDependencies, {
       authLimit: config.authRateLimit,
       dataLimit: config.dataRateLimit,
       windowSeconds: config.rateLimitWindowSeconds,
     }),
-    dataResources: dataResources(store, { weekStart: config.weekStart, maxRangeDays: config.maxRangeDays }),
+    dataResources: dataResources(store, {
+      weekStart: config.weekStart,
+      maxRangeDays: config.maxRangeDays,
+      reports: reportCache(config.reportCacheBytes),
+    }),
   };
   const admin: AdminServices | undefined =
     config.adminToken === undefined
@@ -39,7 +46,7 @@ export function composeServices({ config, store, clock, logger, surveyHandler }:
       : {
           token: config.adminToken,
           limit: adminRateLimit(limitDependencies, { limit: config.adminRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
-          accounts: accountAdmin(store, config.defaultTimeZone),
+          accounts: accountAdmin(store, config.defaultTimeZone, passwords),
           store,
         };
   const survey: SurveyServices = {

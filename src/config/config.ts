@@ -69,7 +69,9 @@ const schema = z.object({
   DEFAULT_TIMEZONE: timeZone.default('UTC'),
   WEEK_START: z.enum(['monday', 'sunday']).default('monday'),
   MAX_RANGE_DAYS: integer(1, 100_000).default(3660),
+  REPORT_CACHE_BYTES: integer(0).default(67_108_864),
   CREDENTIAL_TTL_SECONDS: integer(1).default(86_400),
+  PASSWORD_HASH_CONCURRENCY: integer(1, 64).default(1),
   AUTH_RATE_LIMIT: integer(1).default(15),
   DATA_RATE_LIMIT: integer(1).default(150),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(900),
@@ -117,7 +119,11 @@ export interface Config {
   readonly defaultTimeZone: string;
   readonly weekStart: Parsed['WEEK_START'];
   readonly maxRangeDays: number;
+  /** Memory for finished reports kept across requests; 0 keeps none. */
+  readonly reportCacheBytes: number;
   readonly credentialTtlSeconds: number;
+  /** Tool-password hashes (scrypt) computed at once; further logins wait in line. */
+  readonly passwordHashConcurrency: number;
   readonly authRateLimit: number;
   readonly dataRateLimit: number;
   readonly rateLimitWindowSeconds: number;
@@ -189,7 +195,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     defaultTimeZone: parsed.DEFAULT_TIMEZONE,
     weekStart: parsed.WEEK_START,
     maxRangeDays: parsed.MAX_RANGE_DAYS,
+    reportCacheBytes: parsed.REPORT_CACHE_BYTES,
     credentialTtlSeconds: parsed.CREDENTIAL_TTL_SECONDS,
+    passwordHashConcurrency: parsed.PASSWORD_HASH_CONCURRENCY,
     authRateLimit: parsed.AUTH_RATE_LIMIT,
     dataRateLimit: parsed.DATA_RATE_LIMIT,
     rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,

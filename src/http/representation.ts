@@ -26,15 +26,29 @@ export function prefersXml(req: Request): boolean {
   return chosen === 'application/xml' || chosen === 'text/xml';
 }
 
+export type Format = 'json' | 'xml';
+
+export function negotiatedFormat(req: Request): Format {
+  return prefersXml(req) ? 'xml' : 'json';
+}
+
+/** A body written out in one format, with its content type. */
+export interface RenderedBody {
+  readonly contentType: string;
+  readonly text: string;
+}
+
+export function renderIn(format: Format, body: Representation): RenderedBody {
+  return format === 'xml'
+    ? { contentType: 'application/xml; charset=utf-8', text: xmlBuilder.buildObject(body.xml()) }
+    : { contentType: 'application/json; charset=utf-8', text: body.json() };
+}
+
 /** Sets status and content headers for the negotiated format and returns the body text. */
 export function render(req: Request, res: Response, status: number, body: Representation): string {
-  res.status(status).vary('Accept');
-  if (prefersXml(req)) {
-    res.type('application/xml; charset=utf-8');
-    return xmlBuilder.buildObject(body.xml());
-  }
-  res.type('application/json; charset=utf-8');
-  return body.json();
+  const { contentType, text } = renderIn(negotiatedFormat(req), body);
+  res.status(status).vary('Accept').type(contentType);
+  return text;
 }
 
 export function send(req: Request, res: Response, status: number, body: Representation): void {

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Store } from '../storage/store';
+import type { ReportCache } from './report-cache/report-cache';
 import { EVENTS_PATH, eventSeries } from './events/series';
 import { FLOW_PATH, flowReporter } from './flow/report';
 import { flowRepresentation } from './flow/representation';
@@ -23,29 +24,35 @@ export interface DataResource {
 export interface DataResourceSettings {
   readonly weekStart: WeekStart;
   readonly maxRangeDays: number;
+  /** Finished reports kept across requests. */
+  readonly reports: ReportCache;
 }
 
 /** The raw-data resources of interface.md and reference-resources.md, each one declaration. */
-export function dataResources(store: Store, { weekStart, maxRangeDays }: DataResourceSettings): DataResource[] {
-  const series = (path: string, definition: SeriesDefinition): DataResource => ({
+export function dataResources(store: Store, { weekStart, maxRangeDays, reports }: DataResourceSettings): DataResource[] {
+  const context = { store, reports, maxRangeDays };
+  const series = (name: string, path: string, definition: SeriesDefinition): DataResource => ({
     path,
     handler: resourceRoute(
-      { parse: parseSeriesQuery, report: seriesReporter(store, weekStart, definition), represent: seriesRepresentation },
-      maxRangeDays,
+      { name, parse: parseSeriesQuery, report: seriesReporter(store, weekStart, definition), represent: seriesRepresentation },
+      context,
     ),
   });
   return [
-    series(VOLUME_PATH, volumeSeries),
-    series(EVENTS_PATH, eventSeries),
-    series(PERFORMANCE_PATH, performanceSeries),
-    series(CALLER_PROFILE_PATH, callerProfileSeries),
+    series('volume', VOLUME_PATH, volumeSeries),
+    series('events', EVENTS_PATH, eventSeries),
+    series('performance', PERFORMANCE_PATH, performanceSeries),
+    series('caller profile', CALLER_PROFILE_PATH, callerProfileSeries),
     {
       path: GEOGRAPHIC_PATH,
-      handler: resourceRoute({ parse: parseRangeQuery, report: geographicReporter(store), represent: geographicRepresentation }, maxRangeDays),
+      handler: resourceRoute(
+        { name: 'geographic', parse: parseRangeQuery, report: geographicReporter(store), represent: geographicRepresentation },
+        context,
+      ),
     },
     {
       path: FLOW_PATH,
-      handler: resourceRoute({ parse: parseRangeQuery, report: flowReporter(store), represent: flowRepresentation }, maxRangeDays),
+      handler: resourceRoute({ name: 'flow', parse: parseRangeQuery, report: flowReporter(store), represent: flowRepresentation }, context),
     },
   ];
 }

@@ -1,20 +1,50 @@
 import type { RequestHandler } from 'express';
 import type { Account } from '../domain/account';
-import { send, type Representation } from '../http/representation';
+import { negotiatedFormat, renderIn, type Representation } from '../http/representation';
+import type { Store } from '../storage/store';
 import { authenticatedAccount } from './basic-auth/require-credentials';
+import type { RangeQuery } from './query/params';
+import { phonesInScope } from './query/phone-scope';
+import { finishedReport, type ReportCache } from './report-cache/report-cache';
 
 /** A raw-data resource's three steps: its path read into a query, the report built, the report represented. */
-export interface ResourceSteps<Query, Report> {
+export interface ResourceSteps<Query extends RangeQuery, Report> {
+  /** Names the resource in the keys of kept reports. */
+  readonly name: string;
   readonly parse: (params: Record<string, string>, maxRangeDays: number) => Query;
-  readonly report: (account: Account, query: Query) => Promise<Report>;
+  /** `phones`: the numbers in scope, whose ownership is checked on every request. */
+  readonly report: (account: Account, query: Query, phones: readonly string[]) => Promise<Report>;
   readonly represent: (report: Report) => Representation;
 }
 
-/** The handler of a raw-data resource, behind Basic auth: a 400 for a bad path, else the report as JSON or XML. */
-export function resourceRoute<Query, Report>(steps: ResourceSteps<Query, Report>, maxRangeDays: number): RequestHandler {
+export interface ResourceContext {
+  readonly store: Store;
+  readonly reports: ReportCache;
+  readonly maxRangeDays: number;
+}
+
+/**
+ * The handler of a raw-data resource, behind Basic auth and the limit group: a 400 for a bad path or a
+ * number not on the account, else the report as JSON or XML. A report is built once per account data
+ * version, query and format and then sent as kept, with an entity tag; `If-None-Match` gets a 304.
+ */
+export function resourceRoute<Query extends RangeQuery, Report>(
+  steps: ResourceSteps<Query, Report>,
+  { store, reports, maxRangeDays }: ResourceContext,
+): RequestHandler {
   return async (req, res) => {
     const query = steps.parse(req.params as Record<string, string>, maxRangeDays);
-    const report = await steps.report(authenticatedAccount(res), query);
-    send(req, res, 200, steps.represent(report));
+    const account = authenticatedAccount(res);
+    const phones = await phonesInScope(store, account, query.phone);
+    const format = negotiatedFormat(req);
+    const key = [account.id, await store.accounts.dataVersion(account.id), steps.name, JSON.stringify(query), format].join('\u0000');
+    let report = reports.get(key);
+    if (report === undefined) {
+      const { contentType, text } = renderIn(format, steps.represent(await steps.report(account, query, phones)));
+      report = finishedReport(text, contentType);
+      reports.set(key, report);
+    }
+    // With the ETag set, Express answers 304 itself when If-None-Match matches, and computes no tag of its own.
+    res.status(200).vary('Accept').type(report.contentType).set('ETag', report.etag).send(report.body);
   };
 }

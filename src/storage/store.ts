@@ -82,6 +82,12 @@ export interface AccountRepository {
    */
   update(id: string, change: AccountChange): Promise<Account | undefined>;
   list(): Promise<Account[]>;
+  /**
+   * A number that moves on whenever what the account's reports show may change: calls added to its
+   * numbers, a time-zone change, a number assigned to or released from it; moved in the same step as the
+   * change. A report kept under an older version is stale. 0 for an account that never changed.
+   */
+  dataVersion(id: string): Promise<number>;
 }
 
 export interface PhoneRepository {

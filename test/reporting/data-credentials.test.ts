@@ -88,6 +88,16 @@ describe('HTTP Basic with temporary credentials', () => {
     expectUnauthorized(await withCredentials(credentials));
   });
 
+  test('records a use at most once a minute, so that a client polling reports does not write on every read', async () => {
+    const issuedAt = (await testApp.store.credentials.find(credentials.login))?.lastUsedAt as number;
+    testApp.clock.advance(59_999);
+    expect((await withCredentials(credentials)).status).toBe(200);
+    expect((await testApp.store.credentials.find(credentials.login))?.lastUsedAt).toBe(issuedAt);
+    testApp.clock.advance(1);
+    expect((await withCredentials(credentials)).status).toBe(200);
+    expect((await testApp.store.credentials.find(credentials.login))?.lastUsedAt).toBe(issuedAt + 60_000);
+  });
+
   test('does not extend the credentials on a failed attempt', async () => {
     testApp.clock.advance(23 * HOUR);
     await withCredentials({ login: credentials.login, password: 'f'.repeat(32) });

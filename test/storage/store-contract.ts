@@ -292,6 +292,45 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
     });
 
+    describe('data versions', () => {
+      test('moves an account data version on with each change to what its reports show, and only then', async () => {
+        expect(await store.accounts.dataVersion('dev:nobody')).toBe(0);
+        await store.accounts.save(account('alice', 'America/New_York'));
+        await store.accounts.save(account('bob'));
+        await store.phones.assign('15550001', 'dev:alice');
+        await store.phones.assign('15550003', 'dev:bob');
+        const versions = async () => [await store.accounts.dataVersion('dev:alice'), await store.accounts.dataVersion('dev:bob')];
+        const [alice0, bob0] = await versions();
+
+        await store.calls.add([record('c1', '15550001', '2018-02-07T10:15:00-05:00')]);
+        const [alice1, bob1] = await versions();
+        expect(alice1).toBeGreaterThan(alice0 as number);
+        expect(bob1).toBe(bob0);
+
+        await store.calls.add([record('c1', '15550001', '2018-02-07T10:15:00-05:00'), record('c9', '19990000', '2018-02-07T10:15:00-05:00')]);
+        await store.accounts.update('dev:alice', { active: false, passwordHash: 'another', revokeCredentials: true });
+        await store.accounts.save({ ...account('alice', 'America/New_York'), active: true });
+        expect(await versions()).toEqual([alice1, bob1]);
+
+        await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
+        const [alice2] = await versions();
+        expect(alice2).toBeGreaterThan(alice1 as number);
+        await store.accounts.save(account('alice', 'Europe/Paris'));
+        const [alice3] = await versions();
+        expect(alice3).toBeGreaterThan(alice2 as number);
+
+        await store.phones.release('15550001', 'dev:alice');
+        const [alice4] = await versions();
+        expect(alice4).toBeGreaterThan(alice3 as number);
+        await store.phones.assign('15550001', 'dev:bob');
+        const [alice5, bob5] = await versions();
+        expect(alice5).toBe(alice4);
+        expect(bob5).toBeGreaterThan(bob1 as number);
+        expect(await store.phones.release('15550001', 'dev:alice')).toBe(false);
+        expect((await versions())[0]).toBe(alice4);
+      });
+    });
+
     describe('version-2 rollups: sums, distinct callers, regions and form items', () => {
       beforeEach(async () => {
         await store.accounts.save(account('alice', 'America/New_York'));

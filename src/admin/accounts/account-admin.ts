@@ -1,4 +1,4 @@
-import { hashPassword } from '../../accounts/password-hash';
+import type { PasswordHasher } from '../../accounts/password-hasher';
 import { errors } from '../../errors/catalogue';
 import { accountId, type Account, type Tool } from '../../domain/account';
 import type { AccountChange, Store } from '../../storage/store';
@@ -49,7 +49,7 @@ const byToolThenLogin = (a: Account, b: Account): number =>
  * issued under the old one, in the same store step. A time-zone change re-buckets the account's daily
  * rollups inside the store (see AccountRepository.update).
  */
-export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmin {
+export function accountAdmin(store: Store, defaultTimeZone: string, passwords: PasswordHasher): AccountAdmin {
   async function view(account: Account): Promise<AccountView> {
     return {
       tool: account.tool,
@@ -75,7 +75,7 @@ export function accountAdmin(store: Store, defaultTimeZone: string): AccountAdmi
     async put({ tool, login }, changes) {
       const id = accountId(tool, login);
       const change: AccountChange = {
-        passwordHash: changes.password === undefined ? undefined : await hashPassword(changes.password),
+        passwordHash: changes.password === undefined ? undefined : await passwords.hash(changes.password),
         active: changes.active,
         timeZone: changes.timeZone,
         revokeCredentials: changes.password !== undefined,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword, verifyPassword } from '../../accounts/password-hash';
+import type { PasswordHasher } from '../../accounts/password-hasher';
 import { errors } from '../../errors/catalogue';
 import { accountId, type Tool } from '../../domain/account';
 import type { Store } from '../../storage/store';
@@ -18,13 +18,13 @@ export type Authenticate = (request: AuthenticationRequest) => Promise<IssuedCre
  * and inactive account fail alike, and an unknown login still costs one hash comparison, so neither the
  * answer nor its timing tells which it was.
  */
-export function authenticator(store: Store, credentials: TemporaryCredentials): Authenticate {
+export function authenticator(store: Store, credentials: TemporaryCredentials, passwords: PasswordHasher): Authenticate {
   let decoy: Promise<string> | undefined;
-  const decoyHash = () => (decoy ??= hashPassword(randomBytes(16).toString('hex')));
+  const decoyHash = () => (decoy ??= passwords.hash(randomBytes(16).toString('hex')));
 
   return async ({ tool, login, password }) => {
     const account = await store.accounts.find(accountId(tool, login));
-    const matches = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
+    const matches = await passwords.verify(password, account?.passwordHash ?? (await decoyHash()));
     if (account === undefined || !matches || !account.active) throw errors.invalidLogin();
     return credentials.issue(account);
   };

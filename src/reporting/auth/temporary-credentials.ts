@@ -25,6 +25,12 @@ interface Options {
 
 const SWEEP_INTERVAL_MS = 600_000;
 
+/**
+ * A use is recorded at most once a minute: a client polling reports would otherwise write to the store on
+ * every read. The sliding expiry then counts from a use at most a minute old, out of 24 hours.
+ */
+const TOUCH_INTERVAL_MS = 60_000;
+
 function digest(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
@@ -38,7 +44,7 @@ function randomHex(): string {
 const ISSUED_SHAPE = /^[0-9a-f]{32}$/;
 
 /**
- * Temporary credentials expire after `ttlSeconds` without use (sliding expiry). Only a digest of the
+ * Temporary credentials expire after `ttlSeconds` without use (sliding expiry, by the minute). Only a digest of the
  * password is stored: it is a random 128-bit secret, so a fast hash is enough to make a leaked store
  * useless, and the digests are compared in constant time.
  */
@@ -76,7 +82,7 @@ export function temporaryCredentials({ store, clock, ttlSeconds }: Options): Tem
       if (!timingSafeEqual(digest(password), Buffer.from(credential.passwordDigest, 'hex'))) return undefined;
       const account = await store.accounts.find(credential.accountId);
       if (account === undefined || !account.active || account.credentialGeneration !== credential.generation) return undefined;
-      await store.credentials.touch(login, now);
+      if (now - credential.lastUsedAt >= TOUCH_INTERVAL_MS) await store.credentials.touch(login, now);
       return account;
     },
   };

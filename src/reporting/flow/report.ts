@@ -3,7 +3,6 @@ import type { Account } from '../../domain/account';
 import { errors } from '../../errors/catalogue';
 import type { Store } from '../../storage/store';
 import type { RangeQuery } from '../query/params';
-import { phonesInScope } from '../query/phone-scope';
 
 export const FLOW_PATH = '/path/:start/:end/:phone';
 
@@ -31,11 +30,10 @@ const entryOf = (step: PathStep): FlowEntry => ({
   ...(Object.fromEntries(PATH_STEP_COUNTERS.map((counter) => [counter, step[counter]])) as Pick<FlowEntry, (typeof PATH_STEP_COUNTERS)[number]>),
 });
 
-export type FlowReporter = (account: Account, query: RangeQuery) => Promise<FlowReport>;
+export type FlowReporter = (account: Account, query: RangeQuery, phones: readonly string[]) => Promise<FlowReport>;
 
 export function flowReporter(store: Store): FlowReporter {
-  return async (account, query) => {
-    const phones = await phonesInScope(store, account, query.phone);
+  return async (_account, query, phones) => {
     const steps = await store.calls.formItemTotals(phones, query.from, query.to, MAX_FLOW_ENTRIES + 1);
     if (steps.length > MAX_FLOW_ENTRIES) {
       throw errors.badRequest(

@@ -2,7 +2,6 @@ import { US_STATES, US_TOLL_FREE, type Region } from '../../domain/caller-region
 import type { Account } from '../../domain/account';
 import type { Store } from '../../storage/store';
 import type { RangeQuery } from '../query/params';
-import { phonesInScope } from '../query/phone-scope';
 
 /** Three segments: told from the caller profile, which has four. */
 export const GEOGRAPHIC_PATH = '/profile/:start/:end/:phone';
@@ -24,11 +23,10 @@ export interface GeographicReport {
 
 const STATE_PREFIX = 'US-';
 
-export type GeographicReporter = (account: Account, query: RangeQuery) => Promise<GeographicReport>;
+export type GeographicReporter = (account: Account, query: RangeQuery, phones: readonly string[]) => Promise<GeographicReport>;
 
 export function geographicReporter(store: Store): GeographicReporter {
-  return async (account, query) => {
-    const phones = await phonesInScope(store, account, query.phone);
+  return async (_account, query, phones) => {
     const regions = await store.calls.regionTotals(phones, query.from, query.to);
     const byRegion = new Map<Region, number>(regions.map(({ region, calls }) => [region, calls]));
     const us: Array<readonly [string, number]> = US_STATES.map((state) => [state, byRegion.get(`${STATE_PREFIX}${state}`) ?? 0]);

@@ -3,7 +3,6 @@ import type { CallRepository, Store } from '../../storage/store';
 import { localDayStartSeconds } from '../../time/calendar';
 import type { SeriesQuery } from '../query/params';
 import { periodsOverlapping, type PeriodSpan, type WeekStart } from '../query/periods';
-import { phonesInScope } from '../query/phone-scope';
 
 /** One named series, a value per period, aligned by position with the report's keys. */
 export type NamedSeries = readonly [name: string, values: readonly number[]];
@@ -26,12 +25,11 @@ export interface SeriesSource {
 /** The series of one resource, in the order its specification lists them. */
 export type SeriesDefinition = (source: SeriesSource) => Promise<readonly NamedSeries[]>;
 
-export type SeriesReporter = (account: Account, query: SeriesQuery) => Promise<SeriesReport>;
+export type SeriesReporter = (account: Account, query: SeriesQuery, phones: readonly string[]) => Promise<SeriesReport>;
 
-/** Periods, keys and phone ownership as the event tracker defines them (decisions.md), for any series resource. */
+/** Periods and keys as the event tracker defines them (decisions.md), for any series resource. */
 export function seriesReporter(store: Store, weekStart: WeekStart, definition: SeriesDefinition): SeriesReporter {
-  return async (account, query) => {
-    const phones = await phonesInScope(store, account, query.phone);
+  return async (account, query, phones) => {
     const spans = periodsOverlapping(query.from, query.to, query.period, weekStart);
     const series = await definition({ calls: store.calls, phones, query, spans });
     return { keys: spans.map((span) => localDayStartSeconds(span.start, account.timeZone)), series };

@@ -22,12 +22,17 @@ export function createMemoryStore(): Store {
   const callIds = new Set<string>();
   const callsByPhone = new Map<string, CallRecord[]>();
   const rollups = new CallRollups();
+  const dataVersions = new Map<string, number>();
   const windows = new Map<string, WindowCount>();
   let latestWindowStart = Number.NEGATIVE_INFINITY;
 
   function rebuildRollups(phone: string, timeZone: string): void {
     rollups.forget(phone);
     for (const record of callsByPhone.get(phone) ?? []) rollups.add(record, timeZone);
+  }
+
+  function dataChanged(accountId: string): void {
+    dataVersions.set(accountId, (dataVersions.get(accountId) ?? 0) + 1);
   }
 
   function forgetEndedWindows(now: number): void {
@@ -42,6 +47,7 @@ export function createMemoryStore(): Store {
     accounts.set(account.id, generation === account.credentialGeneration ? account : { ...account, credentialGeneration: generation });
     if (previous !== undefined && previous.timeZone !== account.timeZone) {
       for (const phone of phonesByAccount.get(account.id) ?? []) rebuildRollups(phone, account.timeZone);
+      dataChanged(account.id);
     }
   }
 
@@ -71,6 +77,7 @@ export function createMemoryStore(): Store {
         return Promise.resolve(updated);
       },
       list: () => Promise.resolve([...accounts.values()]),
+      dataVersion: (id) => Promise.resolve(dataVersions.get(id) ?? 0),
     },
 
     phones: {
@@ -85,6 +92,7 @@ export function createMemoryStore(): Store {
           phonesByAccount.set(accountId, owned.add(phone));
           const timeZone = accounts.get(accountId)?.timeZone;
           if (timeZone !== undefined) rebuildRollups(phone, timeZone);
+          dataChanged(accountId);
         }
         return Promise.resolve(result);
       },
@@ -93,6 +101,7 @@ export function createMemoryStore(): Store {
         if (owned) {
           phoneOwner.delete(phone);
           phonesByAccount.get(accountId)?.delete(phone);
+          dataChanged(accountId);
         }
         return Promise.resolve(owned);
       },
@@ -127,6 +136,7 @@ export function createMemoryStore(): Store {
         let inserted = 0;
         let duplicates = 0;
         const unknownPhone: number[] = [];
+        const changed = new Set<string>();
         records.forEach((record, position) => {
           const owner = phoneOwner.get(record.phone);
           const account = owner === undefined ? undefined : accounts.get(owner);
@@ -140,9 +150,11 @@ export function createMemoryStore(): Store {
             if (phoneCalls === undefined) callsByPhone.set(record.phone, [record]);
             else phoneCalls.push(record);
             rollups.add(record, account.timeZone);
+            changed.add(account.id);
             inserted += 1;
           }
         });
+        for (const accountId of changed) dataChanged(accountId);
         const result: AddCallsResult = { inserted, duplicates, unknownPhone };
         return Promise.resolve(result);
       },

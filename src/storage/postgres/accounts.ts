@@ -3,6 +3,7 @@ import type { Account, Tool } from '../../domain/account';
 import type { AccountRepository } from '../store';
 import { rebuildRollups } from './rollups';
 import { inTransaction } from './transaction';
+import { raiseDataVersions, readDataVersion } from './data-versions';
 
 interface AccountRow {
   id: string;
@@ -51,6 +52,7 @@ async function followTimeZone(client: PoolClient, id: string, previousZone: stri
     owned.rows.map((row) => row.phone),
     timeZone,
   );
+  await raiseDataVersions(client, [id]);
 }
 
 export function postgresAccounts(pool: Pool): AccountRepository {
@@ -92,6 +94,7 @@ export function postgresAccounts(pool: Pool): AccountRepository {
         await followTimeZone(client, id, previousZone, updated.timeZone);
         return updated;
       }),
+    dataVersion: (id) => readDataVersion(pool, id),
     list: async () => {
       const { rows } = await pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts ORDER BY position`);
       return rows.map(toAccount);

@@ -5,6 +5,7 @@ import type { CallRepository, DayTotals } from '../store';
 import { BatchFormItems, saveFormItems, savePaths } from './paths';
 import { addToRollups, DAY_SUMS, type StoredCall } from './rollups';
 import { inTransaction } from './transaction';
+import { raiseDataVersions } from './data-versions';
 
 const INSERT_CALLS = `
 INSERT INTO calls (call_id, phone, started_at, log_events, loops, form_items, caller, region,
@@ -54,12 +55,13 @@ export function postgresCalls(pool: Pool): CallRepository {
         const phones = [...new Set(records.map((record) => record.phone))];
         // FOR SHARE holds the owners still until commit: a time-zone change or a move of a number
         // waits, so every call is rolled up in the zone its owner has when the batch commits.
-        const owners = await client.query<{ phone: string; time_zone: string }>(
-          `SELECT phones.phone, accounts.time_zone FROM phones JOIN accounts ON accounts.id = phones.account_id
+        const owners = await client.query<{ phone: string; account_id: string; time_zone: string }>(
+          `SELECT phones.phone, phones.account_id, accounts.time_zone FROM phones JOIN accounts ON accounts.id = phones.account_id
            WHERE phones.phone = ANY($1::text[]) FOR SHARE`,
           [phones],
         );
         const timeZoneByPhone = new Map(owners.rows.map((row) => [row.phone, row.time_zone]));
+        const ownerByPhone = new Map(owners.rows.map((row) => [row.phone, row.account_id]));
 
         const unknownPhone: number[] = [];
         const candidates = new Map<string, StoredCall>();
@@ -95,6 +97,10 @@ export function postgresCalls(pool: Pool): CallRepository {
         await saveFormItems(client, items);
         await savePaths(client, storedRecords, items);
         await addToRollups(client, stored, (phone) => timeZoneByPhone.get(phone) as string, items);
+        await raiseDataVersions(
+          client,
+          storedRecords.map((record) => ownerByPhone.get(record.phone) as string),
+        );
         duplicates += batch.length - stored.length;
         return { inserted: stored.length, duplicates, unknownPhone };
       }),

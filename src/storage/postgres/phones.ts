@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { PhoneRepository } from '../store';
 import { rebuildRollups } from './rollups';
 import { inTransaction } from './transaction';
+import { raiseDataVersions } from './data-versions';
 
 export function postgresPhones(pool: Pool): PhoneRepository {
   return {
@@ -18,12 +19,16 @@ export function postgresPhones(pool: Pool): PhoneRepository {
         const account = await client.query<{ time_zone: string }>('SELECT time_zone FROM accounts WHERE id = $1 FOR SHARE', [accountId]);
         const timeZone = account.rows[0]?.time_zone;
         if (timeZone !== undefined) await rebuildRollups(client, [phone], timeZone);
+        await raiseDataVersions(client, [accountId]);
         return 'assigned';
       }),
-    release: async (phone, accountId) => {
-      const deleted = await pool.query('DELETE FROM phones WHERE phone = $1 AND account_id = $2', [phone, accountId]);
-      return deleted.rowCount === 1;
-    },
+    release: (phone, accountId) =>
+      inTransaction(pool, async (client) => {
+        const deleted = await client.query('DELETE FROM phones WHERE phone = $1 AND account_id = $2', [phone, accountId]);
+        if (deleted.rowCount !== 1) return false;
+        await raiseDataVersions(client, [accountId]);
+        return true;
+      }),
     ownedBy: async (accountId) => {
       const { rows } = await pool.query<{ phone: string }>('SELECT phone FROM phones WHERE account_id = $1 ORDER BY phone', [accountId]);
       return rows.map((row) => row.phone);

@@ -1,6 +1,7 @@
 import { initialSchema } from './001-initial-schema';
 import { credentialGenerations } from './002-credential-generations';
 import { surveySessionCount } from './003-survey-session-count';
+import { accountDataVersions } from './005-account-data-versions';
 import { callRecordsVersion2 } from './004-call-records-v2';
 
 export interface Migration {
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'credential generations', sql: credentialGenerations },
   { version: 3, name: 'survey session count', sql: surveySessionCount },
   { version: 4, name: 'call records version 2', sql: callRecordsVersion2 },
+  { version: 5, name: 'account data versions', sql: accountDataVersions },
 ];
