@@ -1,37 +1,10 @@
+import { addSums, zeroSums } from '../../storage/day-totals';
 import type { DayTotals } from '../../storage/store';
 import type { PeriodSpan } from '../query/periods';
 import type { SeriesSource } from './series-report';
 
 /** The sums of the calls of one period. */
 export type PeriodTotals = Omit<DayTotals, 'day'>;
-
-const SUMMED = [
-  'calls',
-  'logEvents',
-  'loops',
-  'formItems',
-  'durationMs',
-  'transfers',
-  'transferMs',
-  'jsErrors',
-  'fetchErrors',
-  'pageLoads',
-  'pageLoadMs',
-] as const satisfies ReadonlyArray<keyof PeriodTotals>;
-
-const zeroTotals = (): { -readonly [Field in keyof PeriodTotals]: number } => ({
-  calls: 0,
-  logEvents: 0,
-  loops: 0,
-  formItems: 0,
-  durationMs: 0,
-  transfers: 0,
-  transferMs: 0,
-  jsErrors: 0,
-  fetchErrors: 0,
-  pageLoads: 0,
-  pageLoadMs: 0,
-});
 
 /**
  * Folds daily totals (sorted by day) into the periods, one total per period, zero for a period without
@@ -40,11 +13,10 @@ const zeroTotals = (): { -readonly [Field in keyof PeriodTotals]: number } => ({
 export function totalsPerPeriod(spans: readonly PeriodSpan[], days: readonly DayTotals[]): PeriodTotals[] {
   let next = 0;
   return spans.map((span) => {
-    const sum = zeroTotals();
+    const sum = zeroSums();
     while (next < days.length && (days[next] as DayTotals).day < span.first) next += 1;
     for (; next < days.length && (days[next] as DayTotals).day <= span.last; next += 1) {
-      const day = days[next] as DayTotals;
-      for (const field of SUMMED) sum[field] += day[field];
+      addSums(sum, days[next] as DayTotals);
     }
     return sum;
   });

@@ -1,9 +1,10 @@
 import { PATH_STEP_COUNTERS, type CallRecord, type PathStep } from '../../domain/call-record';
 import { regionOfCaller, type Region } from '../../domain/caller-region';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
+import { addSums, emptyDayTotals, type Sums } from '../day-totals';
 import type { DaySpan, DayTotals, RegionCalls } from '../store';
 
-type MutableTotals = { -readonly [Field in keyof DayTotals]: DayTotals[Field] };
+type MutableTotals = Sums & { readonly day: EpochDay };
 
 /** The counters of one form item, in the order of PATH_STEP_COUNTERS. */
 type FormItemCounters = number[];
@@ -24,35 +25,6 @@ interface DayRollup {
   /** By interned form item id. */
   readonly formItems: Map<number, FormItemCounters>;
 }
-
-const emptyTotals = (day: EpochDay): MutableTotals => ({
-  day,
-  calls: 0,
-  logEvents: 0,
-  loops: 0,
-  formItems: 0,
-  durationMs: 0,
-  transfers: 0,
-  transferMs: 0,
-  jsErrors: 0,
-  fetchErrors: 0,
-  pageLoads: 0,
-  pageLoadMs: 0,
-});
-
-const SUMMED_FIELDS = [
-  'calls',
-  'logEvents',
-  'loops',
-  'formItems',
-  'durationMs',
-  'transfers',
-  'transferMs',
-  'jsErrors',
-  'fetchErrors',
-  'pageLoads',
-  'pageLoadMs',
-] as const satisfies ReadonlyArray<keyof DayTotals>;
 
 /** Control characters are not storable text, so this separator cannot occur inside a form item's texts. */
 const KEY_SEPARATOR = '\u0000';
@@ -77,7 +49,7 @@ export class CallRollups {
     const day = localEpochDay(record.startedAt, timeZone);
     let rollup = days.get(day);
     if (rollup === undefined) {
-      rollup = { totals: emptyTotals(day), callers: new Set(), regions: new Map(), formItems: new Map() };
+      rollup = { totals: emptyDayTotals(day), callers: new Set(), regions: new Map(), formItems: new Map() };
       days.set(day, rollup);
     }
     const totals = rollup.totals;
@@ -111,13 +83,17 @@ export class CallRollups {
   }
 
   dailyTotals(phones: readonly string[], from: EpochDay, to: EpochDay): DayTotals[] {
+    const phoneDays = this.daysOf(phones);
     const totals: DayTotals[] = [];
     for (let day = from; day <= to; day += 1) {
-      const sum = emptyTotals(day);
-      for (const rollup of this.rollupsOn(phones, day)) {
-        for (const field of SUMMED_FIELDS) sum[field] += rollup.totals[field];
+      let sum: MutableTotals | undefined;
+      for (const days of phoneDays) {
+        const rollup = days.get(day);
+        if (rollup === undefined) continue;
+        sum ??= emptyDayTotals(day);
+        addSums(sum, rollup.totals);
       }
-      if (sum.calls > 0) totals.push(sum);
+      if (sum !== undefined) totals.push(sum);
     }
     return totals;
   }
@@ -125,10 +101,8 @@ export class CallRollups {
   distinctCallers(phones: readonly string[], spans: readonly DaySpan[]): number[] {
     return spans.map(({ first, last }) => {
       const callers = new Set<number>();
-      for (let day = first; day <= last; day += 1) {
-        for (const rollup of this.rollupsOn(phones, day)) {
-          for (const caller of rollup.callers) callers.add(caller);
-        }
+      for (const rollup of this.rollupsIn(phones, first, last)) {
+        for (const caller of rollup.callers) callers.add(caller);
       }
       return callers.size;
     });
@@ -136,23 +110,19 @@ export class CallRollups {
 
   regionTotals(phones: readonly string[], from: EpochDay, to: EpochDay): RegionCalls[] {
     const calls = new Map<Region, number>();
-    for (let day = from; day <= to; day += 1) {
-      for (const rollup of this.rollupsOn(phones, day)) {
-        for (const [region, count] of rollup.regions) calls.set(region, (calls.get(region) ?? 0) + count);
-      }
+    for (const rollup of this.rollupsIn(phones, from, to)) {
+      for (const [region, count] of rollup.regions) calls.set(region, (calls.get(region) ?? 0) + count);
     }
     return [...calls].map(([region, count]) => ({ region, calls: count }));
   }
 
   formItemTotals(phones: readonly string[], from: EpochDay, to: EpochDay, limit: number): PathStep[] {
     const sums = new Map<number, FormItemCounters>();
-    for (let day = from; day <= to; day += 1) {
-      for (const rollup of this.rollupsOn(phones, day)) {
-        for (const [id, counters] of rollup.formItems) {
-          const sum = sums.get(id);
-          if (sum === undefined) sums.set(id, [...counters]);
-          else counters.forEach((value, index) => (sum[index] = (sum[index] as number) + value));
-        }
+    for (const rollup of this.rollupsIn(phones, from, to)) {
+      for (const [id, counters] of rollup.formItems) {
+        const sum = sums.get(id);
+        if (sum === undefined) sums.set(id, [...counters]);
+        else counters.forEach((value, index) => (sum[index] = (sum[index] as number) + value));
       }
     }
     return [...sums].slice(0, limit).map(([id, counters]) => ({
@@ -164,11 +134,25 @@ export class CallRollups {
     }));
   }
 
-  private *rollupsOn(phones: readonly string[], day: EpochDay): Iterable<DayRollup> {
+  private daysOf(phones: readonly string[]): Array<Map<EpochDay, DayRollup>> {
+    const phoneDays: Array<Map<EpochDay, DayRollup>> = [];
     for (const phone of phones) {
-      const rollup = this.byPhone.get(phone)?.get(day);
-      if (rollup !== undefined) yield rollup;
+      const days = this.byPhone.get(phone);
+      if (days !== undefined) phoneDays.push(days);
     }
+    return phoneDays;
+  }
+
+  /** Every rollup of the given phones from `from` to `to`, in no order. */
+  private rollupsIn(phones: readonly string[], from: EpochDay, to: EpochDay): DayRollup[] {
+    const rollups: DayRollup[] = [];
+    for (const days of this.daysOf(phones)) {
+      for (let day = from; day <= to; day += 1) {
+        const rollup = days.get(day);
+        if (rollup !== undefined) rollups.push(rollup);
+      }
+    }
+    return rollups;
   }
 
   private callerId(caller: string): number {
