@@ -1,4 +1,5 @@
 import type { PasswordHasher } from '../../accounts/password-hasher';
+import { compareText } from '../../domain/text-order';
 import { errors } from '../../errors/catalogue';
 import { accountId, type Account, type Tool } from '../../domain/account';
 import type { AccountChange, Store } from '../../storage/store';
@@ -41,7 +42,7 @@ export interface AccountAdmin {
 }
 
 const byToolThenLogin = (a: Account, b: Account): number =>
-  a.tool === b.tool ? (a.login < b.login ? -1 : a.login > b.login ? 1 : 0) : a.tool < b.tool ? -1 : 1;
+  compareText(a.tool, b.tool) || compareText(a.login, b.login);
 
 /**
  * Account administration over the store. Deactivating needs nothing more than saving: temporary

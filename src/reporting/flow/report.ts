@@ -1,4 +1,5 @@
 import { PATH_STEP_COUNTERS, type PathStep } from '../../domain/call-record';
+import { compareText } from '../../domain/text-order';
 import type { Account } from '../../domain/account';
 import { errors } from '../../errors/catalogue';
 import type { Store } from '../../storage/store';
@@ -16,9 +17,6 @@ export type FlowEntry = Omit<PathStep, 'application'>;
 export interface FlowReport {
   readonly applications: ReadonlyArray<readonly [url: string, entries: readonly FlowEntry[]]>;
 }
-
-/** Code-unit order, the same on every platform and store (localeCompare would depend on the locale). */
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 const byVisitsThenNames = (a: FlowEntry, b: FlowEntry): number =>
   b.visits - a.visits || compareText(a.page, b.page) || compareText(a.form, b.form) || compareText(a.item, b.item);

@@ -1,4 +1,5 @@
 import { US_STATES, US_TOLL_FREE, type Region } from '../../domain/caller-region';
+import { compareText } from '../../domain/text-order';
 import type { Account } from '../../domain/account';
 import type { Store } from '../../storage/store';
 import type { RangeQuery } from '../query/params';
@@ -34,7 +35,7 @@ export function geographicReporter(store: Store): GeographicReporter {
     const nonUs = regions
       .filter(({ region }) => region !== US_TOLL_FREE && !region.startsWith(STATE_PREFIX))
       .map(({ region, calls }) => ({ country: region, calls }))
-      .sort((a, b) => b.calls - a.calls || (a.country < b.country ? -1 : a.country > b.country ? 1 : 0));
+      .sort((a, b) => b.calls - a.calls || compareText(a.country, b.country));
     return { us, nonUs };
   };
 }

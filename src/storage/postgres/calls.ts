@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { compareText } from '../../domain/text-order';
 import { PATH_STEP_COUNTERS, type PathStep } from '../../domain/call-record';
 import { regionOfCaller, type Region } from '../../domain/caller-region';
 import type { CallRepository, DayTotals } from '../store';
@@ -73,7 +74,7 @@ export function postgresCalls(pool: Pool): CallRepository {
           else candidates.set(record.callId, { record, region: record.caller === undefined ? undefined : regionOfCaller(record.caller) });
         });
         // Sorted by call id so that two imports that share call ids take the index locks in one order.
-        const batch = [...candidates.values()].sort((a, b) => (a.record.callId < b.record.callId ? -1 : a.record.callId > b.record.callId ? 1 : 0));
+        const batch = [...candidates.values()].sort((a, b) => compareText(a.record.callId, b.record.callId));
         const inserted = await client.query<{ call_id: string }>(INSERT_CALLS, [
           batch.map(({ record }) => record.callId),
           batch.map(({ record }) => record.phone),

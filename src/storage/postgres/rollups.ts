@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { compareText } from '../../domain/text-order';
 import { PATH_STEP_COUNTERS, type CallRecord } from '../../domain/call-record';
 import type { Region } from '../../domain/caller-region';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
@@ -32,11 +33,11 @@ interface PhoneDay {
   readonly day: EpochDay;
 }
 
-const byPhoneAndDay = (a: PhoneDay, b: PhoneDay): number => (a.phone === b.phone ? a.day - b.day : a.phone < b.phone ? -1 : 1);
+const byPhoneAndDay = (a: PhoneDay, b: PhoneDay): number => compareText(a.phone, b.phone) || a.day - b.day;
 
 /** Rows sorted by phone, day and then `text`, so that concurrent writers lock rows in one order. */
 const sortedBy = <Row extends PhoneDay>(rows: Iterable<Row>, text: (row: Row) => string): Row[] =>
-  [...rows].sort((a, b) => byPhoneAndDay(a, b) || (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
+  [...rows].sort((a, b) => byPhoneAndDay(a, b) || compareText(text(a), text(b)));
 
 interface DayDelta extends PhoneDay {
   calls: number;
