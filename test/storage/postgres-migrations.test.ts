@@ -4,7 +4,8 @@ import { createLogger } from '../../src/logger';
 import { migrate } from '../../src/storage/postgres/migrate';
 import { MIGRATIONS } from '../../src/storage/postgres/migrations';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
-import type { DayTotals, Store } from '../../src/storage/store';
+import type { Store } from '../../src/storage/store';
+import { dayTotals } from '../support/day-totals';
 import { epochDayOf } from '../../src/time/calendar';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../support/services';
 
@@ -56,19 +57,6 @@ async function createVersion3Database(url: string): Promise<void> {
   }
 }
 
-const totals = (given: Partial<DayTotals> & Pick<DayTotals, 'day' | 'calls'>): DayTotals => ({
-  logEvents: 0,
-  loops: 0,
-  formItems: 0,
-  durationMs: 0,
-  transfers: 0,
-  transferMs: 0,
-  jsErrors: 0,
-  fetchErrors: 0,
-  pageLoads: 0,
-  pageLoadMs: 0,
-  ...given,
-});
 
 const record = (fields: Pick<CallRecordInput, 'call_id' | 'started_at'> & Partial<CallRecordInput>) =>
   callRecordSchema.parse({ phone: '15550001', log_events: 0, loops: 0, form_items: 0, ...fields });
@@ -143,7 +131,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
         },
       ]);
       expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
-        totals({ day: seventh, calls: 2, logEvents: 10, loops: 1, formItems: 3 }),
+        dayTotals({ day: seventh, calls: 2, logEvents: 10, loops: 1, formItems: 3 }),
       ]);
       expect(await store.calls.distinctCallers(['15550001'], [{ first: seventh, last: eighth }])).toEqual([0]);
       expect(await store.calls.regionTotals(['15550001'], seventh, eighth)).toEqual([]);
@@ -165,7 +153,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
       expect(added).toEqual({ inserted: 1, duplicates: 1, unknownPhone: [] });
       const selectionTotals = { ...selection, visits: 2, filled: 1, nomatch: 0, noinput: 0, transfer: 0, disconnect: 0 };
       expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
-        totals({ day: seventh, calls: 3, logEvents: 10, loops: 1, formItems: 3, durationMs: 30_000 }),
+        dayTotals({ day: seventh, calls: 3, logEvents: 10, loops: 1, formItems: 3, durationMs: 30_000 }),
       ]);
       expect(await store.calls.distinctCallers(['15550001'], [{ first: seventh, last: eighth }])).toEqual([1]);
       expect(await store.calls.regionTotals(['15550001'], seventh, eighth)).toEqual([{ region: 'US-MA', calls: 1 }]);
@@ -174,8 +162,8 @@ describeWithPostgres('PostgreSQL migrations', () => {
       // In Tokyo the version-1 calls fall on the 8th and the new one, 21:00 there, stays on the 7th.
       await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
       expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
-        totals({ day: seventh, calls: 1, durationMs: 30_000 }),
-        totals({ day: eighth, calls: 2, logEvents: 10, loops: 1, formItems: 3 }),
+        dayTotals({ day: seventh, calls: 1, durationMs: 30_000 }),
+        dayTotals({ day: eighth, calls: 2, logEvents: 10, loops: 1, formItems: 3 }),
       ]);
       const eachDay = [
         { first: seventh, last: seventh },
