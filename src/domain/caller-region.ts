@@ -31,6 +31,11 @@ const US_STATE_PREFIX = 'US-';
 const CACHE_LIMIT = 100_000;
 const regionsByCaller = new Map<string, Region>();
 
+/** The state or DC a region names ('US-MA' is 'MA'); undefined for toll-free numbers, other countries and ZZ. */
+export function usStateOf(region: Region): string | undefined {
+  return region.startsWith(US_STATE_PREFIX) && region !== US_TOLL_FREE ? region.slice(US_STATE_PREFIX.length) : undefined;
+}
+
 /** `caller`: the calling number in international form, digits only, country code first (e.g. '16175550123', '447700900123'). */
 export function regionOfCaller(caller: string): Region {
   let region = regionsByCaller.get(caller);

@@ -1,4 +1,4 @@
-import { regionOfCaller, UNKNOWN_REGION, US_STATES, US_TOLL_FREE } from '../../src/domain/caller-region';
+import { regionOfCaller, UNKNOWN_REGION, US_STATES, US_TOLL_FREE, usStateOf } from '../../src/domain/caller-region';
 
 /** One area code in service for each state and DC, in the order of US_STATES. */
 const AREA_CODE_OF_STATE: Readonly<Record<string, string>> = {
@@ -124,4 +124,10 @@ describe('a number nothing can place', () => {
 test('answers a repeated caller alike, from memory the second time', () => {
   expect(regionOfCaller('16175550187')).toBe('US-MA');
   expect(regionOfCaller('16175550187')).toBe('US-MA');
+});
+
+test('names the state of a state region and nothing for toll-free numbers, countries or ZZ', () => {
+  expect(usStateOf('US-MA')).toBe('MA');
+  expect(usStateOf('US-DC')).toBe('DC');
+  expect([US_TOLL_FREE, 'CA', 'PR', UNKNOWN_REGION].map(usStateOf)).toEqual([undefined, undefined, undefined, undefined]);
 });

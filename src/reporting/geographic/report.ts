@@ -1,4 +1,4 @@
-import { US_STATES, US_TOLL_FREE, type Region } from '../../domain/caller-region';
+import { US_STATES, US_TOLL_FREE, usStateOf } from '../../domain/caller-region';
 import { compareText } from '../../domain/text-order';
 import type { Account } from '../../domain/account';
 import type { Store } from '../../storage/store';
@@ -22,20 +22,21 @@ export interface GeographicReport {
   readonly nonUs: readonly CountryCalls[];
 }
 
-const STATE_PREFIX = 'US-';
-
 export type GeographicReporter = (account: Account, query: RangeQuery, phones: readonly string[]) => Promise<GeographicReport>;
 
 export function geographicReporter(store: Store): GeographicReporter {
   return async (_account, query, phones) => {
-    const regions = await store.calls.regionTotals(phones, query.from, query.to);
-    const byRegion = new Map<Region, number>(regions.map(({ region, calls }) => [region, calls]));
-    const us: Array<readonly [string, number]> = US_STATES.map((state) => [state, byRegion.get(`${STATE_PREFIX}${state}`) ?? 0]);
-    us.push([TOLL_FREE_KEY, byRegion.get(US_TOLL_FREE) ?? 0]);
-    const nonUs = regions
-      .filter(({ region }) => region !== US_TOLL_FREE && !region.startsWith(STATE_PREFIX))
-      .map(({ region, calls }) => ({ country: region, calls }))
-      .sort((a, b) => b.calls - a.calls || compareText(a.country, b.country));
+    const callsByState = new Map<string, number>();
+    let tollFree = 0;
+    const nonUs: CountryCalls[] = [];
+    for (const { region, calls } of await store.calls.regionTotals(phones, query.from, query.to)) {
+      const state = usStateOf(region);
+      if (state !== undefined) callsByState.set(state, calls);
+      else if (region === US_TOLL_FREE) tollFree = calls;
+      else nonUs.push({ country: region, calls });
+    }
+    const us = [...US_STATES.map((state) => [state, callsByState.get(state) ?? 0] as const), [TOLL_FREE_KEY, tollFree] as const];
+    nonUs.sort((a, b) => b.calls - a.calls || compareText(a.country, b.country));
     return { us, nonUs };
   };
 }
