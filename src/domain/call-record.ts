@@ -20,6 +20,14 @@ export interface PathStep {
 
 export const PATH_STEP_COUNTERS = ['visits', 'filled', 'nomatch', 'noinput', 'transfer', 'disconnect'] as const;
 
+export type PathStepCounter = (typeof PATH_STEP_COUNTERS)[number];
+export type PathStepCounters = Pick<PathStep, PathStepCounter>;
+
+/** The six counters of a form item, each as `valueOf` gives it (by name, or by place in PATH_STEP_COUNTERS). */
+export function pathStepCounters(valueOf: (counter: PathStepCounter, index: number) => number): PathStepCounters {
+  return Object.fromEntries(PATH_STEP_COUNTERS.map((counter, index) => [counter, valueOf(counter, index)])) as PathStepCounters;
+}
+
 /**
  * A call. The fields of version 2 are optional: a version-1 record has none of them, an absent counter
  * counts 0 and an absent caller is unknown. Durations are kept in whole milliseconds, so that every sum

@@ -1,4 +1,4 @@
-import { PATH_STEP_COUNTERS, type PathStep } from '../../domain/call-record';
+import { pathStepCounters, type PathStep } from '../../domain/call-record';
 import { compareText } from '../../domain/text-order';
 import type { Account } from '../../domain/account';
 import { errors } from '../../errors/catalogue';
@@ -25,7 +25,7 @@ const entryOf = (step: PathStep): FlowEntry => ({
   page: step.page,
   form: step.form,
   item: step.item,
-  ...(Object.fromEntries(PATH_STEP_COUNTERS.map((counter) => [counter, step[counter]])) as Pick<FlowEntry, (typeof PATH_STEP_COUNTERS)[number]>),
+  ...pathStepCounters((counter) => step[counter]),
 });
 
 export type FlowReporter = (account: Account, query: RangeQuery, phones: readonly string[]) => Promise<FlowReport>;

@@ -1,4 +1,4 @@
-import type { PATH_STEP_COUNTERS, PathStep } from '../../domain/call-record';
+import type { PathStep, PathStepCounters } from '../../domain/call-record';
 import { AGENT_QUEUE, JOURNEY_LIST, type FormItem, type FormItemBehaviour, type Journey } from './ivr-application';
 import { between, pickWeighted, type Random } from './random';
 
@@ -12,7 +12,8 @@ const NOINPUT_TIMEOUT_SECONDS = 5;
 /** Share of transferred calls that the agent passes on to a colleague, a second transfer. */
 const PASSED_ON_SHARE = 0.12;
 
-type StepCounters = Record<(typeof PATH_STEP_COUNTERS)[number], number>;
+/** Counted up as the caller walks through an item. */
+type StepCounters = { -readonly [Counter in keyof PathStepCounters]: number };
 
 /** One call as it goes through the application; `steps` keeps the order it first reached each form item. */
 export interface CallWalk {

@@ -1,4 +1,4 @@
-import { PATH_STEP_COUNTERS, type CallRecord, type PathStep } from '../../domain/call-record';
+import { PATH_STEP_COUNTERS, pathStepCounters, type CallRecord, type PathStep } from '../../domain/call-record';
 import { regionOfCaller, type Region } from '../../domain/caller-region';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
 import { addSums, emptyDayTotals, type Sums } from '../day-totals';
@@ -127,10 +127,7 @@ export class CallRollups {
     }
     return [...sums].slice(0, limit).map(([id, counters]) => ({
       ...(this.formItems[id] as FormItem),
-      ...(Object.fromEntries(PATH_STEP_COUNTERS.map((counter, index) => [counter, counters[index]])) as Pick<
-        PathStep,
-        (typeof PATH_STEP_COUNTERS)[number]
-      >),
+      ...pathStepCounters((_counter, index) => counters[index] as number),
     }));
   }
 

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { compareText } from '../../domain/text-order';
-import { PATH_STEP_COUNTERS, type PathStep } from '../../domain/call-record';
+import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep, type PathStepCounter } from '../../domain/call-record';
 import { regionOfCaller, type Region } from '../../domain/caller-region';
 import type { CallRepository, DayTotals } from '../store';
 import { BatchFormItems, saveFormItems, savePaths } from './paths';
@@ -47,7 +47,7 @@ FROM (
 ) AS totals
 JOIN form_items known ON known.id = totals.form_item_id`;
 
-type FormItemRow = Pick<PathStep, 'application' | 'page' | 'form' | 'item'> & Record<(typeof PATH_STEP_COUNTERS)[number], string>;
+type FormItemRow = Pick<PathStep, 'application' | 'page' | 'form' | 'item'> & Record<PathStepCounter, string>;
 
 export function postgresCalls(pool: Pool): CallRepository {
   return {
@@ -139,10 +139,7 @@ export function postgresCalls(pool: Pool): CallRepository {
           page: row.page,
           form: row.form,
           item: row.item,
-          ...(Object.fromEntries(PATH_STEP_COUNTERS.map((counter) => [counter, Number(row[counter])])) as Pick<
-            PathStep,
-            (typeof PATH_STEP_COUNTERS)[number]
-          >),
+          ...pathStepCounters((counter) => Number(row[counter])),
         }),
       );
     },
