@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { normalisedSchema } from './phone-number';
 
 /**
  * The calling number (ANI). With a leading `+`, the digits are in international form (country code
@@ -17,11 +17,4 @@ export function normaliseCaller(value: string): string | undefined {
   return plus === '' && digits.length === NORTH_AMERICAN_LENGTH ? `1${digits}` : digits;
 }
 
-export const callerSchema = z.string().transform((value, context) => {
-  const caller = normaliseCaller(value);
-  if (caller === undefined) {
-    context.addIssue({ code: 'custom', message: 'must be a calling number of 1-15 digits, optionally after a +' });
-    return z.NEVER;
-  }
-  return caller;
-});
+export const callerSchema = normalisedSchema(normaliseCaller, 'must be a calling number of 1-15 digits, optionally after a +');

@@ -7,11 +7,16 @@ export function normalisePhone(value: string): string | undefined {
   return PHONE_PATTERN.exec(value)?.[1];
 }
 
-export const phoneNumberSchema = z.string().transform((value, context) => {
-  const phone = normalisePhone(value);
-  if (phone === undefined) {
-    context.addIssue({ code: 'custom', message: 'must be a phone number of 1-15 digits, optionally after a +' });
-    return z.NEVER;
-  }
-  return phone;
-});
+/** Text read by `normalise` into its one form, or refused with `message`. */
+export function normalisedSchema(normalise: (value: string) => string | undefined, message: string) {
+  return z.string().transform((value, context) => {
+    const normalised = normalise(value);
+    if (normalised === undefined) {
+      context.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return normalised;
+  });
+}
+
+export const phoneNumberSchema = normalisedSchema(normalisePhone, 'must be a phone number of 1-15 digits, optionally after a +');
