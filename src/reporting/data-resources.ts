@@ -25,7 +25,7 @@ export interface DataResourceSettings {
   readonly weekStart: WeekStart;
   readonly maxRangeDays: number;
   /** Finished reports kept across requests. */
-  readonly reports: ReportCache;
+  readonly reports: ReportCache | undefined;
 }
 
 /** The raw-data resources of interface.md and reference-resources.md, each one declaration. */

@@ -5,7 +5,7 @@ import type { Store } from '../storage/store';
 import { authenticatedAccount } from './basic-auth/require-credentials';
 import type { RangeQuery } from './query/params';
 import { phonesInScope } from './query/phone-scope';
-import { finishedReport, type ReportCache } from './report-cache/report-cache';
+import { finishedReport, type FinishedReport, type ReportCache } from './report-cache/report-cache';
 
 /** A raw-data resource's three steps: its path read into a query, the report built, the report represented. */
 export interface ResourceSteps<Query extends RangeQuery, Report> {
@@ -19,7 +19,8 @@ export interface ResourceSteps<Query extends RangeQuery, Report> {
 
 export interface ResourceContext {
   readonly store: Store;
-  readonly reports: ReportCache;
+  /** Undefined when REPORT_CACHE_BYTES is 0. */
+  readonly reports: ReportCache | undefined;
   readonly maxRangeDays: number;
 }
 
@@ -37,12 +38,17 @@ export function resourceRoute<Query extends RangeQuery, Report>(
     const account = authenticatedAccount(res);
     const phones = await phonesInScope(store, account, query.phone);
     const format = negotiatedFormat(req);
-    const key = [account.id, await store.accounts.dataVersion(account.id), steps.name, JSON.stringify(query), format].join('\u0000');
-    let report = reports.get(key);
-    if (report === undefined) {
+    const build = async (): Promise<FinishedReport> => {
       const { contentType, text } = renderIn(format, steps.represent(await steps.report(account, query, phones)));
-      report = finishedReport(text, contentType);
-      reports.set(key, report);
+      return finishedReport(text, contentType);
+    };
+    let report: FinishedReport;
+    if (reports === undefined) report = await build();
+    else {
+      const key = [account.id, await store.accounts.dataVersion(account.id), steps.name, JSON.stringify(query), format].join('\u0000');
+      const kept = reports.get(key);
+      report = kept ?? (await build());
+      if (kept === undefined) reports.set(key, report);
     }
     // With the ETag set, Express answers 304 itself when If-None-Match matches, and computes no tag of its own.
     res.status(200).vary('Accept').type(report.contentType).set('ETag', report.etag).send(report.body);

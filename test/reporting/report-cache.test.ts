@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { finishedReport, reportCache } from '../../src/reporting/report-cache/report-cache';
+import { finishedReport, reportCache, type ReportCache } from '../../src/reporting/report-cache/report-cache';
 import type { RunningServer } from '../../src/server';
 import type { CallRepository, Store } from '../../src/storage/store';
 import { FakeClock } from '../support/fake-clock';
@@ -129,10 +129,21 @@ describe('with REPORT_CACHE_BYTES=0', () => {
   });
 });
 
+/** The cache of `maxBytes`, which exists for any size above 0. */
+function cacheOf(maxBytes: number): ReportCache {
+  const cache = reportCache(maxBytes);
+  if (cache === undefined) throw new Error(`no cache of ${maxBytes} bytes`);
+  return cache;
+}
+
 describe('reportCache', () => {
+  test('is no cache at all for 0 bytes', () => {
+    expect(reportCache(0)).toBeUndefined();
+  });
+
   test('drops the least recently used reports once they take more than the memory given', () => {
     const report = (size: number) => finishedReport('x'.repeat(size), 'application/json; charset=utf-8');
-    const cache = reportCache(3 * (1_000 + 1 + 256));
+    const cache = cacheOf(3 * (1_000 + 1 + 256));
     cache.set('a', report(1_000));
     cache.set('b', report(1_000));
     cache.set('c', report(1_000));
@@ -143,7 +154,7 @@ describe('reportCache', () => {
   });
 
   test('keeps nothing larger than the whole memory given', () => {
-    const cache = reportCache(1_000);
+    const cache = cacheOf(1_000);
     cache.set('big', finishedReport('x'.repeat(2_000), 'application/json; charset=utf-8'));
     expect(cache.get('big')).toBeUndefined();
   });

@@ -24,10 +24,10 @@ export function finishedReport(text: string, contentType: string): FinishedRepor
 /**
  * Finished reports, least recently used dropped first once they take `maxBytes`. Keys carry the account's
  * data version, so a report is never answered after the account's data changed: a new version misses, and
- * the stale entries age out. With `maxBytes` 0 nothing is kept.
+ * the stale entries age out. With `maxBytes` 0 there is no cache, so nothing asks for data versions.
  */
-export function reportCache(maxBytes: number): ReportCache {
-  if (maxBytes === 0) return { get: () => undefined, set: () => undefined };
+export function reportCache(maxBytes: number): ReportCache | undefined {
+  if (maxBytes === 0) return undefined;
   const cache = new LRUCache<string, FinishedReport>({
     maxSize: maxBytes,
     sizeCalculation: (report, key) => report.body.length + key.length + ENTRY_OVERHEAD_BYTES,
