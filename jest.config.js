@@ -18,7 +18,7 @@ module.exports = {
   // A safety net only: no test waits on a timer, and none takes more than a few seconds even on a loaded machine.
   testTimeout: 60_000,
   projects: [
-    { ...base, displayName: 'memory', setupFilesAfterEnv: ['<rootDir>/test/support/use-memory-store.ts', ...base.setupFilesAfterEnv] },
+    { ...base, displayName: 'memory' },
     {
       ...base,
       // The HTTP suites of the reporting and admin APIs once more, on PostgreSQL (see test/support/use-postgres-store.ts).

@@ -10,4 +10,8 @@ if (testDatabaseUrl === undefined) {
   globalThis.it = it.skip;
 } else {
   process.env.TEST_STORE = 'postgres';
+  // A jest worker runs files of both projects in one process: a memory file that came next would run on PostgreSQL.
+  afterAll(() => {
+    delete process.env.TEST_STORE;
+  });
 }
