@@ -7,38 +7,15 @@
  */
 import express from 'express';
 import { createApp } from '../src/app';
-import { hashPassword } from '../src/accounts/password-hash';
 import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/logger';
 import { listen } from '../src/server';
-import { generateDemoCallRecords } from '../src/startup-data/demo/calls';
-import { createMemoryStore } from '../src/storage/memory/memory-store';
-import { addCallsInBatches } from '../src/startup-data/seed-file';
-import { accountId } from '../src/domain/account';
-import type { Store } from '../src/storage/store';
 import { systemClock } from '../src/time/clock';
+import { credentialsFor, storeWithCalls } from './bench-account';
 
-const PHONES = ['18005550100', '18005550101', '18005550102'];
-const TIME_ZONE = 'America/New_York';
 const config = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000' });
 const uncachedConfig = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000', REPORT_CACHE_BYTES: '0' });
 const logger = createLogger('silent');
-
-async function storeWithCalls(days: number, callsPerDay: number): Promise<{ store: Store; calls: number }> {
-  const store = createMemoryStore();
-  const id = accountId('dev', 'bench');
-  await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
-  for (const phone of PHONES) await store.phones.assign(phone, id);
-  const records = generateDemoCallRecords({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: Date.UTC(2026, 0, 1) });
-  const { inserted } = await addCallsInBatches(store, records);
-  return { store, calls: inserted };
-}
-
-async function credentialsFor(url: string): Promise<string> {
-  const response = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'bench', password: 'bench' }) });
-  const { login, password } = (await response.json()) as { login: string; password: string };
-  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
-}
 
 async function main(): Promise<void> {
   const path = '/api/events/20250101/20251231/day/ALL';

@@ -1,0 +1,28 @@
+/** What the benchmark servers share: a memory store of generated calls on one account, and its Basic credentials. */
+import { hashPassword } from '../src/accounts/password-hash';
+import { accountId } from '../src/domain/account';
+import { generateDemoCallRecords } from '../src/startup-data/demo/calls';
+import { addCallsInBatches } from '../src/startup-data/seed-file';
+import { createMemoryStore } from '../src/storage/memory/memory-store';
+import type { Store } from '../src/storage/store';
+
+export const PHONES = ['18005550100', '18005550101', '18005550102'];
+export const TIME_ZONE = 'America/New_York';
+
+/** The account dev/bench (password `bench`) owning PHONES, with the demo generator's calls over `days`. */
+export async function storeWithCalls(days: number, callsPerDay: number): Promise<{ store: Store; calls: number }> {
+  const store = createMemoryStore();
+  const id = accountId('dev', 'bench');
+  await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
+  for (const phone of PHONES) await store.phones.assign(phone, id);
+  const records = generateDemoCallRecords({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: Date.UTC(2026, 0, 1) });
+  const { inserted } = await addCallsInBatches(store, records);
+  return { store, calls: inserted };
+}
+
+/** Temporary credentials of dev/bench from the server at `url`, as an Authorization header. */
+export async function credentialsFor(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'bench', password: 'bench' }) });
+  const { login, password } = (await response.json()) as { login: string; password: string };
+  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+}
