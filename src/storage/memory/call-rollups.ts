@@ -1,88 +1,71 @@
-import { PATH_STEP_COUNTERS, pathStepCounters, type CallRecord, type PathStep } from '../../domain/call-record';
-import { regionOfCaller, type Region } from '../../domain/caller-region';
+import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep } from '../../domain/call-record';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
 import { addSums, emptyDayTotals, type Sums } from '../day-totals';
 import type { DaySpan, DayTotals, RegionCalls } from '../store';
+import { NO_CALLER, PATH_ENTRY_WIDTH, type StoredCall } from './call-history';
+import type { CallerTable } from './caller-table';
+import type { FormItemTable } from './form-item-table';
+import { IntSet } from './int-set';
+import type { Uint32Column } from './uint32-column';
 
 type MutableTotals = Sums & { readonly day: EpochDay };
 
-/** The counters of one form item, in the order of PATH_STEP_COUNTERS. */
-type FormItemCounters = number[];
-
-interface FormItem {
-  readonly application: string;
-  readonly page: string;
-  readonly form: string;
-  readonly item: string;
-}
-
-/** Everything the reports need of one phone's calls on one local day. */
+/** Everything the reports need of one phone's calls on one local day; what no call of the day had is absent. */
 interface DayRollup {
   readonly totals: MutableTotals;
-  /** Interned caller ids: a report counts distinct callers over any span by a union of these sets. */
-  readonly callers: Set<number>;
-  readonly regions: Map<Region, number>;
-  /** By interned form item id. */
-  readonly formItems: Map<number, FormItemCounters>;
+  /** Caller ids: a report counts distinct callers over any span by a union of these sets. */
+  callers?: IntSet;
+  /** Calls by region index. */
+  regions?: Map<number, number>;
+  /** Counters in the order of PATH_STEP_COUNTERS, by form item id. */
+  formItems?: Map<number, Float64Array>;
 }
 
-/** Control characters are not storable text, so this separator cannot occur inside a form item's texts. */
-const KEY_SEPARATOR = '\u0000';
-
 /**
- * The in-memory rollups of every phone, per local day: sums, distinct callers, callers' regions and
- * form items, kept current as calls arrive so that a report costs the days it covers, never the calls.
- * Callers and form items are interned once, so a day holds small integers rather than repeated text.
+ * The in-memory rollups of every phone (by its index), per local day: sums, distinct callers, callers'
+ * regions and form items, kept current as calls arrive so that a report costs the days it covers, never
+ * the calls. Callers, regions and form items are ids, so a day holds small integers rather than text.
  */
 export class CallRollups {
-  private readonly byPhone = new Map<string, Map<EpochDay, DayRollup>>();
-  private readonly callerIds = new Map<string, number>();
-  private readonly formItemIds = new Map<string, number>();
-  private readonly formItems: FormItem[] = [];
+  private readonly byPhone: Array<Map<EpochDay, DayRollup> | undefined> = [];
+  /** Per caller id, the span count at which it was last counted: a union without a set per report. */
+  private seenInSpan = new Uint32Array(0);
+  private spanCount = 0;
 
-  add(record: CallRecord, timeZone: string): void {
-    let days = this.byPhone.get(record.phone);
+  constructor(
+    private readonly callers: CallerTable,
+    private readonly formItems: FormItemTable,
+    private readonly paths: Uint32Column,
+  ) {}
+
+  add(call: StoredCall, timeZone: string): void {
+    let days = this.byPhone[call.phone];
     if (days === undefined) {
       days = new Map();
-      this.byPhone.set(record.phone, days);
+      this.byPhone[call.phone] = days;
     }
-    const day = localEpochDay(record.startedAt, timeZone);
+    const day = localEpochDay(call.startedAt, timeZone);
     let rollup = days.get(day);
     if (rollup === undefined) {
-      rollup = { totals: emptyDayTotals(day), callers: new Set(), regions: new Map(), formItems: new Map() };
+      rollup = { totals: emptyDayTotals(day) };
       days.set(day, rollup);
     }
-    const totals = rollup.totals;
-    totals.calls += 1;
-    totals.logEvents += record.logEvents;
-    totals.loops += record.loops;
-    totals.formItems += record.formItems;
-    totals.durationMs += record.durationMs ?? 0;
-    totals.transfers += record.transfers ?? 0;
-    totals.transferMs += record.transferMs ?? 0;
-    totals.jsErrors += record.jsErrors ?? 0;
-    totals.fetchErrors += record.fetchErrors ?? 0;
-    totals.pageLoads += record.pageLoads ?? 0;
-    totals.pageLoadMs += record.pageLoadMs ?? 0;
-    if (record.caller !== undefined) {
-      rollup.callers.add(this.callerId(record.caller));
-      const region = regionOfCaller(record.caller);
-      rollup.regions.set(region, (rollup.regions.get(region) ?? 0) + 1);
+    addSums(rollup.totals, call);
+    if (call.caller !== NO_CALLER) {
+      (rollup.callers ??= new IntSet()).add(call.caller);
+      const regions = (rollup.regions ??= new Map<number, number>());
+      const region = this.callers.regionIndexOfCaller(call.caller);
+      regions.set(region, (regions.get(region) ?? 0) + 1);
     }
-    for (const step of record.path ?? []) {
-      const id = this.formItemId(step);
-      const counters = rollup.formItems.get(id);
-      if (counters === undefined) rollup.formItems.set(id, PATH_STEP_COUNTERS.map((counter) => step[counter]));
-      else PATH_STEP_COUNTERS.forEach((counter, index) => (counters[index] = (counters[index] as number) + step[counter]));
-    }
+    if (call.pathLength > 0) this.addPath(rollup, call);
   }
 
   /** Drops a phone's rollups, before they are built again from its calls. */
-  forget(phone: string): void {
-    this.byPhone.delete(phone);
+  forget(phone: number): void {
+    this.byPhone[phone] = undefined;
   }
 
-  dailyTotals(phones: readonly string[], from: EpochDay, to: EpochDay): DayTotals[] {
+  dailyTotals(phones: readonly number[], from: EpochDay, to: EpochDay): DayTotals[] {
     const phoneDays = this.daysOf(phones);
     const totals: DayTotals[] = [];
     for (let day = from; day <= to; day += 1) {
@@ -98,50 +81,82 @@ export class CallRollups {
     return totals;
   }
 
-  distinctCallers(phones: readonly string[], spans: readonly DaySpan[]): number[] {
+  distinctCallers(phones: readonly number[], spans: readonly DaySpan[]): number[] {
+    if (this.seenInSpan.length < this.callers.size) this.seenInSpan = new Uint32Array(this.callers.size * 2);
     return spans.map(({ first, last }) => {
-      const callers = new Set<number>();
+      const span = this.nextSpan();
+      let distinct = 0;
       for (const rollup of this.rollupsIn(phones, first, last)) {
-        for (const caller of rollup.callers) callers.add(caller);
+        rollup.callers?.forEach((caller) => {
+          if (this.seenInSpan[caller] === span) return;
+          this.seenInSpan[caller] = span;
+          distinct += 1;
+        });
       }
-      return callers.size;
+      return distinct;
     });
   }
 
-  regionTotals(phones: readonly string[], from: EpochDay, to: EpochDay): RegionCalls[] {
-    const calls = new Map<Region, number>();
+  regionTotals(phones: readonly number[], from: EpochDay, to: EpochDay): RegionCalls[] {
+    const calls = new Map<number, number>();
     for (const rollup of this.rollupsIn(phones, from, to)) {
-      for (const [region, count] of rollup.regions) calls.set(region, (calls.get(region) ?? 0) + count);
+      for (const [region, count] of rollup.regions ?? []) calls.set(region, (calls.get(region) ?? 0) + count);
     }
-    return [...calls].map(([region, count]) => ({ region, calls: count }));
+    return [...calls].map(([region, count]) => ({ region: this.callers.regionName(region), calls: count }));
   }
 
-  formItemTotals(phones: readonly string[], from: EpochDay, to: EpochDay, limit: number): PathStep[] {
-    const sums = new Map<number, FormItemCounters>();
+  formItemTotals(phones: readonly number[], from: EpochDay, to: EpochDay, limit: number): PathStep[] {
+    const sums = new Map<number, Float64Array>();
     for (const rollup of this.rollupsIn(phones, from, to)) {
-      for (const [id, counters] of rollup.formItems) {
+      for (const [id, counters] of rollup.formItems ?? []) {
         const sum = sums.get(id);
-        if (sum === undefined) sums.set(id, [...counters]);
+        if (sum === undefined) sums.set(id, counters.slice());
         else counters.forEach((value, index) => (sum[index] = (sum[index] as number) + value));
       }
     }
     return [...sums].slice(0, limit).map(([id, counters]) => ({
-      ...(this.formItems[id] as FormItem),
+      ...this.formItems.formItem(id),
       ...pathStepCounters((_counter, index) => counters[index] as number),
     }));
   }
 
-  private daysOf(phones: readonly string[]): Array<Map<EpochDay, DayRollup>> {
+  private addPath(rollup: DayRollup, call: StoredCall): void {
+    const formItems = (rollup.formItems ??= new Map<number, Float64Array>());
+    const end = (call.pathStart + call.pathLength) * PATH_ENTRY_WIDTH;
+    for (let entry = call.pathStart * PATH_ENTRY_WIDTH; entry < end; entry += PATH_ENTRY_WIDTH) {
+      const id = this.paths.get(entry);
+      let counters = formItems.get(id);
+      if (counters === undefined) {
+        counters = new Float64Array(PATH_STEP_COUNTERS.length);
+        formItems.set(id, counters);
+      }
+      for (let index = 0; index < PATH_STEP_COUNTERS.length; index += 1) {
+        counters[index] = (counters[index] as number) + this.paths.get(entry + 1 + index);
+      }
+    }
+  }
+
+  /** A number no caller is marked with yet; all marks are cleared on the rare wrap-around. */
+  private nextSpan(): number {
+    if (this.spanCount === 0xffffffff) {
+      this.seenInSpan.fill(0);
+      this.spanCount = 0;
+    }
+    this.spanCount += 1;
+    return this.spanCount;
+  }
+
+  private daysOf(phones: readonly number[]): Array<Map<EpochDay, DayRollup>> {
     const phoneDays: Array<Map<EpochDay, DayRollup>> = [];
     for (const phone of phones) {
-      const days = this.byPhone.get(phone);
+      const days = this.byPhone[phone];
       if (days !== undefined) phoneDays.push(days);
     }
     return phoneDays;
   }
 
   /** Every rollup of the given phones from `from` to `to`, in no order. */
-  private rollupsIn(phones: readonly string[], from: EpochDay, to: EpochDay): DayRollup[] {
+  private rollupsIn(phones: readonly number[], from: EpochDay, to: EpochDay): DayRollup[] {
     const rollups: DayRollup[] = [];
     for (const days of this.daysOf(phones)) {
       for (let day = from; day <= to; day += 1) {
@@ -150,25 +165,5 @@ export class CallRollups {
       }
     }
     return rollups;
-  }
-
-  private callerId(caller: string): number {
-    let id = this.callerIds.get(caller);
-    if (id === undefined) {
-      id = this.callerIds.size;
-      this.callerIds.set(caller, id);
-    }
-    return id;
-  }
-
-  private formItemId({ application, page, form, item }: PathStep): number {
-    const key = [application, page, form, item].join(KEY_SEPARATOR);
-    let id = this.formItemIds.get(key);
-    if (id === undefined) {
-      id = this.formItems.length;
-      this.formItemIds.set(key, id);
-      this.formItems.push({ application, page, form, item });
-    }
-    return id;
   }
 }

@@ -1,7 +1,10 @@
 import type { Account } from '../../domain/account';
 import type { AddCallsResult, AssignPhoneResult, Store, TemporaryCredential } from '../store';
-import type { CallRecord } from '../../domain/call-record';
+import { CallerTable } from './caller-table';
+import { CallHistory, emptyStoredCall, NO_CALLER } from './call-history';
 import { CallRollups } from './call-rollups';
+import { FormItemTable } from './form-item-table';
+import { TextTable } from './text-table';
 import { createMemorySurveySessions } from './survey-sessions';
 
 interface WindowCount {
@@ -19,16 +22,49 @@ export function createMemoryStore(): Store {
   const phoneOwner = new Map<string, string>();
   const phonesByAccount = new Map<string, Set<string>>();
   const credentials = new Map<string, TemporaryCredential>();
-  const callIds = new Set<string>();
-  const callsByPhone = new Map<string, CallRecord[]>();
-  const rollups = new CallRollups();
+  const phoneIndexes = new Map<string, number>();
+  const callIds = new TextTable();
+  const callers = new CallerTable();
+  const formItems = new FormItemTable();
+  const history = new CallHistory();
+  const rollups = new CallRollups(callers, formItems, history.paths);
+  const storedCall = emptyStoredCall();
   const dataVersions = new Map<string, number>();
   const windows = new Map<string, WindowCount>();
   let latestWindowStart = Number.NEGATIVE_INFINITY;
 
-  function rebuildRollups(phone: string, timeZone: string): void {
-    rollups.forget(phone);
-    for (const record of callsByPhone.get(phone) ?? []) rollups.add(record, timeZone);
+  function phoneIndexOf(phone: string): number {
+    let index = phoneIndexes.get(phone);
+    if (index === undefined) {
+      index = phoneIndexes.size;
+      phoneIndexes.set(phone, index);
+    }
+    return index;
+  }
+
+  /** The indexes of those phones that have calls. */
+  function knownPhoneIndexes(phones: readonly string[]): number[] {
+    const indexes: number[] = [];
+    for (const phone of phones) {
+      const index = phoneIndexes.get(phone);
+      if (index !== undefined) indexes.push(index);
+    }
+    return indexes;
+  }
+
+  /** Whether the call id is new; a new one is kept. */
+  function addCallId(callId: string): boolean {
+    const known = callIds.size;
+    callIds.intern(callId);
+    return callIds.size > known;
+  }
+
+  /** One pass over the call history, however many of the phones it rebuilds. */
+  function rebuildRollups(phones: Iterable<string>, timeZone: string): void {
+    const indexes = new Set(knownPhoneIndexes([...phones]));
+    if (indexes.size === 0) return;
+    for (const index of indexes) rollups.forget(index);
+    history.forEachCallOf(indexes, (call) => rollups.add(call, timeZone));
   }
 
   function dataChanged(accountId: string): void {
@@ -46,7 +82,7 @@ export function createMemoryStore(): Store {
     const generation = Math.max(account.credentialGeneration, previous?.credentialGeneration ?? 0);
     accounts.set(account.id, generation === account.credentialGeneration ? account : { ...account, credentialGeneration: generation });
     if (previous !== undefined && previous.timeZone !== account.timeZone) {
-      for (const phone of phonesByAccount.get(account.id) ?? []) rebuildRollups(phone, account.timeZone);
+      rebuildRollups(phonesByAccount.get(account.id) ?? [], account.timeZone);
       dataChanged(account.id);
     }
   }
@@ -91,7 +127,7 @@ export function createMemoryStore(): Store {
           const owned = phonesByAccount.get(accountId) ?? new Set();
           phonesByAccount.set(accountId, owned.add(phone));
           const timeZone = accounts.get(accountId)?.timeZone;
-          if (timeZone !== undefined) rebuildRollups(phone, timeZone);
+          if (timeZone !== undefined) rebuildRollups([phone], timeZone);
           dataChanged(accountId);
         }
         return Promise.resolve(result);
@@ -142,14 +178,12 @@ export function createMemoryStore(): Store {
           const account = owner === undefined ? undefined : accounts.get(owner);
           if (account === undefined) {
             unknownPhone.push(position);
-          } else if (callIds.has(record.callId)) {
+          } else if (!addCallId(record.callId)) {
             duplicates += 1;
           } else {
-            callIds.add(record.callId);
-            const phoneCalls = callsByPhone.get(record.phone);
-            if (phoneCalls === undefined) callsByPhone.set(record.phone, [record]);
-            else phoneCalls.push(record);
-            rollups.add(record, account.timeZone);
+            const caller = record.caller === undefined ? NO_CALLER : callers.intern(record.caller);
+            history.append(record, phoneIndexOf(record.phone), caller, formItems, storedCall);
+            rollups.add(storedCall, account.timeZone);
             changed.add(account.id);
             inserted += 1;
           }
@@ -158,10 +192,11 @@ export function createMemoryStore(): Store {
         const result: AddCallsResult = { inserted, duplicates, unknownPhone };
         return Promise.resolve(result);
       },
-      dailyTotals: (phones, from, to) => Promise.resolve(rollups.dailyTotals(phones, from, to)),
-      distinctCallers: (phones, spans) => Promise.resolve(rollups.distinctCallers(phones, spans)),
-      regionTotals: (phones, from, to) => Promise.resolve(rollups.regionTotals(phones, from, to)),
-      formItemTotals: (phones, from, to, limit) => Promise.resolve(rollups.formItemTotals(phones, from, to, limit)),
+      dailyTotals: (phones, from, to) => Promise.resolve(rollups.dailyTotals(knownPhoneIndexes(phones), from, to)),
+      distinctCallers: (phones, spans) => Promise.resolve(rollups.distinctCallers(knownPhoneIndexes(phones), spans)),
+      regionTotals: (phones, from, to) => Promise.resolve(rollups.regionTotals(knownPhoneIndexes(phones), from, to)),
+      formItemTotals: (phones, from, to, limit) =>
+        Promise.resolve(rollups.formItemTotals(knownPhoneIndexes(phones), from, to, limit)),
     },
 
     rateLimits: {

@@ -1,0 +1,132 @@
+import { PATH_STEP_COUNTERS, type CallRecord } from '../../domain/call-record';
+import type { FormItemTable } from './form-item-table';
+import { Uint32Column } from './uint32-column';
+
+/** Calls per block: 96 KiB of required columns. */
+const BLOCK_SHIFT = 12;
+const BLOCK_SIZE = 1 << BLOCK_SHIFT;
+const BLOCK_MASK = BLOCK_SIZE - 1;
+
+export const NO_CALLER = -1;
+
+/** The counters of version 2: a block holds a column for one only once one of its calls has it. */
+const OPTIONAL_COUNTERS = ['durationMs', 'transfers', 'transferMs', 'jsErrors', 'fetchErrors', 'pageLoads', 'pageLoadMs'] as const;
+type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
+
+/** A path entry in `CallHistory.paths`: the form item's id, then its counters in the order of PATH_STEP_COUNTERS. */
+export const PATH_ENTRY_WIDTH = 1 + PATH_STEP_COUNTERS.length;
+
+/** One call as stored, everything a rollup needs of it; one object is reused for every call read. */
+export interface StoredCall extends Record<OptionalCounter, number> {
+  /** A call counts one in the sums of its day. */
+  readonly calls: 1;
+  phone: number;
+  startedAt: number;
+  logEvents: number;
+  loops: number;
+  formItems: number;
+  /** A caller id, or NO_CALLER. */
+  caller: number;
+  /** The call's first entry in `CallHistory.paths`, and how many it has. */
+  pathStart: number;
+  pathLength: number;
+}
+
+export function emptyStoredCall(): StoredCall {
+  return {
+    calls: 1,
+    phone: 0,
+    startedAt: 0,
+    logEvents: 0,
+    loops: 0,
+    formItems: 0,
+    durationMs: 0,
+    transfers: 0,
+    transferMs: 0,
+    jsErrors: 0,
+    fetchErrors: 0,
+    pageLoads: 0,
+    pageLoadMs: 0,
+    caller: NO_CALLER,
+    pathStart: 0,
+    pathLength: 0,
+  };
+}
+
+class CallBlock {
+  readonly startedAt = new Float64Array(BLOCK_SIZE);
+  readonly phone = new Uint32Array(BLOCK_SIZE);
+  readonly logEvents = new Uint32Array(BLOCK_SIZE);
+  readonly loops = new Uint32Array(BLOCK_SIZE);
+  readonly formItems = new Uint32Array(BLOCK_SIZE);
+  readonly optional: Partial<Record<OptionalCounter, Uint32Array>> = {};
+  /** Caller id + 1; 0 for none. */
+  callers: Uint32Array | undefined;
+  pathStarts: Uint32Array | undefined;
+  pathLengths: Uint16Array | undefined;
+}
+
+/**
+ * Every stored call, in order of arrival, as columns of typed arrays in blocks: numbers only (phones,
+ * callers and form items by id), outside the JavaScript heap, about 24 bytes a version-1 call. The
+ * rollups are built from here again when a number's time zone changes.
+ */
+export class CallHistory {
+  private readonly blocks: CallBlock[] = [];
+  private count = 0;
+  /** Every call's path entries, PATH_ENTRY_WIDTH integers each, in order of arrival. */
+  readonly paths = new Uint32Column();
+
+  /** Appends the call; `into` is then that call as stored. */
+  append(record: CallRecord, phone: number, caller: number, formItems: FormItemTable, into: StoredCall): void {
+    const offset = this.count & BLOCK_MASK;
+    if (offset === 0) this.blocks.push(new CallBlock());
+    const block = this.blocks[this.blocks.length - 1] as CallBlock;
+    this.count += 1;
+
+    into.phone = block.phone[offset] = phone;
+    into.startedAt = block.startedAt[offset] = record.startedAt;
+    into.logEvents = block.logEvents[offset] = record.logEvents;
+    into.loops = block.loops[offset] = record.loops;
+    into.formItems = block.formItems[offset] = record.formItems;
+    for (const counter of OPTIONAL_COUNTERS) {
+      const value = record[counter] ?? 0;
+      into[counter] = value;
+      if (value !== 0) (block.optional[counter] ??= new Uint32Array(BLOCK_SIZE))[offset] = value;
+    }
+    into.caller = caller;
+    if (caller !== NO_CALLER) (block.callers ??= new Uint32Array(BLOCK_SIZE))[offset] = caller + 1;
+
+    const path = record.path ?? [];
+    into.pathStart = this.paths.length / PATH_ENTRY_WIDTH;
+    into.pathLength = path.length;
+    if (path.length === 0) return;
+    (block.pathStarts ??= new Uint32Array(BLOCK_SIZE))[offset] = into.pathStart;
+    (block.pathLengths ??= new Uint16Array(BLOCK_SIZE))[offset] = path.length;
+    for (const step of path) {
+      this.paths.push(formItems.intern(step));
+      for (const counter of PATH_STEP_COUNTERS) this.paths.push(step[counter]);
+    }
+  }
+
+  /** Reads every call of the given phones, in order of arrival, into one reused object. */
+  forEachCallOf(phones: ReadonlySet<number>, visit: (call: StoredCall) => void): void {
+    const call = emptyStoredCall();
+    for (let index = 0; index < this.count; index += 1) {
+      const block = this.blocks[index >>> BLOCK_SHIFT] as CallBlock;
+      const offset = index & BLOCK_MASK;
+      const phone = block.phone[offset] as number;
+      if (!phones.has(phone)) continue;
+      call.phone = phone;
+      call.startedAt = block.startedAt[offset] as number;
+      call.logEvents = block.logEvents[offset] as number;
+      call.loops = block.loops[offset] as number;
+      call.formItems = block.formItems[offset] as number;
+      for (const counter of OPTIONAL_COUNTERS) call[counter] = block.optional[counter]?.[offset] ?? 0;
+      call.caller = (block.callers?.[offset] ?? 0) - 1;
+      call.pathStart = block.pathStarts?.[offset] ?? 0;
+      call.pathLength = block.pathLengths?.[offset] ?? 0;
+      visit(call);
+    }
+  }
+}
