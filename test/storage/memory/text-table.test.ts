@@ -1,0 +1,49 @@
+import { MAX_TEXT_UNITS, TextTable } from '../../../src/storage/memory/text-table';
+
+describe('text table', () => {
+  it('gives each new text the next id and a known text its id', () => {
+    const table = new TextTable();
+    expect([table.intern('a'), table.intern('b'), table.intern('a'), table.intern('c'), table.intern('b')]).toEqual([0, 1, 0, 2, 1]);
+    expect(table.size).toBe(3);
+  });
+
+  it('answers -1 for a text it does not hold, without adding it', () => {
+    const table = new TextTable();
+    table.intern('call-1');
+    expect(table.idOf('call-2')).toBe(-1);
+    expect(table.idOf('call-1')).toBe(0);
+    expect(table.size).toBe(1);
+    expect(table.intern('call-2')).toBe(1);
+  });
+
+  it('tells apart texts that differ in one byte, by length or only by case', () => {
+    const table = new TextTable();
+    const texts = ['', 'x', 'xx', 'X', 'xy', 'yx', 'x\u0000', 'é', 'e\u0301', '😀', '\uFFFD'];
+    texts.forEach((text) => table.intern(text));
+    expect(texts.map((text) => table.idOf(text))).toEqual(texts.map((_text, index) => index));
+  });
+
+  it('keeps every id through growth of its hash table and of its byte arena', () => {
+    const table = new TextTable();
+    const count = 100_000;
+    for (let index = 0; index < count; index += 1) table.intern(`4c1b1f0e-call-${index}-${'z'.repeat(index % 40)}`);
+    expect(table.size).toBe(count);
+    for (let index = 0; index < count; index += 7919) {
+      expect(table.idOf(`4c1b1f0e-call-${index}-${'z'.repeat(index % 40)}`)).toBe(index);
+    }
+    expect(table.idOf('4c1b1f0e-call-1-')).toBe(-1);
+  });
+
+  it('holds texts of the longest length across the end of an arena chunk', () => {
+    const table = new TextTable();
+    const longest = (index: number): string => String(index).padEnd(MAX_TEXT_UNITS, 'é');
+    for (let index = 0; index < 100; index += 1) table.intern(longest(index));
+    expect(table.idOf(longest(42))).toBe(42);
+    expect(table.intern(longest(99))).toBe(99);
+    expect(table.size).toBe(100);
+  });
+
+  it('refuses a text longer than it can store', () => {
+    expect(() => new TextTable().intern('a'.repeat(MAX_TEXT_UNITS + 1))).toThrow(RangeError);
+  });
+});
