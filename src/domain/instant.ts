@@ -6,18 +6,31 @@
 const ISO_WITH_OFFSET =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):?(\d{2}))$/i;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number);
+}
+
+/** A matched group of digits as a number, 0 when the group did not take part. */
+function numberAt(match: RegExpExecArray, group: number): number {
+  const digits = match[group];
+  return digits === undefined ? 0 : Number(digits);
 }
 
 /** Milliseconds since the epoch, or undefined when the text is not such a date-time or names no real one. */
 export function parseInstantWithOffset(text: string): number | undefined {
   const match = ISO_WITH_OFFSET.exec(text);
   if (match === null) return undefined;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
-    .slice(1, 7)
-    .map((part) => (part === undefined ? 0 : Number(part)));
-  const [fraction = '0', utc, sign, offsetHours = '0', offsetMins = '0'] = match.slice(7);
+  const year = numberAt(match, 1);
+  const month = numberAt(match, 2);
+  const day = numberAt(match, 3);
+  const hour = numberAt(match, 4);
+  const minute = numberAt(match, 5);
+  const second = numberAt(match, 6);
+  const offsetHours = numberAt(match, 10);
+  const offsetMinutes = numberAt(match, 11);
   const valid =
     year >= 1970 &&
     month >= 1 &&
@@ -27,10 +40,11 @@ export function parseInstantWithOffset(text: string): number | undefined {
     hour <= 23 &&
     minute <= 59 &&
     second <= 59 &&
-    Number(offsetHours) <= 18 &&
-    Number(offsetMins) <= 59;
+    offsetHours <= 18 &&
+    offsetMinutes <= 59;
   if (!valid) return undefined;
-  const offset = utc === undefined ? (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMins)) : 0;
-  const milliseconds = Math.floor(Number(`0.${fraction}`) * 1000);
+  const offset = match[8] === undefined ? (match[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) : 0;
+  const fraction = match[7];
+  const milliseconds = fraction === undefined ? 0 : Math.floor(Number(`0.${fraction}`) * 1000);
   return Date.UTC(year, month - 1, day, hour, minute, second, milliseconds) - offset * 60_000;
 }
