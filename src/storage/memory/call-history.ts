@@ -2,10 +2,12 @@ import { PATH_STEP_COUNTERS, type CallRecord } from '../../domain/call-record';
 import type { FormItemTable } from './form-item-table';
 import { Uint32Column } from './uint32-column';
 
-/** Calls per block: 96 KiB of required columns. */
+/** Calls per block: 32-96 KiB of required columns. */
 const BLOCK_SHIFT = 12;
 const BLOCK_SIZE = 1 << BLOCK_SHIFT;
 const BLOCK_MASK = BLOCK_SIZE - 1;
+
+const MS_PER_SECOND = 1000;
 
 export const NO_CALLER = -1;
 
@@ -21,10 +23,11 @@ export interface StoredCall extends Record<OptionalCounter, number> {
   /** A call counts one in the sums of its day. */
   readonly calls: 1;
   phone: number;
-  startedAt: number;
   logEvents: number;
   loops: number;
   formItems: number;
+  /** Milliseconds since the epoch, to the second. */
+  startedAt: number;
   /** A caller id, or NO_CALLER. */
   caller: number;
   /** The call's first entry in `CallHistory.paths`, and how many it has. */
@@ -53,13 +56,38 @@ export function emptyStoredCall(): StoredCall {
   };
 }
 
+/** A column of a block, as narrow as its largest value allows: most counters fit in a byte. */
+type NarrowColumn = Uint8Array | Uint16Array | Uint32Array;
+
+/** Sets `value` at `offset`, in a wider copy of the column when it does not fit; returns the column to keep. */
+function setNarrow(column: NarrowColumn, offset: number, value: number): NarrowColumn {
+  let target = column;
+  if (value > 0xffff && !(column instanceof Uint32Array)) target = Uint32Array.from(column);
+  else if (value > 0xff && column instanceof Uint8Array) target = Uint16Array.from(column);
+  target[offset] = value;
+  return target;
+}
+
+const SECONDS_IN_32_BITS = 0xffffffff;
+
+/**
+ * A block's start times in whole seconds: a call's local day does not depend on its milliseconds, since
+ * offset changes and local midnights fall on whole seconds. Unsigned 32 bits reach 2106; a block with a
+ * later call keeps doubles.
+ */
+function setSeconds(column: Uint32Array | Float64Array, offset: number, seconds: number): Uint32Array | Float64Array {
+  const target = seconds > SECONDS_IN_32_BITS && column instanceof Uint32Array ? Float64Array.from(column) : column;
+  target[offset] = seconds;
+  return target;
+}
+
 class CallBlock {
-  readonly startedAt = new Float64Array(BLOCK_SIZE);
-  readonly phone = new Uint32Array(BLOCK_SIZE);
-  readonly logEvents = new Uint32Array(BLOCK_SIZE);
-  readonly loops = new Uint32Array(BLOCK_SIZE);
-  readonly formItems = new Uint32Array(BLOCK_SIZE);
-  readonly optional: Partial<Record<OptionalCounter, Uint32Array>> = {};
+  startedAtSeconds: Uint32Array | Float64Array = new Uint32Array(BLOCK_SIZE);
+  phone: NarrowColumn = new Uint8Array(BLOCK_SIZE);
+  logEvents: NarrowColumn = new Uint8Array(BLOCK_SIZE);
+  loops: NarrowColumn = new Uint8Array(BLOCK_SIZE);
+  formItems: NarrowColumn = new Uint8Array(BLOCK_SIZE);
+  readonly optional: Partial<Record<OptionalCounter, NarrowColumn>> = {};
   /** Caller id + 1; 0 for none. */
   callers: Uint32Array | undefined;
   pathStarts: Uint32Array | undefined;
@@ -68,7 +96,7 @@ class CallBlock {
 
 /**
  * Every stored call, in order of arrival, as columns of typed arrays in blocks: numbers only (phones,
- * callers and form items by id), outside the JavaScript heap, about 24 bytes a version-1 call. The
+ * callers and form items by id), outside the JavaScript heap, about 8-10 bytes a version-1 call. The
  * rollups are built from here again when a number's time zone changes.
  */
 export class CallHistory {
@@ -84,15 +112,17 @@ export class CallHistory {
     const block = this.blocks[this.blocks.length - 1] as CallBlock;
     this.count += 1;
 
-    into.phone = block.phone[offset] = phone;
-    into.startedAt = block.startedAt[offset] = record.startedAt;
-    into.logEvents = block.logEvents[offset] = record.logEvents;
-    into.loops = block.loops[offset] = record.loops;
-    into.formItems = block.formItems[offset] = record.formItems;
+    const seconds = Math.floor(record.startedAt / MS_PER_SECOND);
+    block.startedAtSeconds = setSeconds(block.startedAtSeconds, offset, seconds);
+    into.startedAt = seconds * MS_PER_SECOND;
+    block.phone = setNarrow(block.phone, offset, (into.phone = phone));
+    block.logEvents = setNarrow(block.logEvents, offset, (into.logEvents = record.logEvents));
+    block.loops = setNarrow(block.loops, offset, (into.loops = record.loops));
+    block.formItems = setNarrow(block.formItems, offset, (into.formItems = record.formItems));
     for (const counter of OPTIONAL_COUNTERS) {
       const value = record[counter] ?? 0;
       into[counter] = value;
-      if (value !== 0) (block.optional[counter] ??= new Uint32Array(BLOCK_SIZE))[offset] = value;
+      if (value !== 0) block.optional[counter] = setNarrow(block.optional[counter] ?? new Uint8Array(BLOCK_SIZE), offset, value);
     }
     into.caller = caller;
     if (caller !== NO_CALLER) (block.callers ??= new Uint32Array(BLOCK_SIZE))[offset] = caller + 1;
@@ -118,7 +148,7 @@ export class CallHistory {
       const phone = block.phone[offset] as number;
       if (!phones.has(phone)) continue;
       call.phone = phone;
-      call.startedAt = block.startedAt[offset] as number;
+      call.startedAt = (block.startedAtSeconds[offset] as number) * MS_PER_SECOND;
       call.logEvents = block.logEvents[offset] as number;
       call.loops = block.loops[offset] as number;
       call.formItems = block.formItems[offset] as number;
