@@ -1,4 +1,4 @@
-/** What the benchmark servers share: a memory store of generated calls on one account, and its Basic credentials. */
+/** What the benchmark servers share: a memory store with one account, dev/bench, and its Basic credentials. */
 import { hashPassword } from '../src/accounts/password-hash';
 import { accountId } from '../src/domain/account';
 import { generateDemoCallRecords } from '../src/startup-data/demo/calls';
@@ -7,15 +7,25 @@ import { createMemoryStore } from '../src/storage/memory/memory-store';
 import type { Store } from '../src/storage/store';
 
 export const PHONES = ['18005550100', '18005550101', '18005550102'];
+/** The numbers of an account the size of a real customer's, for the figures about many calls. */
+export const TWENTY_PHONES = Array.from({ length: 20 }, (_, index) => String(18_005_550_200 + index));
 export const TIME_ZONE = 'America/New_York';
+/** Where the generated histories end: fixed, so that every run builds the same calls. */
+export const HISTORY_END = Date.UTC(2026, 0, 1);
 
-/** The account dev/bench (password `bench`) owning PHONES, with the demo generator's calls over `days`. */
-export async function storeWithCalls(days: number, callsPerDay: number): Promise<{ store: Store; calls: number }> {
+/** A fresh memory store holding only the account dev/bench (password `bench`), owner of `phones`. */
+export async function benchAccountStore(phones: readonly string[]): Promise<Store> {
   const store = createMemoryStore();
   const id = accountId('dev', 'bench');
   await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
-  for (const phone of PHONES) await store.phones.assign(phone, id);
-  const records = generateDemoCallRecords({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: Date.UTC(2026, 0, 1) });
+  for (const phone of phones) await store.phones.assign(phone, id);
+  return store;
+}
+
+/** The account dev/bench owning PHONES, with the demo generator's calls over `days`. */
+export async function storeWithCalls(days: number, callsPerDay: number): Promise<{ store: Store; calls: number }> {
+  const store = await benchAccountStore(PHONES);
+  const records = generateDemoCallRecords({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: HISTORY_END });
   const { inserted } = await addCallsInBatches(store, records);
   return { store, calls: inserted };
 }

@@ -1,5 +1,5 @@
 /**
- * npm run bench:import (the second half of npm run bench): 1,000,000 call records made by the demo
+ * npm run bench:import: 1,000,000 call records made by the demo
  * generator, written to a temporary NDJSON file, imported through the command-line tool into a server
  * process, as an operator would. Prints
  * records per second (the whole `ivr-reporting import` run, start-up included) and the peak resident

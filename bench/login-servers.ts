@@ -1,7 +1,7 @@
 /**
  * The servers of bench/logins.ts, in a process of their own so that the load generator does not share
  * their event loop: the app over one year of demo calls, once with tool-password hashing bounded to one
- * at a time (the default) and once with it bounded only by libuv's thread pool. Prints one JSON line.
+ * at a time (the default) and once with it bounded only by libuv's thread pool. Announces their URLs.
  */
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/config';
@@ -9,6 +9,7 @@ import { createLogger } from '../src/logger';
 import { listen } from '../src/server';
 import { systemClock } from '../src/time/clock';
 import { storeWithCalls, credentialsFor } from './bench-account';
+import { announce } from './processes';
 
 const LIMITS = { DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000000000', REPORT_CACHE_BYTES: '0' };
 
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
     const { url } = await listen(createApp({ config, store, clock: systemClock, logger }), '127.0.0.1', 0);
     return { url, concurrency, authorization: await credentialsFor(url) };
   };
-  process.stdout.write(`${JSON.stringify({ bounded: await server(1), unbounded: await server(64) })}\n`);
+  announce({ bounded: await server(1), unbounded: await server(64) });
 }
 
 void main();

@@ -6,10 +6,11 @@
  * BENCH_RUNS alternating rounds of BENCH_SECONDS each.
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { median, RUNS, SECONDS } from './rounds';
+import { load, warmUp } from './load';
+import { startServerProcess } from './processes';
+import { compare, type Comparison } from './rounds';
+import { settings } from './settings';
+import { runStandalone, type Log } from './standalone';
 
 interface Server {
   readonly url: string;
@@ -17,51 +18,68 @@ interface Server {
   readonly authorization: string;
 }
 
+export interface LoginSlowdown {
+  /** p99 in ms with logins (measured) against alone (baseline), per hashing bound. */
+  readonly bounded: Comparison;
+  readonly unbounded: Comparison;
+  readonly boundedConcurrency: number;
+  readonly unboundedConcurrency: number;
+}
+
+export const LOGIN_CLIENTS = 4;
 const REPORT = '/api/events/20250101/20250131/day/ALL';
 
+const reportLoad = (server: Server) => ({ url: server.url + REPORT, headers: { authorization: server.authorization } });
+
 async function reportP99(server: Server): Promise<number> {
-  const result = await autocannon({ url: server.url + REPORT, connections: 10, duration: SECONDS, headers: { authorization: server.authorization } });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.latency.p99;
+  return (await load(reportLoad(server))).latency.p99;
 }
 
 function keepLoggingIn(server: Server): Promise<autocannon.Result> {
   return autocannon({
     url: `${server.url}/api/auth`,
     method: 'POST',
-    connections: 4,
-    duration: SECONDS,
+    connections: LOGIN_CLIENTS,
+    duration: settings.seconds,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: 'tool=dev&login=bench&password=bench',
   });
 }
 
-async function main(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/login-servers.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function measureLoginSlowdown(log: Log): Promise<LoginSlowdown> {
+  const serverProcess = await startServerProcess<{ bounded: Server; unbounded: Server }>('bench/login-servers.ts');
   try {
-    const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-    const servers = JSON.parse(line) as { bounded: Server; unbounded: Server };
-    const multiples = { bounded: [] as number[], unbounded: [] as number[] };
-    for (let run = 1; run <= RUNS; run += 1) {
+    const servers = serverProcess.info;
+    for (const server of [servers.bounded, servers.unbounded]) await warmUp(reportLoad(server));
+    const samples = { bounded: { alone: [] as number[], withLogins: [] as number[] }, unbounded: { alone: [] as number[], withLogins: [] as number[] } };
+    for (let round = 1; round <= settings.runs; round += 1) {
       for (const name of ['bounded', 'unbounded'] as const) {
         const server = servers[name];
         const alone = await reportP99(server);
         const [withLogins] = await Promise.all([reportP99(server), keepLoggingIn(server)]);
-        multiples[name].push(withLogins / alone);
-        process.stdout.write(`run ${run}/${RUNS}, ${name}: p99 ${alone} ms alone, ${withLogins} ms with logins\n`);
+        samples[name].alone.push(alone);
+        samples[name].withLogins.push(withLogins);
+        log(`round ${round}/${settings.runs}, PASSWORD_HASH_CONCURRENCY=${server.concurrency}: p99 ${alone} ms alone, ${withLogins} ms with logins`);
       }
     }
-    process.stdout.write(
-      [
-        `report ${REPORT}, p99 latency while 4 clients keep logging in, as a multiple of the same server alone (median of ${RUNS}):`,
-        `  PASSWORD_HASH_CONCURRENCY=${servers.bounded.concurrency}:  ${median(multiples.bounded).toFixed(2)}x`,
-        `  PASSWORD_HASH_CONCURRENCY=${servers.unbounded.concurrency} (the thread pool's 4): ${median(multiples.unbounded).toFixed(2)}x`,
-        '',
-      ].join('\n'),
-    );
+    return {
+      bounded: compare(samples.bounded.withLogins, samples.bounded.alone),
+      unbounded: compare(samples.unbounded.withLogins, samples.unbounded.alone),
+      boundedConcurrency: servers.bounded.concurrency,
+      unboundedConcurrency: servers.unbounded.concurrency,
+    };
   } finally {
-    child.kill();
+    await serverProcess.stop();
   }
 }
 
-void main();
+if (require.main === module) {
+  runStandalone('bench:logins', async (log) => {
+    const slowdown = await measureLoginSlowdown(log);
+    return [
+      `report ${REPORT}, p99 latency while ${LOGIN_CLIENTS} clients keep logging in, as a multiple of the same server alone (median of ${settings.runs}):`,
+      `  PASSWORD_HASH_CONCURRENCY=${slowdown.boundedConcurrency}:  ${slowdown.bounded.ratio.toFixed(2)}x`,
+      `  PASSWORD_HASH_CONCURRENCY=${slowdown.unboundedConcurrency} (the thread pool's 4): ${slowdown.unbounded.ratio.toFixed(2)}x`,
+    ];
+  });
+}

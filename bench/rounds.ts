@@ -1,12 +1,34 @@
-/** What the throughput benchmarks share: how many alternating rounds, how long each, and their median. */
+/** What the benchmarks share to turn rounds into one figure. */
+import { settings } from './settings';
 
-/** Rounds per target, alternated so that a noisy moment of the machine hits every target alike. */
-export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-/** Seconds of load per target and round. */
-export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+/** Rounds per target (BENCH_RUNS). */
+export const RUNS = settings.runs;
+/** Seconds of load per target and round (BENCH_SECONDS). */
+export const SECONDS = settings.seconds;
 
 export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('the median of no values');
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** A figure against its baseline over alternating rounds. */
+export interface Comparison {
+  readonly measured: number;
+  readonly baseline: number;
+  /**
+   * Median of the per-round ratios measured / baseline: both sides of a round ran seconds apart, so a
+   * machine that drifts between rounds moves them together.
+   */
+  readonly ratio: number;
+}
+
+export function compare(measured: readonly number[], baseline: readonly number[]): Comparison {
+  if (measured.length !== baseline.length) throw new Error('each round needs both a figure and its baseline');
+  return {
+    measured: median(measured),
+    baseline: median(baseline),
+    ratio: median(measured.map((value, round) => value / (baseline[round] as number))),
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * The survey web services under measurement, in a process of their own so the load generator does not
  * share their event loop: the real app, and a server built only from the soap package with the same
- * WSDL (the baseline). Prints one JSON line with their URLs; answers the parent's 'reset' and 'report'
+ * WSDL (the baseline). Announces their URLs; answers the parent's 'reset' and 'report'
  * messages with the longest event-loop delay the app's process had since the last reset.
  */
 import { createServer } from 'node:http';
@@ -17,6 +17,7 @@ import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
 import type * as AccountModule from '../src/domain/account';
 import type * as WsdlModule from '../src/survey/wsdl';
 import type * as ClockModule from '../src/time/clock';
+import { announce } from './processes';
 
 /** The server's compiled modules (npm run build), as `npm start` runs them, not their TypeScript through tsx. */
 const compiled = <Module>(name: string): Promise<Module> => import(`../dist/${name}.js`) as Promise<Module>;
@@ -60,14 +61,12 @@ async function main(): Promise<void> {
     if (message === 'reset') delay.reset();
     else if (message === 'report') process.send?.({ maxDelayMs: delay.max / 1e6 });
   });
-  process.stdout.write(
-    `${JSON.stringify({
-      survey: `${app.url}/survey`,
-      baseline: await soapOnlyServer(renderWsdl),
-      report: `${app.url}/api/events/20260101/20260131/day/ALL`,
-      authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
-    })}\n`,
-  );
+  announce({
+    survey: `${app.url}/survey`,
+    baseline: await soapOnlyServer(renderWsdl),
+    report: `${app.url}/api/events/20260101/20260131/day/ALL`,
+    authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
+  });
 }
 
 void main();

@@ -1,25 +1,28 @@
 /**
  * npm run bench:survey (part of npm run bench): the survey web service.
  * 1. svcEval throughput as a ratio against a server built only from the soap package with the same
- *    WSDL, measured in the same run: median of BENCH_RUNS (default 5) alternating rounds of
- *    BENCH_SECONDS (default 3), 10 connections, the envelope PHP's SoapClient sends for a two-question page.
+ *    WSDL, measured in the same run (measureSvcEval, also run by npm run bench): median of BENCH_RUNS
+ *    alternating rounds of BENCH_SECONDS, 10 connections, the envelope PHP's SoapClient sends for a
+ *    two-question page.
  * 2. How long large and hostile bodies hold the event loop: BIG_REQUESTS (default 5) of each, one after
  *    another, while a reporting request is sent again and again; prints the server's longest event-loop
  *    delay (perf_hooks) and the reporting request's longest wait, against the same request alone.
  * 3. The memory of one survey session in the in-memory store (bench/survey-sessions.ts; goal <= 300 bytes).
  * Bounded: every request has a timeout, every phase a fixed number of requests.
  */
-import autocannon from 'autocannon';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { median, RUNS, SECONDS } from './rounds';
+import { load, warmUp } from './load';
+import { startServerProcess } from './processes';
+import { compare, median, type Comparison } from './rounds';
+import { settings } from './settings';
+import { runStandalone, type Log } from './standalone';
 
 interface Servers {
   readonly survey: string;
@@ -46,10 +49,13 @@ function svcEval(questionTexts: readonly string[], answers: readonly string[]): 
   return `${ENVELOPE_START}<ns1:svcEval>${array('question_texts', questionTexts)}${array('answers', answers)}</ns1:svcEval>${ENVELOPE_END}`;
 }
 
-async function callsPerSecond(url: string, body: string): Promise<number> {
-  const result = await autocannon({ url, method: 'POST', connections: 10, duration: SECONDS, headers: SOAP_HEADERS, body });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+/** A two-question page as PHP's SoapClient sends it. */
+const PAGE = svcEval(['Would you recommend us?', 'Your comments'], ['yes', 'Quick &amp; friendly']);
+
+const pageLoad = (url: string) => ({ url, method: 'POST' as const, headers: SOAP_HEADERS, body: PAGE });
+
+async function callsPerSecond(url: string): Promise<number> {
+  return (await load(pageLoad(url))).requests.average;
 }
 
 /** The bodies that must never hold other requests: large but legitimate, or built to be expensive. */
@@ -106,56 +112,77 @@ async function reportLatencies(servers: Servers, while_: Promise<unknown>): Prom
   return latencies;
 }
 
-function ask(child: ReturnType<typeof spawn>, message: 'reset' | 'report'): Promise<{ maxDelayMs: number } | undefined> {
+function ask(child: ChildProcess, message: 'reset' | 'report'): Promise<{ maxDelayMs: number } | undefined> {
   child.send(message);
   return message === 'report' ? (once(child, 'message') as Promise<[{ maxDelayMs: number }]>).then(([reply]) => reply) : Promise.resolve(undefined);
 }
 
-async function main(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/survey-servers.ts'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+/** svcEval calls per second of this server against the soap package's, alternating rounds. */
+export async function measureSvcEval(log: Log): Promise<Comparison> {
+  const servers = await startServerProcess<Servers>('bench/survey-servers.ts');
   try {
-    const [line] = (await once(createInterface({ input: child.stdout as NodeJS.ReadableStream }), 'line')) as [string];
-    const servers = JSON.parse(line) as Servers;
-    const page = svcEval(['Would you recommend us?', 'Your comments'], ['yes', 'Quick &amp; friendly']);
+    for (const url of [servers.info.baseline, servers.info.survey]) await warmUp(pageLoad(url));
     const samples = { baseline: [] as number[], survey: [] as number[] };
-    for (let run = 1; run <= RUNS; run += 1) {
-      samples.baseline.push(await callsPerSecond(servers.baseline, page));
-      samples.survey.push(await callsPerSecond(servers.survey, page));
-      process.stdout.write(`run ${run}/${RUNS}: soap package only ${samples.baseline.at(-1)?.toFixed(0)}, this server ${samples.survey.at(-1)?.toFixed(0)} calls/s\n`);
+    for (let round = 1; round <= settings.runs; round += 1) {
+      samples.baseline.push(await callsPerSecond(servers.info.baseline));
+      samples.survey.push(await callsPerSecond(servers.info.survey));
+      log(`round ${round}/${settings.runs}: soap package only ${samples.baseline.at(-1)?.toFixed(0)}, this server ${samples.survey.at(-1)?.toFixed(0)} calls/s`);
     }
-    const [baseline, survey] = [median(samples.baseline), median(samples.survey)];
-    const lines = [
-      `svcEval, two-question page as PHP sends it, ${RUNS} runs of ${SECONDS}s, 10 connections, medians:`,
-      `  server built only from the soap package, same WSDL: ${baseline.toFixed(0)} calls/s (baseline 1.00)`,
-      `  this server (SOAP parse, session, cookie, rate limit, access log off): ${survey.toFixed(0)} calls/s (${(survey / baseline).toFixed(2)} of baseline)`,
-    ];
-
-    const alone: number[] = [];
-    for (let index = 0; index < 41; index += 1) alone.push((await timed(servers.report, { headers: { authorization: servers.authorization } })).ms);
-    lines.push(`a reporting request (event tracker, 31 days) alone: median ${median(alone.slice(20)).toFixed(1)} ms after 20 to warm up`);
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ivr-bench-survey-'));
-    for (const { name, body, headers } of bigBodies()) {
-      const file = path.join(folder, 'body');
-      await writeFile(file, body);
-      await ask(child, 'reset');
-      const big = postFromAnotherProcess(servers.survey, file, { ...SOAP_HEADERS, ...headers });
-      const latencies = await reportLatencies(servers, big);
-      const statuses = await big;
-      const report = await ask(child, 'report');
-      lines.push(
-        `  ${name} (${(body.length / 1048576).toFixed(1)} MiB sent, x${BIG_REQUESTS}, HTTP ${[...new Set(statuses)].join('/')}): ` +
-          `longest event-loop delay ${report?.maxDelayMs.toFixed(1)} ms; reporting request longest ${Math.max(...latencies).toFixed(1)} ms ` +
-          `over ${latencies.length} requests (goal: held <= 100 ms)`,
-      );
-    }
-    await rm(folder, { recursive: true, force: true });
-    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/survey-sessions.ts']);
-    const { sessions, bytesPerSession } = JSON.parse(stdout) as { sessions: number; bytesPerSession: number };
-    lines.push(`survey sessions in memory: ${bytesPerSession} bytes each, heap grown by ${sessions} sessions (goal <= 300)`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    return compare(samples.survey, samples.baseline);
   } finally {
-    child.kill();
+    await servers.stop();
   }
 }
 
-void main();
+/** How long the big bodies hold a reporting request and the event loop, against the request alone. */
+async function bigBodyDelays(): Promise<string[]> {
+  const servers = await startServerProcess<Servers>('bench/survey-servers.ts');
+  const { info, child } = servers;
+  try {
+    const lines: string[] = [];
+    const alone: number[] = [];
+    for (let index = 0; index < 41; index += 1) alone.push((await timed(info.report, { headers: { authorization: info.authorization } })).ms);
+    lines.push(`a reporting request (event tracker, 31 days) alone: median ${median(alone.slice(20)).toFixed(1)} ms after 20 to warm up`);
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ivr-bench-survey-'));
+    try {
+      for (const { name, body, headers } of bigBodies()) {
+        const file = path.join(folder, 'body');
+        await writeFile(file, body);
+        await ask(child, 'reset');
+        const big = postFromAnotherProcess(info.survey, file, { ...SOAP_HEADERS, ...headers });
+        const latencies = await reportLatencies(info, big);
+        const statuses = await big;
+        const report = await ask(child, 'report');
+        lines.push(
+          `  ${name} (${(body.length / 1048576).toFixed(1)} MiB sent, x${BIG_REQUESTS}, HTTP ${[...new Set(statuses)].join('/')}): ` +
+            `longest event-loop delay ${report?.maxDelayMs.toFixed(1)} ms; reporting request longest ${Math.max(...latencies).toFixed(1)} ms ` +
+            `over ${latencies.length} requests (goal: held <= 100 ms)`,
+        );
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+    return lines;
+  } finally {
+    await servers.stop();
+  }
+}
+
+async function sessionMemory(): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/survey-sessions.ts']);
+  const { sessions, bytesPerSession } = JSON.parse(stdout) as { sessions: number; bytesPerSession: number };
+  return `survey sessions in memory: ${bytesPerSession} bytes each, heap grown by ${sessions} sessions (goal <= 300)`;
+}
+
+if (require.main === module) {
+  runStandalone('bench:survey', async (log) => {
+    const svcEvalFigure = await measureSvcEval(log);
+    return [
+      `svcEval, two-question page as PHP sends it, ${settings.runs} rounds of ${settings.seconds}s, ${settings.connections} connections, medians:`,
+      `  server built only from the soap package, same WSDL: ${svcEvalFigure.baseline.toFixed(0)} calls/s (baseline 1.00)`,
+      `  this server (SOAP parse, session, cookie, rate limit, access log off): ${svcEvalFigure.measured.toFixed(0)} calls/s (${svcEvalFigure.ratio.toFixed(2)} of baseline)`,
+      ...(await bigBodyDelays()),
+      await sessionMemory(),
+    ];
+  });
+}

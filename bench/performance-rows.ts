@@ -1,0 +1,209 @@
+/**
+ * The rows of docs/performance.md: for each group of figures, how it is measured, the measurement (each
+ * bench module's own function, whose servers run in child processes), and its figures against their goals.
+ */
+import { measureAdminImport } from './admin-import';
+import { measureEventTracker } from './events';
+import { measureLoginSlowdown } from './logins';
+import { measureCallMemory } from './memory';
+import { measurePostgresFigures } from './postgres-figures';
+import type { Outcome, Row } from './report';
+import type { Comparison } from './rounds';
+import { measureQueryScale } from './scale';
+import { settings } from './settings';
+import type { Log } from './standalone';
+import { measureSvcEval } from './survey';
+
+export interface RowGroup {
+  readonly name: string;
+  /** How the group's figures are measured, for the reader of docs/performance.md. */
+  readonly method: string;
+  /** The group's rows as they read when nothing could be measured. */
+  readonly unmeasured: readonly Omit<Row, 'outcome'>[];
+  measure(log: Log, secondsLeft: number): Promise<{ readonly rows: readonly Row[]; readonly more: readonly string[] }>;
+}
+
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+const ratio = (value: number) => value.toFixed(2);
+const multiple = (value: number) => `${value.toFixed(2)}x`;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const rounds = `median of ${settings.runs} alternating rounds`;
+const load = `${settings.seconds} s of load per target and round, ${settings.connections} connections (autocannon)`;
+
+function against(comparison: Comparison, unit: (value: number) => string, shown: (value: number) => string, met: boolean): Outcome {
+  return { measured: unit(comparison.measured), baseline: unit(comparison.baseline), ratio: shown(comparison.ratio), met };
+}
+
+const perSecond = (noun: string) => (value: number) => `${count(value)} ${noun}/s`;
+
+const yearFigure = (bytes?: number) =>
+  `event tracker, one year by day, ALL${bytes === undefined ? '' : ` (${kB(bytes)})`}, vs a plain Express 5 route sending the same bytes`;
+const weekFigure = (bytes?: number) => `event tracker, 8 days, one number${bytes === undefined ? '' : ` (${kB(bytes)})`}, same comparison`;
+
+const eventTracker: RowGroup = {
+  name: 'event tracker',
+  method:
+    `Event tracker (rows 1, 2): requests per second of GET /api/events/20250101/20251231/day/ALL and of ` +
+    `/api/events/20250106/20250113/day/<one number> with Basic credentials, answered from the kept report, over ` +
+    `${count(settings.eventsHistoryDays)} days of generated calls on 3 numbers; baseline: a plain Express 5 route in the same ` +
+    `process sending the exact bytes of the same answer; ${load}; ${rounds}; ratio = median of the rounds' ratios.`,
+  unmeasured: [
+    { figure: yearFigure(), goal: '>= 0.9' },
+    { figure: weekFigure(), goal: '>= 0.9' },
+  ],
+  async measure(log) {
+    const { servers, year, week, largeOverSmall } = await measureEventTracker(log);
+    const rps = perSecond('req');
+    return {
+      rows: [
+        { figure: yearFigure(servers.year.bodyBytes), goal: '>= 0.9', outcome: against(year.large, rps, ratio, year.large.ratio >= 0.9) },
+        { figure: weekFigure(servers.week.bodyBytes), goal: '>= 0.9', outcome: against(week, rps, ratio, week.ratio >= 0.9) },
+      ],
+      more: [
+        `Rows 1-2 were served over ${count(servers.largeCalls)} calls; the same year over ${count(servers.smallCalls)} calls: ` +
+          `${ratio(year.small.ratio)} of the baseline (large history / small: ${ratio(largeOverSmall.ratio)}).`,
+        `Event tracker, one year by day, ALL, with REPORT_CACHE_BYTES=0 (the report built on every request): ${rps(year.uncached.measured)}, ` +
+          `${ratio(year.uncached.ratio)} of the baseline.`,
+      ],
+    };
+  },
+};
+
+const svcEval: RowGroup = {
+  name: 'svcEval',
+  method:
+    `svcEval (row 3): calls per second of the two-question page PHP's SoapClient sends, POSTed to the survey web service of the ` +
+    `compiled app (dist/, as npm start runs it); baseline: a server built only from the soap package with the same WSDL, in the same process; ${load}; ${rounds}.`,
+  unmeasured: [{ figure: 'svcEval vs a server built only from the `soap` package with the same WSDL', goal: '>= 0.6' }],
+  async measure(log) {
+    const figure = await measureSvcEval(log);
+    return {
+      rows: [{ ...this.unmeasured[0]!, outcome: against(figure, perSecond('calls'), ratio, figure.ratio >= 0.6) }],
+      more: [],
+    };
+  },
+};
+
+const memory: RowGroup = {
+  name: 'memory per call',
+  method:
+    `Memory per call (row 4): in a fresh process with --expose-gc, heapUsed + external (which includes ArrayBuffers) after two gc() calls, ` +
+    `before and after ${count(settings.memoryCalls)} calls are added (10,000 per store.calls.add, after 10,000 added to warm up) to a ` +
+    `memory store whose one account owns 20 numbers; the calls are the demo generator's, read through JSON text and the wire ` +
+    `schema as an import reads them; version 1 keeps call_id, phone, started_at and the three counts. No baseline: the goal is absolute.`,
+  unmeasured: [{ figure: 'live memory per stored call (version 1), in-memory store', goal: '<= 40 B' }],
+  async measure(log) {
+    const { v1, v2 } = await measureCallMemory(log);
+    return {
+      rows: [
+        {
+          figure: `live memory per stored call (version 1, ${count(v1.calls)} calls), in-memory store`,
+          goal: '<= 40 B',
+          outcome: { measured: `${v1.bytesPerCall.toFixed(0)} B (call_id text ${v1.callIdBytes.toFixed(0)} B)`, baseline: '—', ratio: '—', met: v1.bytesPerCall <= 40 },
+        },
+      ],
+      more: [
+        `Memory per call, version 2 (caller, durations, path): ${v2.bytesPerCall.toFixed(0)} B live, of which the call_id's text is ${v2.callIdBytes.toFixed(0)} B.`,
+        `Resident set growth per call: ${v1.rssBytesPerCall.toFixed(0)} B (version 1), ${v2.rssBytesPerCall.toFixed(0)} B (version 2).`,
+      ],
+    };
+  },
+};
+
+const scaleFigure = (large: number) => `one-year daily query p50, ${count(large)} calls stored vs ${count(settings.smallCalls)}`;
+
+const queryScale: RowGroup = {
+  name: 'query p50 against calls stored',
+  method:
+    `Query against calls stored (row 5): p50 of ${settings.queryRequests} sequential GET /api/events/20250101/20251231/day/ALL ` +
+    `(20 numbers merged, REPORT_CACHE_BYTES=0 so that each request builds the report) per store and round, over ` +
+    `${count(settings.smallCalls)} calls (baseline) and over ${count(settings.largeCalls)} version-1 calls spread over 2025, both ` +
+    `servers in one process; ${rounds}, the stores taking turns to go first; multiple = median of the rounds' multiples.`,
+  unmeasured: [{ figure: scaleFigure(settings.largeCalls), goal: '<= 1.2x' }],
+  async measure(log) {
+    const { servers, p50 } = await measureQueryScale(log);
+    return {
+      rows: [{ figure: scaleFigure(servers.large.calls), goal: '<= 1.2x', outcome: against(p50, ms, multiple, p50.ratio <= 1.2) }],
+      more: [`The store of ${count(servers.large.calls)} calls took ${servers.largeLoadSeconds.toFixed(0)} s to fill.`],
+    };
+  },
+};
+
+const adminImport: RowGroup = {
+  name: 'admin import into memory',
+  method:
+    `Import into memory (row 6): ${count(settings.importRecords)} records per version and round POSTed to /admin/calls as NDJSON, ` +
+    `5,000 a request, one request at a time, into a fresh server process per round; baseline: a bare node:http server ` +
+    `(bench/bare-ndjson-server.ts) receiving the same bytes and JSON.parsing each line; ${rounds}. The goal is absolute.`,
+  unmeasured: [{ figure: 'import of version-1 records via the admin API into memory', goal: '>= 200,000 records/s' }],
+  async measure(log) {
+    const figures = await measureAdminImport(log);
+    const records = perSecond('records');
+    return {
+      rows: [{ ...this.unmeasured[0]!, outcome: against(figures.v1, records, ratio, figures.v1.measured >= 200_000) }],
+      more: [
+        `Import of version-2 records (${figures.v2BytesPerRecord.toFixed(0)} B each, against ${figures.v1BytesPerRecord.toFixed(0)} B for version 1) ` +
+          `via the admin API into memory: ${records(figures.v2.measured)}, ${ratio(figures.v2.ratio)} of the bare server's ${records(figures.v2.baseline)}.`,
+      ],
+    };
+  },
+};
+
+const postgres: RowGroup = {
+  name: 'PostgreSQL',
+  method:
+    `PostgreSQL (rows 7, 8), measured by bench/postgres.ts on a database it creates on BENCH_DATABASE_URL's server: records per second ` +
+    `of version-1 records POSTed to /admin/calls (5,000 a request) of a server on PostgreSQL; and the p50 of the one-year daily ` +
+    `query (REPORT_CACHE_BYTES=0) over about ${count(settings.postgresQueryDays * 300)} calls on PostgreSQL against the same calls in memory; ${rounds}.`,
+  unmeasured: [
+    { figure: 'import via the admin API into PostgreSQL, fsync on', goal: '>= 50,000 records/s' },
+    { figure: 'one-year daily query p50, PostgreSQL vs memory', goal: '<= 2x' },
+  ],
+  async measure(log, secondsLeft) {
+    const outcome = await measurePostgresFigures(log, secondsLeft);
+    if ('notMeasured' in outcome) return { rows: this.unmeasured.map((row) => ({ ...row, outcome: { notMeasured: outcome.notMeasured } })), more: [] };
+    const { figures } = outcome;
+    const fsyncOn = figures.fsync === 'on';
+    return {
+      rows: [
+        {
+          ...this.unmeasured[0]!,
+          outcome: {
+            measured: `${perSecond('records')(figures.importV1RecordsPerSecond)} (fsync ${figures.fsync})`,
+            baseline: '—',
+            ratio: '—',
+            met: fsyncOn && figures.importV1RecordsPerSecond >= 50_000,
+          },
+        },
+        {
+          figure: `one-year daily query p50 at ${count(figures.queryCalls)} calls, PostgreSQL vs memory`,
+          goal: '<= 2x',
+          outcome: { measured: ms(figures.postgresQueryP50Ms), baseline: ms(figures.memoryQueryP50Ms), ratio: multiple(figures.queryRatio), met: figures.queryRatio <= 2 },
+        },
+      ],
+      more: [`Import of version-2 records into PostgreSQL: ${perSecond('records')(figures.importV2RecordsPerSecond)}.`],
+    };
+  },
+};
+
+const logins: RowGroup = {
+  name: 'logins',
+  method:
+    `Logins (row 9): p99 latency of GET /api/events/20250101/20250131/day/ALL (REPORT_CACHE_BYTES=0) while 4 clients keep ` +
+    `POSTing /api/auth (one scrypt hash each), against the same server alone (baseline), PASSWORD_HASH_CONCURRENCY=1 (the default); ${load}; ${rounds}.`,
+  unmeasured: [{ figure: 'event tracker p99 while 4 clients keep authenticating (scrypt), vs alone', goal: '<= 1.5x' }],
+  async measure(log) {
+    const slowdown = await measureLoginSlowdown(log);
+    const p99 = (value: number) => `p99 ${value.toFixed(0)} ms`;
+    return {
+      rows: [{ ...this.unmeasured[0]!, outcome: against(slowdown.bounded, p99, multiple, slowdown.bounded.ratio <= 1.5) }],
+      more: [
+        `Logins with PASSWORD_HASH_CONCURRENCY=${slowdown.unboundedConcurrency} (bounded only by libuv's thread pool): p99 ` +
+          `${multiple(slowdown.unbounded.ratio)} of the same server alone.`,
+      ],
+    };
+  },
+};
+
+export const ROW_GROUPS: readonly RowGroup[] = [eventTracker, svcEval, memory, queryScale, adminImport, postgres, logins];

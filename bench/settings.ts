@@ -1,0 +1,50 @@
+/**
+ * Every knob of the benchmarks (but bench:import's own), read once from the environment. BENCH_QUICK=1
+ * lowers the defaults so that `npm run bench` finishes in a few minutes (its figures are then only a
+ * smoke test); a variable that is set always wins.
+ */
+
+const QUICK = process.env.BENCH_QUICK === '1';
+/** NAME=value of every knob, as docs/performance.md states them. */
+const inEffect: string[] = [];
+let belowFullRun = false;
+
+/** `shapesFigures`: whether a value below a full run's makes the figures a smoke test (a time limit does not). */
+function setting(name: string, full: number, quick: number, shapesFigures = true): number {
+  const text = process.env[name];
+  const value = text === undefined || text === '' ? (QUICK ? quick : full) : Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${JSON.stringify(text)}`);
+  inEffect.push(`${name}=${value}`);
+  if (shapesFigures && value < full) belowFullRun = true;
+  return value;
+}
+
+export const settings = {
+  /** Rounds per target, alternated so that a noisy moment of the machine hits every target alike. */
+  runs: setting('BENCH_RUNS', 5, 3),
+  /** Seconds of load per target and round. */
+  seconds: setting('BENCH_SECONDS', 3, 1),
+  /** Connections of each throughput load (autocannon). */
+  connections: 10,
+  /** Days of generated calls behind the event tracker's large history (3 numbers, about 300 calls a day). */
+  eventsHistoryDays: setting('BENCH_EVENTS_DAYS', 3650, 365),
+  /** Calls added to a fresh memory store to measure the memory of one. */
+  memoryCalls: setting('BENCH_MEMORY_CALLS', 1_000_000, 100_000),
+  /** Calls of the small and the large store whose query times are compared. */
+  smallCalls: 10_000,
+  largeCalls: setting('BENCH_LARGE_CALLS', 10_000_000, 300_000),
+  /** Sequential requests per store and round whose median is the query's p50. */
+  queryRequests: setting('BENCH_QUERY_REQUESTS', 300, 100),
+  /** Records posted to the admin API per round, for each record version. */
+  importRecords: setting('BENCH_IMPORT_RECORDS', 100_000, 20_000),
+  /** Days of generated calls (3 numbers, about 300 calls a day) behind the PostgreSQL query figure. */
+  postgresQueryDays: setting('BENCH_POSTGRES_DAYS', 3650, 365),
+  /** The whole of `npm run bench` (or of one bench:<name>), after which every child process is killed. */
+  timeoutSeconds: setting('BENCH_TIMEOUT_SECONDS', 3600, 600, false),
+  /** A PostgreSQL server on which the PostgreSQL figures may create a database. */
+  databaseUrl: process.env.BENCH_DATABASE_URL === '' ? undefined : process.env.BENCH_DATABASE_URL,
+  reportFile: process.env.BENCH_REPORT_FILE ?? 'docs/performance.md',
+  inEffect,
+  /** Fewer rounds, seconds or calls than a full run (BENCH_QUICK or smaller values): the figures are a smoke test. */
+  belowFullRun,
+} as const;
