@@ -1,6 +1,6 @@
 import { PATH_STEP_COUNTERS, type CallRecord } from '../../domain/call-record';
 import type { FormItemTable } from './form-item-table';
-import { Uint32Column } from './uint32-column';
+import { VarintColumn } from './varint-column';
 
 /** Calls per block: 32-96 KiB of required columns. */
 const BLOCK_SHIFT = 12;
@@ -15,8 +15,8 @@ export const NO_CALLER = -1;
 const OPTIONAL_COUNTERS = ['durationMs', 'transfers', 'transferMs', 'jsErrors', 'fetchErrors', 'pageLoads', 'pageLoadMs'] as const;
 type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
 
-/** A path entry in `CallHistory.paths`: the form item's id, then its counters in the order of PATH_STEP_COUNTERS. */
-export const PATH_ENTRY_WIDTH = 1 + PATH_STEP_COUNTERS.length;
+/** Receives a path entry: its form item's id and its counters in the order of PATH_STEP_COUNTERS (an array reused for every entry). */
+export type PathEntryVisitor = (formItem: number, counters: Uint32Array) => void;
 
 /** One call as stored, everything a rollup needs of it; one object is reused for every call read. */
 export interface StoredCall extends Record<OptionalCounter, number> {
@@ -30,7 +30,7 @@ export interface StoredCall extends Record<OptionalCounter, number> {
   startedAt: number;
   /** A caller id, or NO_CALLER. */
   caller: number;
-  /** The call's first entry in `CallHistory.paths`, and how many it has. */
+  /** Where the call's path entries start in the history's path column, and how many it has. */
   pathStart: number;
   pathLength: number;
 }
@@ -90,7 +90,7 @@ class CallBlock {
   readonly optional: Partial<Record<OptionalCounter, NarrowColumn>> = {};
   /** Caller id + 1; 0 for none. */
   callers: Uint32Array | undefined;
-  pathStarts: Uint32Array | undefined;
+  pathStarts: Float64Array | undefined;
   pathLengths: Uint16Array | undefined;
 }
 
@@ -102,8 +102,9 @@ class CallBlock {
 export class CallHistory {
   private readonly blocks: CallBlock[] = [];
   private count = 0;
-  /** Every call's path entries, PATH_ENTRY_WIDTH integers each, in order of arrival. */
-  readonly paths = new Uint32Column();
+  /** Every call's path entries in order of arrival: the form item's id, then its counters, as varints. */
+  private readonly paths = new VarintColumn();
+  private readonly entryCounters = new Uint32Array(PATH_STEP_COUNTERS.length);
 
   /** Appends the call; `into` is then that call as stored. */
   append(record: CallRecord, phone: number, caller: number, formItems: FormItemTable, into: StoredCall): void {
@@ -128,14 +129,23 @@ export class CallHistory {
     if (caller !== NO_CALLER) (block.callers ??= new Uint32Array(BLOCK_SIZE))[offset] = caller + 1;
 
     const path = record.path ?? [];
-    into.pathStart = this.paths.length / PATH_ENTRY_WIDTH;
+    into.pathStart = this.paths.length;
     into.pathLength = path.length;
     if (path.length === 0) return;
-    (block.pathStarts ??= new Uint32Array(BLOCK_SIZE))[offset] = into.pathStart;
+    (block.pathStarts ??= new Float64Array(BLOCK_SIZE))[offset] = into.pathStart;
     (block.pathLengths ??= new Uint16Array(BLOCK_SIZE))[offset] = path.length;
     for (const step of path) {
       this.paths.push(formItems.intern(step));
       for (const counter of PATH_STEP_COUNTERS) this.paths.push(step[counter]);
+    }
+  }
+
+  forEachPathEntry(call: StoredCall, visit: PathEntryVisitor): void {
+    const reader = this.paths.readerAt(call.pathStart);
+    for (let entry = 0; entry < call.pathLength; entry += 1) {
+      const formItem = reader.next();
+      for (let index = 0; index < this.entryCounters.length; index += 1) this.entryCounters[index] = reader.next();
+      visit(formItem, this.entryCounters);
     }
   }
 

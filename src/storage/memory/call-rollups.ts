@@ -2,11 +2,10 @@ import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep } from '../../domai
 import { localEpochDay, type EpochDay } from '../../time/calendar';
 import { addSums, emptyDayTotals, type Sums } from '../day-totals';
 import type { DaySpan, DayTotals, RegionCalls } from '../store';
-import { NO_CALLER, PATH_ENTRY_WIDTH, type StoredCall } from './call-history';
+import { NO_CALLER, type CallHistory, type StoredCall } from './call-history';
 import type { CallerTable } from './caller-table';
 import type { FormItemTable } from './form-item-table';
 import { IntSet } from './int-set';
-import type { Uint32Column } from './uint32-column';
 
 type MutableTotals = Sums & { readonly day: EpochDay };
 
@@ -35,7 +34,7 @@ export class CallRollups {
   constructor(
     private readonly callers: CallerTable,
     private readonly formItems: FormItemTable,
-    private readonly paths: Uint32Column,
+    private readonly history: CallHistory,
   ) {}
 
   add(call: StoredCall, timeZone: string): void {
@@ -122,18 +121,16 @@ export class CallRollups {
 
   private addPath(rollup: DayRollup, call: StoredCall): void {
     const formItems = (rollup.formItems ??= new Map<number, Float64Array>());
-    const end = (call.pathStart + call.pathLength) * PATH_ENTRY_WIDTH;
-    for (let entry = call.pathStart * PATH_ENTRY_WIDTH; entry < end; entry += PATH_ENTRY_WIDTH) {
-      const id = this.paths.get(entry);
-      let counters = formItems.get(id);
+    this.history.forEachPathEntry(call, (formItem, entryCounters) => {
+      let counters = formItems.get(formItem);
       if (counters === undefined) {
         counters = new Float64Array(PATH_STEP_COUNTERS.length);
-        formItems.set(id, counters);
+        formItems.set(formItem, counters);
       }
       for (let index = 0; index < PATH_STEP_COUNTERS.length; index += 1) {
-        counters[index] = (counters[index] as number) + this.paths.get(entry + 1 + index);
+        counters[index] = (counters[index] as number) + (entryCounters[index] as number);
       }
-    }
+    });
   }
 
   /** A number no caller is marked with yet; all marks are cleared on the rare wrap-around. */

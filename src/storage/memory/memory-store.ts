@@ -27,7 +27,7 @@ export function createMemoryStore(): Store {
   const callers = new CallerTable();
   const formItems = new FormItemTable();
   const history = new CallHistory();
-  const rollups = new CallRollups(callers, formItems, history.paths);
+  const rollups = new CallRollups(callers, formItems, history);
   const storedCall = emptyStoredCall();
   const dataVersions = new Map<string, number>();
   const windows = new Map<string, WindowCount>();

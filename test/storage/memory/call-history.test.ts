@@ -1,5 +1,5 @@
 import type { CallRecord } from '../../../src/domain/call-record';
-import { CallHistory, emptyStoredCall, NO_CALLER, PATH_ENTRY_WIDTH, type StoredCall } from '../../../src/storage/memory/call-history';
+import { CallHistory, emptyStoredCall, NO_CALLER, type StoredCall } from '../../../src/storage/memory/call-history';
 import { FormItemTable } from '../../../src/storage/memory/form-item-table';
 
 const step = { application: 'app', page: 'p', form: 'f', item: 'i', visits: 2, filled: 1, nomatch: 70_000, noinput: 0, transfer: 0, disconnect: 1_000_000_000 };
@@ -39,8 +39,12 @@ describe('call history', () => {
       [70_000, NO_CALLER, 0, 0],
       [1, 41, 0, 2],
     ]);
-    const secondEntry = Array.from({ length: PATH_ENTRY_WIDTH }, (_value, index) => history.paths.get(PATH_ENTRY_WIDTH + index));
-    expect(secondEntry).toEqual([0, 2, 1, 70_000, 0, 0, 1_000_000_000]);
+    const entries: number[][] = [];
+    history.forEachPathEntry(read[2] as StoredCall, (formItem, counters) => entries.push([formItem, ...counters]));
+    expect(entries).toEqual([
+      [0, 2, 1, 70_000, 0, 0, 1_000_000_000],
+      [0, 2, 1, 70_000, 0, 0, 1_000_000_000],
+    ]);
   });
 
   it('reads only the calls of the phones asked for, in order of arrival, across blocks', () => {
