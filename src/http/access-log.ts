@@ -6,6 +6,8 @@ declare module 'node:http' {
   interface IncomingMessage {
     /** The request id, also sent back as X-Request-Id and named by every log line about the request. */
     id: string;
+    /** When the access log began timing the request (ms since the epoch); set only while access lines are written. */
+    receivedAt: number;
   }
 }
 
@@ -31,11 +33,11 @@ export const ACCESS_LOG_REDACTIONS: readonly string[] = SECRET_QUERY_PARAMETERS.
  * Chosen fields, not the request: no header is logged, so no credential or cookie can leak. A request
  * whose client left before its answer began has no status to log.
  */
-function accessLine(req: Request, res: Response, started: number): Record<string, unknown> {
+function accessLine(req: Request, res: Response): Record<string, unknown> {
   return {
     req: { id: req.id, method: req.method, url: loggedUrl(req.originalUrl), query: req.query, remoteAddress: req.socket.remoteAddress },
     ...(res.headersSent ? { res: { statusCode: res.statusCode } } : {}),
-    responseTime: Date.now() - started,
+    responseTime: Date.now() - req.receivedAt,
   };
 }
 
@@ -43,18 +45,23 @@ function accessLine(req: Request, res: Response, started: number): Record<string
  * Gives each request its id (a UUID, sent back as X-Request-Id) and logs one line when its answer is
  * sent: `request completed` at info, or at warn for a 5xx (a SOAP fault is one, whoever was at fault:
  * causes are logged where they were caught); `request aborted` at warn when the client went away first.
- * The line is built only when the logger would write it, so a quiet logger costs a UUID per request.
+ * The line is built only when the logger would write it; a logger that writes neither level costs a
+ * UUID per request and no listener. The listener is one function for every response ('close' comes once
+ * per response, so `on` needs no once-wrapper).
  */
 export function accessLog(logger: Logger): RequestHandler {
+  function logAccess(this: Response): void {
+    const finished = this.writableFinished;
+    const level = finished && this.statusCode < 500 ? 'info' : 'warn';
+    if (logger.isLevelEnabled(level)) logger[level](accessLine(this.req, this), finished ? 'request completed' : 'request aborted');
+  }
   return (req, res, next) => {
-    const started = Date.now();
     req.id = randomUUID();
     res.setHeader('X-Request-Id', req.id);
-    res.once('close', () => {
-      const finished = res.writableFinished;
-      const level = finished && res.statusCode < 500 ? 'info' : 'warn';
-      if (logger.isLevelEnabled(level)) logger[level](accessLine(req, res, started), finished ? 'request completed' : 'request aborted');
-    });
+    if (logger.isLevelEnabled('warn')) {
+      req.receivedAt = Date.now();
+      res.on('close', logAccess);
+    }
     next();
   };
 }

@@ -9,6 +9,8 @@ import type { AppError } from '../errors/catalogue';
 export interface Representation {
   /** The JSON text of the body. */
   json(): string;
+  /** The same JSON as bytes, for a body that writes them without making the text first (a report). */
+  jsonBytes?(): Buffer;
   /** The children of the `<result>` root element, in xml2js builder form. */
   xml(): Record<string, unknown>;
 }
@@ -38,10 +40,23 @@ export interface RenderedBody {
   readonly text: string;
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+const XML_TYPE = 'application/xml; charset=utf-8';
+
 export function renderIn(format: Format, body: Representation): RenderedBody {
-  return format === 'xml'
-    ? { contentType: 'application/xml; charset=utf-8', text: xmlBuilder.buildObject(body.xml()) }
-    : { contentType: 'application/json; charset=utf-8', text: body.json() };
+  return format === 'xml' ? { contentType: XML_TYPE, text: xmlBuilder.buildObject(body.xml()) } : { contentType: JSON_TYPE, text: body.json() };
+}
+
+/** A body written out in one format as the bytes sent, with its content type. */
+export interface EncodedBody {
+  readonly contentType: string;
+  readonly bytes: Buffer;
+}
+
+export function encodeIn(format: Format, body: Representation): EncodedBody {
+  if (format === 'json' && body.jsonBytes !== undefined) return { contentType: JSON_TYPE, bytes: body.jsonBytes() };
+  const { contentType, text } = renderIn(format, body);
+  return { contentType, bytes: Buffer.from(text) };
 }
 
 /** Sets status and content headers for the negotiated format and returns the body text. */

@@ -14,18 +14,22 @@ export function wasAnsweredAsStalled(req: Request): boolean {
  * Gives a request whose body stopped arriving its answer (`answer`: the API's error body, or the survey
  * service's SOAP fault) with `Connection: close`, so that the connection ends with it; the readers of
  * the body then fail on the closed connection, and nothing more is answered or logged as an error.
+ * The listener is made once and added with `on`: a second STALLED finds the answer sent and ends the
+ * connection, as an unheard one would.
  */
 export function answerStalledBodies(answer: (req: Request, res: Response) => void): RequestHandler {
-  return (req, res, next) => {
-    req.once(STALLED, () => {
-      if (res.headersSent) {
-        req.socket.destroy();
-        return;
-      }
-      answeredAsStalled.add(req);
-      res.set('Connection', 'close');
-      answer(req, res);
-    });
+  function onStalled(this: Request): void {
+    const res = this.res as Response;
+    if (res.headersSent) {
+      this.socket.destroy();
+      return;
+    }
+    answeredAsStalled.add(this);
+    res.set('Connection', 'close');
+    answer(this, res);
+  }
+  return (req, _res, next) => {
+    req.on(STALLED, onStalled);
     next();
   };
 }

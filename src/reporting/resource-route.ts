@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Account } from '../domain/account';
-import { negotiatedFormat, renderIn, type Representation } from '../http/representation';
+import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation';
 import type { Store } from '../storage/store';
 import { authenticatedAccount } from './basic-auth/require-credentials';
 import type { RangeQuery } from './query/params';
@@ -24,6 +24,17 @@ export interface ResourceContext {
   readonly maxRangeDays: number;
 }
 
+async function buildReport<Query extends RangeQuery, Report>(
+  steps: ResourceSteps<Query, Report>,
+  account: Account,
+  query: Query,
+  phones: readonly string[],
+  format: Format,
+): Promise<FinishedReport> {
+  const { contentType, bytes } = encodeIn(format, steps.represent(await steps.report(account, query, phones)));
+  return finishedReport(bytes, contentType);
+}
+
 /**
  * The handler of a raw-data resource, behind Basic auth and the limit group: a 400 for a bad path or a
  * number not on the account, else the report as JSON or XML. A report is built once per account data
@@ -38,19 +49,22 @@ export function resourceRoute<Query extends RangeQuery, Report>(
     const account = authenticatedAccount(res);
     const phones = await phonesInScope(store, account, query.phone);
     const format = negotiatedFormat(req);
-    const build = async (): Promise<FinishedReport> => {
-      const { contentType, text } = renderIn(format, steps.represent(await steps.report(account, query, phones)));
-      return finishedReport(text, contentType);
-    };
     let report: FinishedReport;
-    if (reports === undefined) report = await build();
+    if (reports === undefined) report = await buildReport(steps, account, query, phones, format);
     else {
-      const key = [account.id, await store.accounts.dataVersion(account.id), steps.name, JSON.stringify(query), format].join('\u0000');
+      const version = await store.accounts.dataVersion(account.id);
+      const key = `${account.id}\u0000${version}\u0000${steps.name}\u0000${JSON.stringify(query)}\u0000${format}`;
       const kept = reports.get(key);
-      report = kept ?? (await build());
+      report = kept ?? (await buildReport(steps, account, query, phones, format));
       if (kept === undefined) reports.set(key, report);
     }
-    // With the ETag set, Express answers 304 itself when If-None-Match matches, and computes no tag of its own.
-    res.status(200).vary('Accept').type(report.contentType).set('ETag', report.etag).send(report.body);
+    // The kept headers go straight to Node: nothing before this handler sets the status or Vary, and the
+    // content type is final, where Express's helpers would check and parse them again on every request.
+    // With the ETag set, Express's send answers 304 itself when If-None-Match matches, and computes no tag.
+    res.statusCode = 200;
+    res.setHeader('Vary', 'Accept');
+    res.setHeader('Content-Type', report.contentType);
+    res.setHeader('ETag', report.etag);
+    res.send(report.body);
   };
 }

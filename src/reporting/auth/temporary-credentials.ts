@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account } from '../../domain/account';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
@@ -31,8 +31,9 @@ const SWEEP_INTERVAL_MS = 600_000;
  */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** One-shot hashing: no Hash object per request, which `createHash` would make for 32 bytes. */
 function digest(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 /** 128 random bits as 32 lowercase hex digits. */

@@ -27,9 +27,9 @@ const dateParam = (name: 'start' | 'end') =>
     const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
     const date = match && { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
     const day = date && date.year >= 1970 ? epochDayOf(date) : undefined;
-    const roundTrips =
-      day !== undefined && date !== null && JSON.stringify(calendarDateOf(day)) === JSON.stringify(date);
-    if (!roundTrips) {
+    const back = day === undefined ? undefined : calendarDateOf(day);
+    const roundTrips = back !== undefined && date !== null && back.year === date.year && back.month === date.month && back.day === date.day;
+    if (day === undefined || !roundTrips) {
       context.addIssue({
         code: 'custom',
         message: `${name} ${shown(value)} is not a real date in the form YYYYMMDD (from 19700101)`,

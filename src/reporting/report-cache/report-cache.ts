@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 /** A finished report: the bytes sent, their content type and their entity tag. */
@@ -16,9 +16,9 @@ export interface ReportCache {
 /** Per entry besides its body: the key, the headers' strings and the cache's own bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
-export function finishedReport(text: string, contentType: string): FinishedReport {
-  const body = Buffer.from(text);
-  return { body, contentType, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+export function finishedReport(content: string | Buffer, contentType: string): FinishedReport {
+  const body = typeof content === 'string' ? Buffer.from(content) : content;
+  return { body, contentType, etag: `"${hash('sha1', body, 'base64url')}"` };
 }
 
 /**

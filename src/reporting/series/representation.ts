@@ -1,33 +1,64 @@
 import type { Representation } from '../../http/representation';
-import type { SeriesReport } from './series-report';
+import { MAX_NUMBER_BYTES, writeJsonNumber } from './json-number-bytes';
+import type { NamedSeries, SeriesReport } from './series-report';
+
+const COMMA = 0x2c;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+
+/** At least the bytes of the JSON: every key once per series, and the widest text for every value. */
+function upperBound(report: SeriesReport): number {
+  const names = report.series.reduce((total, [name]) => total + name.length + 6, 2);
+  return names + report.series.length * (report.keys.jsonText.length + report.keys.seconds.length * (MAX_NUMBER_BYTES + 1));
+}
 
 /**
- * JSON is written by hand: keys are digit strings and values finite numbers, so nothing needs escaping,
- * and the period keys keep ascending order whatever the engine does with integer-like property names.
+ * JSON is written by hand, straight into one buffer: keys are digit strings and values finite numbers,
+ * so nothing needs escaping, and the period keys keep ascending order whatever the engine does with
+ * integer-like property names. Each key's text is made once (period-keys.ts), and none per value. Plain loops
+ * over locals: this runs for every value of a report that is not kept.
  */
-function toJson(report: SeriesReport): string {
-  const keyPrefixes = report.keys.map((key) => `"${key}":`);
-  let json = '{';
-  report.series.forEach(([name, values], seriesIndex) => {
-    json += `${seriesIndex === 0 ? '' : ','}"${name}":{`;
-    keyPrefixes.forEach((prefix, index) => {
-      json += `${index === 0 ? '' : ','}${prefix}${values[index]}`;
-    });
-    json += '}';
-  });
-  return `${json}}`;
+function toJsonBytes(report: SeriesReport): Buffer {
+  const keyBytes = report.keys.jsonText;
+  const keyEnds = report.keys.jsonEnds;
+  const bytes = Buffer.allocUnsafe(upperBound(report));
+  let at = 0;
+  bytes[at++] = OPEN;
+  for (let seriesIndex = 0; seriesIndex < report.series.length; seriesIndex += 1) {
+    const [name, values] = report.series[seriesIndex] as NamedSeries;
+    if (seriesIndex > 0) bytes[at++] = COMMA;
+    at += bytes.write(`"${name}":{`, at, 'latin1');
+    let keyStart = 0;
+    for (let index = 0; index < keyEnds.length; index += 1) {
+      if (index > 0) bytes[at++] = COMMA;
+      const keyEnd = keyEnds[index] as number;
+      for (let from = keyStart; from < keyEnd; from += 1) bytes[at++] = keyBytes[from] as number;
+      keyStart = keyEnd;
+      at = writeJsonNumber(bytes, at, values[index] as number);
+    }
+    bytes[at++] = CLOSE;
+  }
+  bytes[at++] = CLOSE;
+  // A kept report holds only its own bytes, not the bound's spare room.
+  const body = Buffer.allocUnsafe(at);
+  bytes.copy(body, 0, 0, at);
+  return body;
 }
 
 /** One child element per series, in order, each holding a `period` element per key. */
 function toXml(report: SeriesReport): Record<string, unknown> {
   return Object.fromEntries(
     report.series.map(([name, values]) => {
-      const period = report.keys.map((key, index) => ({ $: { timestamp: String(key) }, _: String(values[index]) }));
+      const period = report.keys.seconds.map((key, index) => ({ $: { timestamp: String(key) }, _: String(values[index]) }));
       return [name, { period }];
     }),
   );
 }
 
 export function seriesRepresentation(report: SeriesReport): Representation {
-  return { json: () => toJson(report), xml: () => toXml(report) };
+  return {
+    jsonBytes: () => toJsonBytes(report),
+    json: () => toJsonBytes(report).toString('latin1'),
+    xml: () => toXml(report),
+  };
 }

@@ -1,15 +1,15 @@
 import type { Account } from '../../domain/account';
 import type { CallRepository, Store } from '../../storage/store';
-import { localDayStartSeconds } from '../../time/calendar';
 import type { SeriesQuery } from '../query/params';
 import { periodsOverlapping, type PeriodSpan, type WeekStart } from '../query/periods';
+import { periodKeys, type PeriodKeys } from './period-keys';
 
 /** One named series, a value per period, aligned by position with the report's keys. */
 export type NamedSeries = readonly [name: string, values: readonly number[]];
 
 /** A series resource's answer: period keys (Unix seconds of each period's local start) and its series in order. */
 export interface SeriesReport {
-  readonly keys: readonly number[];
+  readonly keys: PeriodKeys;
   readonly series: readonly NamedSeries[];
 }
 
@@ -32,6 +32,6 @@ export function seriesReporter(store: Store, weekStart: WeekStart, definition: S
   return async (account, query, phones) => {
     const spans = periodsOverlapping(query.from, query.to, query.period, weekStart);
     const series = await definition({ calls: store.calls, phones, query, spans });
-    return { keys: spans.map((span) => localDayStartSeconds(span.start, account.timeZone)), series };
+    return { keys: periodKeys(spans, query.period, account.timeZone), series };
   };
 }
