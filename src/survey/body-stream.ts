@@ -30,8 +30,11 @@ function discardRest(req: Request): void {
   req.resume();
 }
 
-/** What reads the body: called with each piece of bytes in order; a promise it returns holds the next piece back. */
-export type BodyConsumer = (bytes: Buffer) => void | Promise<void>;
+/**
+ * What reads the body: called with each piece of bytes in order; a promise it returns holds the next piece
+ * back. `wholeBody` says the piece is all of the body: sent uncompressed, as long as its Content-Length.
+ */
+export type BodyConsumer = (bytes: Buffer, wholeBody: boolean) => void | Promise<void>;
 
 /**
  * Feeds the request body to `consume` as it arrives, decompressed by Content-Encoding, and fails with 413
@@ -42,7 +45,9 @@ export type BodyConsumer = (bytes: Buffer) => void | Promise<void>;
  */
 export function readBody(req: Request, limitBytes: number, consume: BodyConsumer): Promise<void> {
   const decompressor = decompressorFor(req.get('content-encoding'));
-  if (decompressor === null && Number(req.get('content-length')) > limitBytes) {
+  // The length the bytes read will have: NaN, equal to no length, when compressed or not declared.
+  const declaredLength = decompressor === null ? Number(req.get('content-length')) : Number.NaN;
+  if (declaredLength > limitBytes) {
     discardRest(req);
     return Promise.reject(errors.payloadTooLarge(limitBytes));
   }
@@ -72,7 +77,7 @@ export function readBody(req: Request, limitBytes: number, consume: BodyConsumer
         return;
       }
       try {
-        const consumed = consume(chunk);
+        const consumed = consume(chunk, chunk.length === declaredLength);
         if (consumed === undefined) return;
         source.pause();
         consuming = consumed.then(() => {

@@ -1,12 +1,12 @@
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError, errors } from '../errors/catalogue';
 import { methodNotAllowed } from '../http/error-handler';
-import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './answer-call';
+import { answerCall, type SurveyCallDependencies } from './answer-call';
 import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
 import { serviceAddress } from './service-address';
-import { presentedSessionId, SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
+import { presentedSessionId, sessionCookieSetter } from './session-cookie';
 import { sendSoapFault } from './soap-fault';
 import { readSoapCall } from './soap-request';
 import { svcEvalResponseEnvelope } from './svc-eval-response';
@@ -37,16 +37,13 @@ function serveWsdl({ publicUrl, soapPath }: SurveyServices): RequestHandler {
   };
 }
 
-/** The session cookie of the survey the call belonged to, new or continued, on the path it came to. */
-function setSessionCookie(req: Request, res: Response, answer: SurveyAnswer, path: string): void {
-  res.cookie(SESSION_COOKIE, answer.sessionId, sessionCookieOptions(req, path));
-}
-
 function answerSoapCall({ call, bounds, soapPath, logger }: SurveyServices): RequestHandler {
+  // The session cookie of the survey the call belonged to, new or continued, on the path it came to.
+  const setSessionCookie = sessionCookieSetter(soapPath);
   return async (req, res) => {
     const parts = callParts(await readSoapCall(req, bounds));
     const answer = await answerCall(call, parts, presentedSessionId(req), () => requestLogger(logger, req));
-    setSessionCookie(req, res, answer, soapPath);
+    setSessionCookie(req, res, answer.sessionId);
     // end, not send: an answer to a POST needs no ETag, whose hash send would compute on every call.
     res.status(200).setHeader('Content-Type', XML).end(svcEvalResponseEnvelope(answer.response));
   };
@@ -54,10 +51,11 @@ function answerSoapCall({ call, bounds, soapPath, logger }: SurveyServices): Req
 
 /** The REST twin: the answer as the body of a 200 (any 2xx is stored as the answer), errors as the API's error bodies. */
 function answerRestCall({ call, bounds, restPath, logger }: SurveyServices): RequestHandler {
+  const setSessionCookie = sessionCookieSetter(restPath);
   return async (req, res) => {
     const { parts, files } = await readRestCall(req, bounds);
     const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), () => requestLogger(logger, req));
-    setSessionCookie(req, res, answer, restPath);
+    setSessionCookie(req, res, answer.sessionId);
     res.status(200).type('text/plain; charset=utf-8').send(answer.response);
   };
 }

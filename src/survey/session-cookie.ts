@@ -1,5 +1,5 @@
-import { parse as parseCookies } from 'cookie';
-import type { CookieOptions, Request } from 'express';
+import { parse as parseCookies, serialize as serializeCookie, type CookieSerializeOptions } from 'cookie';
+import type { Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 
 /** The cookie that ties the calls of one survey together. */
@@ -34,7 +34,16 @@ export function presentedSessionId(req: Request): string | undefined {
   return value !== undefined && SESSION_ID.test(value) ? value : undefined;
 }
 
-/** No Expires: expiry is the server's idle timeout, so the cookie lives as long as the caller keeps it. */
-export function sessionCookieOptions(req: Request, path: string): CookieOptions {
-  return { path, httpOnly: true, sameSite: 'lax', secure: req.secure };
+/**
+ * What sets a session's cookie on `path`, the only cookie of its response, written by `cookie` (the
+ * serializer Express's res.cookie uses) with options built once: res.cookie copied them and merged the
+ * header with any earlier one through Express on every call. No Expires: expiry is the server's idle
+ * timeout, so the cookie lives as long as the caller keeps it.
+ */
+export function sessionCookieSetter(path: string): (req: Request, res: Response, sessionId: string) => void {
+  const overHttp: CookieSerializeOptions = { path, httpOnly: true, sameSite: 'lax' };
+  const overHttps: CookieSerializeOptions = { ...overHttp, secure: true };
+  return (req, res, sessionId) => {
+    res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, sessionId, req.secure ? overHttps : overHttp));
+  };
 }

@@ -3,7 +3,9 @@ import { setImmediate as nextTurnOfEventLoop } from 'node:timers/promises';
 import { errors } from '../errors/catalogue';
 import { bodyTextDecoder, readBody } from './body-stream';
 import type { ReceivedParts, SurveyCallBounds } from './call-parts';
-import { envelopeReader, shown, type EnvelopeReader } from './envelope-reader';
+import { envelopeReader, type EnvelopeReader } from './envelope-reader';
+import { shown } from './envelope-rules';
+import { readPlainEnvelope } from './plain-envelope';
 import { SURVEY_SERVICE } from './wsdl';
 
 /**
@@ -18,7 +20,9 @@ const PIECE_LENGTH = 16_384;
  * or none (absent or empty), since the Body already names svcEval.
  */
 function checkSoapAction(header: string | undefined): void {
-  const action = header?.trim().replace(/^"(.*)"$/, '$1') ?? '';
+  const trimmed = header?.trim() ?? '';
+  const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
+  const action = quoted ? trimmed.slice(1, -1) : trimmed;
   if (action !== '' && action !== SURVEY_SERVICE.soapAction) {
     throw errors.invalidSurveyCall(`unknown SOAPAction ${shown(action)}; this service answers ${SURVEY_SERVICE.soapAction}`);
   }
@@ -32,16 +36,30 @@ async function writeInPieces(reader: EnvelopeReader, text: string): Promise<void
   }
 }
 
-/** Reads a svcEval SOAP request once, as it arrives: the parts, or the fault to answer as soon as one shows. */
+/**
+ * Reads a svcEval SOAP request once, as it arrives: the parts, or the fault to answer as soon as one shows.
+ * A small body that came whole, as survey systems send a page, is first scanned as plain XML
+ * (plain-envelope.ts); what that scan does not read, sax reads.
+ */
 export async function readSoapCall(req: Request, { maxBytes, limits }: SurveyCallBounds): Promise<ReceivedParts> {
   checkSoapAction(req.get('soapaction'));
   const decode = bodyTextDecoder(req);
-  const reader = envelopeReader(limits);
-  await readBody(req, maxBytes, (bytes) => {
+  let plainParts: ReceivedParts | undefined;
+  let reader: EnvelopeReader | undefined;
+  await readBody(req, maxBytes, (bytes, wholeBody) => {
     const text = decode(bytes);
+    if (wholeBody && text.length <= PIECE_LENGTH) {
+      plainParts = readPlainEnvelope(text, limits);
+      if (plainParts !== undefined) return;
+    }
+    reader ??= envelopeReader(limits);
     if (text.length <= PIECE_LENGTH) reader.write(text);
     else return writeInPieces(reader, text);
   });
-  reader.write(decode());
+  // A fatal decoder's last call throws for an unfinished character, or gives nothing: the scan saw all the text.
+  const rest = decode();
+  if (plainParts !== undefined) return plainParts;
+  reader ??= envelopeReader(limits);
+  reader.write(rest);
   return reader.end();
 }
