@@ -92,44 +92,57 @@ const pathStepSchema = z.strictObject({
 });
 
 /** A call record as it arrives on the wire (seed file, admin API, CSV): snake_case, ISO time with offset. */
-export const callRecordSchema = z
-  .strictObject({
-    call_id: storableIdentifier(200),
-    phone: phoneNumberSchema,
-    started_at: startedAt,
-    log_events: count,
-    loops: count,
-    form_items: count,
-    caller: callerSchema.optional(),
-    duration_seconds: seconds.optional(),
-    transfers: count.optional(),
-    transfer_seconds: seconds.optional(),
-    js_errors: count.optional(),
-    fetch_errors: count.optional(),
-    page_loads: count.optional(),
-    page_load_seconds: seconds.optional(),
-    path: z.array(pathStepSchema).max(MAX_PATH_STEPS, `must have at most ${MAX_PATH_STEPS} entries`).optional(),
-  })
-  .transform((wire): CallRecord => {
-    const record: { -readonly [Field in keyof CallRecord]: CallRecord[Field] } = {
-      callId: wire.call_id,
-      phone: wire.phone,
-      startedAt: wire.started_at,
-      logEvents: wire.log_events,
-      loops: wire.loops,
-      formItems: wire.form_items,
-    };
-    if (wire.caller !== undefined) record.caller = wire.caller;
-    if (wire.duration_seconds !== undefined) record.durationMs = wire.duration_seconds;
-    if (wire.transfers !== undefined) record.transfers = wire.transfers;
-    if (wire.transfer_seconds !== undefined) record.transferMs = wire.transfer_seconds;
-    if (wire.js_errors !== undefined) record.jsErrors = wire.js_errors;
-    if (wire.fetch_errors !== undefined) record.fetchErrors = wire.fetch_errors;
-    if (wire.page_loads !== undefined) record.pageLoads = wire.page_loads;
-    if (wire.page_load_seconds !== undefined) record.pageLoadMs = wire.page_load_seconds;
-    if (wire.path !== undefined && wire.path.length > 0) record.path = wire.path;
-    return record;
-  });
+const callRecordWireSchema = z.strictObject({
+  call_id: storableIdentifier(200),
+  phone: phoneNumberSchema,
+  started_at: startedAt,
+  log_events: count,
+  loops: count,
+  form_items: count,
+  caller: callerSchema.optional(),
+  duration_seconds: seconds.optional(),
+  transfers: count.optional(),
+  transfer_seconds: seconds.optional(),
+  js_errors: count.optional(),
+  fetch_errors: count.optional(),
+  page_loads: count.optional(),
+  page_load_seconds: seconds.optional(),
+  path: z.array(pathStepSchema).max(MAX_PATH_STEPS, `must have at most ${MAX_PATH_STEPS} entries`).optional(),
+});
+
+function fromWire(wire: z.output<typeof callRecordWireSchema>): CallRecord {
+  const record: { -readonly [Field in keyof CallRecord]: CallRecord[Field] } = {
+    callId: wire.call_id,
+    phone: wire.phone,
+    startedAt: wire.started_at,
+    logEvents: wire.log_events,
+    loops: wire.loops,
+    formItems: wire.form_items,
+  };
+  if (wire.caller !== undefined) record.caller = wire.caller;
+  if (wire.duration_seconds !== undefined) record.durationMs = wire.duration_seconds;
+  if (wire.transfers !== undefined) record.transfers = wire.transfers;
+  if (wire.transfer_seconds !== undefined) record.transferMs = wire.transfer_seconds;
+  if (wire.js_errors !== undefined) record.jsErrors = wire.js_errors;
+  if (wire.fetch_errors !== undefined) record.fetchErrors = wire.fetch_errors;
+  if (wire.page_loads !== undefined) record.pageLoads = wire.page_loads;
+  if (wire.page_load_seconds !== undefined) record.pageLoadMs = wire.page_load_seconds;
+  if (wire.path !== undefined && wire.path.length > 0) record.path = wire.path;
+  return record;
+}
+
+export const callRecordSchema = callRecordWireSchema.transform(fromWire);
+
+export type CallRecordParse = { readonly record: CallRecord } | { readonly issues: readonly z.core.$ZodIssue[] };
+
+/**
+ * What callRecordSchema reads, for the import's hot path: the same validation, with the conversion
+ * called directly rather than through zod's transform pipe, which costs about a microsecond a record.
+ */
+export function parseCallRecord(value: unknown): CallRecordParse {
+  const parsed = callRecordWireSchema.safeParse(value);
+  return parsed.success ? { record: fromWire(parsed.data) } : { issues: parsed.error.issues };
+}
 
 export type CallRecordInput = z.input<typeof callRecordSchema>;
 

@@ -1,4 +1,4 @@
-import { callRecordSchema, type CallRecord } from '../../domain/call-record';
+import { parseCallRecord, type CallRecord } from '../../domain/call-record';
 import type { Store } from '../../storage/store';
 import { describeIssues } from '../field-errors';
 import type { RawRecord } from './raw-record';
@@ -32,8 +32,8 @@ function parseRecord(raw: RawRecord): CallRecord | string {
   } catch (error) {
     return `not valid JSON: ${(error as Error).message}`;
   }
-  const parsed = callRecordSchema.safeParse(value);
-  return parsed.success ? parsed.data : describeIssues(parsed.error.issues);
+  const parsed = parseCallRecord(value);
+  return 'record' in parsed ? parsed.record : describeIssues(parsed.issues);
 }
 
 /**
