@@ -5,6 +5,7 @@ import type { DaySpan, DayTotals, RegionCalls } from '../store';
 import { NO_CALLER, type CallHistory, type StoredCall } from './call-history';
 import type { CallerTable } from './caller-table';
 import type { FormItemTable } from './form-item-table';
+import { DayIndex } from './day-index';
 import { IntSet } from './int-set';
 
 type MutableTotals = Sums & { readonly day: EpochDay };
@@ -26,7 +27,7 @@ interface DayRollup {
  * the calls. Callers, regions and form items are ids, so a day holds small integers rather than text.
  */
 export class CallRollups {
-  private readonly byPhone: Array<Map<EpochDay, DayRollup> | undefined> = [];
+  private readonly byPhone: Array<DayIndex<DayRollup> | undefined> = [];
   /** Per caller id, the span count at which it was last counted: a union without a set per report. */
   private seenInSpan = new Uint32Array(0);
   private spanCount = 0;
@@ -40,15 +41,11 @@ export class CallRollups {
   add(call: StoredCall, timeZone: string): void {
     let days = this.byPhone[call.phone];
     if (days === undefined) {
-      days = new Map();
+      days = new DayIndex();
       this.byPhone[call.phone] = days;
     }
     const day = localEpochDay(call.startedAt, timeZone);
-    let rollup = days.get(day);
-    if (rollup === undefined) {
-      rollup = { totals: emptyDayTotals(day) };
-      days.set(day, rollup);
-    }
+    const rollup = days.getOrAdd(day, () => ({ totals: emptyDayTotals(day) }));
     addSums(rollup.totals, call);
     if (call.caller !== NO_CALLER) {
       (rollup.callers ??= new IntSet()).add(call.caller);
@@ -143,8 +140,8 @@ export class CallRollups {
     return this.spanCount;
   }
 
-  private daysOf(phones: readonly number[]): Array<Map<EpochDay, DayRollup>> {
-    const phoneDays: Array<Map<EpochDay, DayRollup>> = [];
+  private daysOf(phones: readonly number[]): Array<DayIndex<DayRollup>> {
+    const phoneDays: Array<DayIndex<DayRollup>> = [];
     for (const phone of phones) {
       const days = this.byPhone[phone];
       if (days !== undefined) phoneDays.push(days);
