@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { callRecordSchema, type CallRecordInput } from '../../src/domain/call-record';
 import { createLogger } from '../../src/logger';
@@ -57,6 +58,45 @@ async function createVersion3Database(url: string): Promise<void> {
   }
 }
 
+const SELECTION = { application: 'https://ivr.example.com/start.vxml', page: 'main.vxml', form: 'main_menu', item: 'selection' };
+
+/**
+ * A database as version 5 left it: a call whose path is a row of call_path, its form item stored under
+ * the digest that version computed, and its form-item rollup of 7 February in New York.
+ */
+async function createVersion5Database(url: string): Promise<void> {
+  const pool = new Pool({ connectionString: url });
+  try {
+    await migrate(pool, createLogger('silent'), MIGRATIONS.filter((migration) => migration.version <= 5));
+    await pool.query(
+      `INSERT INTO accounts (id, tool, login, password_hash, active, time_zone, credential_generation)
+       VALUES ('dev:alice', 'dev', 'alice', 'hash-of-alice', true, 'America/New_York', 0)`,
+    );
+    await pool.query(`INSERT INTO phones (phone, account_id) VALUES ('15550001', 'dev:alice')`);
+    await pool.query(`INSERT INTO calls (call_id, phone, started_at, log_events, loops, form_items) VALUES ('c1', '15550001', $1, 0, 0, 0)`, [C1_STARTED_AT]);
+    await pool.query(`INSERT INTO daily_rollups (phone, day, calls, log_events, loops, form_items) VALUES ('15550001', $1, 1, 0, 0, 0)`, [
+      epochDayOf({ year: 2018, month: 2, day: 7 }),
+    ]);
+    const digest = createHash('sha256').update(JSON.stringify([SELECTION.application, SELECTION.page, SELECTION.form, SELECTION.item])).digest();
+    const { rows } = await pool.query<{ id: string }>(
+      'INSERT INTO form_items (digest, application, page, form, item) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      [digest, SELECTION.application, SELECTION.page, SELECTION.form, SELECTION.item],
+    );
+    const id = (rows[0] as { id: string }).id;
+    await pool.query(
+      `INSERT INTO call_path (phone, call_id, step, started_at, form_item_id, visits, filled, nomatch, noinput, transfer, disconnect)
+       VALUES ('15550001', 'c1', 0, $1, $2, 2, 1, 0, 0, 0, 0)`,
+      [C1_STARTED_AT, id],
+    );
+    await pool.query(
+      `INSERT INTO form_item_days (phone, day, form_item_id, visits, filled, nomatch, noinput, transfer, disconnect)
+       VALUES ('15550001', $1, $2, 2, 1, 0, 0, 0, 0)`,
+      [epochDayOf({ year: 2018, month: 2, day: 7 }), id],
+    );
+  } finally {
+    await pool.end();
+  }
+}
 
 const record = (fields: Pick<CallRecordInput, 'call_id' | 'started_at'> & Partial<CallRecordInput>) =>
   callRecordSchema.parse({ phone: '15550001', log_events: 0, loops: 0, form_items: 0, ...fields });
@@ -109,9 +149,10 @@ describeWithPostgres('PostgreSQL migrations', () => {
         page_loads: 0,
         page_load_ms: '0',
       };
+      const version6Fields = { path_form_item_ids: null, path_counters: null };
       expect(stored.calls).toEqual([
-        { call_id: 'c1', phone: '15550001', started_at: String(C1_STARTED_AT), log_events: 4, loops: 1, form_items: 2, ...version2Fields },
-        { call_id: 'c2', phone: '15550001', started_at: String(C2_STARTED_AT), log_events: 6, loops: 0, form_items: 1, ...version2Fields },
+        { call_id: 'c1', phone: '15550001', started_at: String(C1_STARTED_AT), log_events: 4, loops: 1, form_items: 2, ...version2Fields, ...version6Fields },
+        { call_id: 'c2', phone: '15550001', started_at: String(C2_STARTED_AT), log_events: 6, loops: 0, form_items: 1, ...version2Fields, ...version6Fields },
       ]);
       expect(stored.rollups).toEqual([
         {
@@ -174,6 +215,42 @@ describeWithPostgres('PostgreSQL migrations', () => {
       expect(await store.calls.regionTotals(['15550001'], eighth, eighth)).toEqual([]);
       expect(await store.calls.formItemTotals(['15550001'], seventh, seventh, 10)).toEqual([selectionTotals]);
       expect(await store.calls.formItemTotals(['15550001'], eighth, eighth, 10)).toEqual([]);
+    });
+  });
+
+  test('make the rate-limit counters unlogged', async () => {
+    schema = await createTestSchema();
+    await (await openPostgresStore(schema.url, createLogger('silent'))).close();
+    const { rows } = await withClient(schema.url, (client) =>
+      client.query<{ relpersistence: string }>(`SELECT relpersistence FROM pg_class WHERE oid = 'rate_limit_windows'::regclass`),
+    );
+    expect(rows).toEqual([{ relpersistence: 'u' }]);
+  });
+
+  describe('upgrade a version-5 database in place', () => {
+    const seventh = epochDayOf({ year: 2018, month: 2, day: 7 });
+    const eighth = seventh + 1;
+    let store: Store;
+
+    beforeEach(async () => {
+      schema = await createTestSchema();
+      await createVersion5Database(schema.url);
+      store = await openPostgresStore(schema.url, createLogger('silent'));
+    });
+
+    afterEach(() => store.close());
+
+    test('keeping paths stored in call_path: a new call finds their form item, and a rebuild counts both', async () => {
+      await store.calls.add([record({ call_id: 'c2', started_at: '2018-02-07T12:00:00Z', path: [{ ...SELECTION, visits: 1, filled: 1 }] })]);
+      const totals = (visits: number, filled: number) => [{ ...SELECTION, visits, filled, nomatch: 0, noinput: 0, transfer: 0, disconnect: 0 }];
+      expect(await store.calls.formItemTotals(['15550001'], seventh, seventh, 10)).toEqual(totals(3, 2));
+      const formItems = await withClient(schema.url, (client) => client.query('SELECT id FROM form_items'));
+      expect(formItems.rowCount).toBe(1);
+
+      // In Tokyo c1 (15:15 UTC) falls on the 8th and c2 (21:00 there) stays on the 7th.
+      await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
+      expect(await store.calls.formItemTotals(['15550001'], seventh, seventh, 10)).toEqual(totals(1, 1));
+      expect(await store.calls.formItemTotals(['15550001'], eighth, eighth, 10)).toEqual(totals(2, 1));
     });
   });
 });

@@ -75,5 +75,16 @@ describeWithPostgres('PostgreSQL', () => {
       expect(results.map((result) => result.inserted)).toEqual(paths.map(() => 1));
       expect(byItem(await store.calls.formItemTotals(['15550001'], ...february, items.length))).toEqual(items.map((texts) => counted(texts, 8)));
     });
+
+    test('stores each call once, with its form items, when concurrent batches share call ids in opposite orders', async () => {
+      const texts = { application: 'https://ivr.example.com/a.vxml', page: 'p', form: 'f', item: 'shared' };
+      const calls = Array.from({ length: 300 }, (_, index) => call(`c${String(index).padStart(3, '0')}`, [{ ...texts, visits: 1 }]));
+      const batches = Array.from({ length: 6 }, (_, index) => (index % 2 === 0 ? calls : [...calls].reverse()));
+      const results = await Promise.all(batches.map((batch) => store.calls.add(batch)));
+      expect(results.reduce((sum, result) => sum + result.inserted, 0)).toBe(calls.length);
+      expect(results.reduce((sum, result) => sum + result.duplicates, 0)).toBe(calls.length * (batches.length - 1));
+      expect((await store.calls.dailyTotals(['15550001'], ...february)).map((totals) => totals.calls)).toEqual([calls.length]);
+      expect(await store.calls.formItemTotals(['15550001'], ...february, 10)).toEqual([counted(texts, calls.length)]);
+    });
   });
 });

@@ -484,6 +484,14 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(await store.calls.formItemTotals(['15550001'], ...february, 10)).toEqual([formItem('selection', { visits: 1 })]);
       });
 
+      test('keeps apart call ids that differ only in quotes, backslashes, commas, braces, spaces or the case of NULL', async () => {
+        const callIds = ['x', '"x"', '\\x', 'x\\', 'x,y', '{x}', 'NULL', 'null', ' x ', "x'y", 'x\u00a0y'];
+        const calls = callIds.map((callId) => v2(callId, '15550001', '2018-02-05T10:00:00-05:00'));
+        expect(await store.calls.add(calls)).toEqual({ inserted: callIds.length, duplicates: 0, unknownPhone: [] });
+        expect(await store.calls.add(calls)).toEqual({ inserted: 0, duplicates: callIds.length, unknownPhone: [] });
+        expect(await store.calls.dailyTotals(['15550001'], ...february)).toEqual([dayTotals({ day: day(2018, 2, 5), calls: callIds.length })]);
+      });
+
       // 03:30 UTC on 8 February is the evening of the 7th in New York and midday of the 8th in Tokyo.
       const lateEvening = async () => {
         await store.calls.add([

@@ -1,24 +1,31 @@
 import type { Pool } from 'pg';
-import { compareText } from '../../domain/text-order';
 import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep, type PathStepCounter } from '../../domain/call-record';
-import { regionOfCaller, type Region } from '../../domain/caller-region';
+import type { Region } from '../../domain/caller-region';
 import type { CallRepository, DayTotals } from '../store';
-import { BatchFormItems, saveFormItems, savePaths } from './paths';
-import { addToRollups, DAY_SUMS, type StoredCall } from './rollups';
+import { ingestCalls } from './ingest';
+import { FormItemIds } from './paths';
+import { DAY_SUMS } from './rollups';
 import { inTransaction } from './transaction';
-import { raiseDataVersions } from './data-versions';
 
-const INSERT_CALLS = `
-INSERT INTO calls (call_id, phone, started_at, log_events, loops, form_items, caller, region,
-                   duration_ms, transfers, transfer_ms, js_errors, fetch_errors, page_loads, page_load_ms)
-SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::text[], $8::text[],
-                     $9::bigint[], $10::integer[], $11::bigint[], $12::integer[], $13::integer[], $14::integer[], $15::bigint[])
-ON CONFLICT (call_id) DO NOTHING RETURNING call_id`;
-
+/**
+ * Every day's totals in one text, "day,calls,log_events,... day,calls,...", rather than a row per day:
+ * pg reads a result a field at a time, and a year of days is thousands of fields, which cost the reader
+ * more than the database's whole query.
+ */
 const DAILY_TOTALS = `
-SELECT day, sum(calls) AS calls, ${DAY_SUMS.map(({ column }) => `sum(${column}) AS ${column}`).join(', ')}
-FROM daily_rollups WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3
-GROUP BY day HAVING sum(calls) > 0 ORDER BY day`;
+SELECT string_agg(concat_ws(',', day, calls, ${DAY_SUMS.map(({ column }) => column).join(', ')}), ' ' ORDER BY day) AS days
+FROM (
+  SELECT day, sum(calls) AS calls, ${DAY_SUMS.map(({ column }) => `sum(${column}) AS ${column}`).join(', ')}
+  FROM daily_rollups WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3
+  GROUP BY day HAVING sum(calls) > 0
+) AS totals`;
+
+function dayTotalsOf(line: string): DayTotals {
+  const values = line.split(',').map(Number);
+  const totals: Record<string, number> = { day: values[0] as number, calls: values[1] as number };
+  DAY_SUMS.forEach(({ field }, index) => (totals[field] = values[index + 2] as number));
+  return totals as unknown as DayTotals;
+}
 
 /**
  * Each span counted on its own (a caller of two spans counts in both) by a subquery per span, so that
@@ -50,89 +57,37 @@ JOIN form_items known ON known.id = totals.form_item_id`;
 type FormItemRow = Pick<PathStep, 'application' | 'page' | 'form' | 'item'> & Record<PathStepCounter, string>;
 
 export function postgresCalls(pool: Pool): CallRepository {
+  const formItemIds = new FormItemIds();
   return {
-    add: (records) =>
-      inTransaction(pool, async (client) => {
-        const phones = [...new Set(records.map((record) => record.phone))];
-        // FOR SHARE holds the owners still until commit: a time-zone change or a move of a number
-        // waits, so every call is rolled up in the zone its owner has when the batch commits.
-        const owners = await client.query<{ phone: string; account_id: string; time_zone: string }>(
-          `SELECT phones.phone, phones.account_id, accounts.time_zone FROM phones JOIN accounts ON accounts.id = phones.account_id
-           WHERE phones.phone = ANY($1::text[]) FOR SHARE`,
-          [phones],
-        );
-        const timeZoneByPhone = new Map(owners.rows.map((row) => [row.phone, row.time_zone]));
-        const ownerByPhone = new Map(owners.rows.map((row) => [row.phone, row.account_id]));
-
-        const unknownPhone: number[] = [];
-        const candidates = new Map<string, StoredCall>();
-        let duplicates = 0;
-        // A call's region is placed once, here, and kept on its row: a rebuild re-buckets it as stored.
-        records.forEach((record, position) => {
-          if (!timeZoneByPhone.has(record.phone)) unknownPhone.push(position);
-          else if (candidates.has(record.callId)) duplicates += 1;
-          else candidates.set(record.callId, { record, region: record.caller === undefined ? undefined : regionOfCaller(record.caller) });
-        });
-        // Sorted by call id so that two imports that share call ids take the index locks in one order.
-        const batch = [...candidates.values()].sort((a, b) => compareText(a.record.callId, b.record.callId));
-        const inserted = await client.query<{ call_id: string }>(INSERT_CALLS, [
-          batch.map(({ record }) => record.callId),
-          batch.map(({ record }) => record.phone),
-          batch.map(({ record }) => record.startedAt),
-          batch.map(({ record }) => record.logEvents),
-          batch.map(({ record }) => record.loops),
-          batch.map(({ record }) => record.formItems),
-          batch.map(({ record }) => record.caller ?? null),
-          batch.map(({ region }) => region ?? null),
-          batch.map(({ record }) => record.durationMs ?? 0),
-          batch.map(({ record }) => record.transfers ?? 0),
-          batch.map(({ record }) => record.transferMs ?? 0),
-          batch.map(({ record }) => record.jsErrors ?? 0),
-          batch.map(({ record }) => record.fetchErrors ?? 0),
-          batch.map(({ record }) => record.pageLoads ?? 0),
-          batch.map(({ record }) => record.pageLoadMs ?? 0),
-        ]);
-        const stored = inserted.rows.map((row) => candidates.get(row.call_id) as StoredCall);
-        const storedRecords = stored.map(({ record }) => record);
-        const items = new BatchFormItems(storedRecords);
-        await saveFormItems(client, items);
-        await savePaths(client, storedRecords, items);
-        await addToRollups(client, stored, (phone) => timeZoneByPhone.get(phone) as string, items);
-        await raiseDataVersions(
-          client,
-          storedRecords.map((record) => ownerByPhone.get(record.phone) as string),
-        );
-        duplicates += batch.length - stored.length;
-        return { inserted: stored.length, duplicates, unknownPhone };
-      }),
+    add: async (records) => {
+      const { result, learnt } = await inTransaction(pool, (client) => ingestCalls(client, records, formItemIds));
+      formItemIds.remember(learnt);
+      return result;
+    },
+    // The reads of reports are named, so that each connection parses and plans them once.
     dailyTotals: async (phones, from, to) => {
       if (phones.length === 0) return [];
-      const { rows } = await pool.query<Record<string, string> & { day: number }>(DAILY_TOTALS, [phones, from, to]);
-      return rows.map(
-        (row): DayTotals => ({
-          day: row.day,
-          calls: Number(row.calls),
-          ...(Object.fromEntries(DAY_SUMS.map(({ field, column }) => [field, Number(row[column])])) as Omit<DayTotals, 'day' | 'calls'>),
-        }),
-      );
+      const { rows } = await pool.query<{ days: string | null }>({ name: 'daily-totals', text: DAILY_TOTALS, values: [phones, from, to] });
+      const days = rows[0]?.days;
+      return days === null || days === undefined ? [] : days.split(' ').map(dayTotalsOf);
     },
     distinctCallers: async (phones, spans) => {
       if (phones.length === 0) return spans.map(() => 0);
-      const { rows } = await pool.query<{ callers: string }>(DISTINCT_CALLERS, [
-        phones,
-        spans.map((span) => span.first),
-        spans.map((span) => span.last),
-      ]);
+      const { rows } = await pool.query<{ callers: string }>({
+        name: 'distinct-callers',
+        text: DISTINCT_CALLERS,
+        values: [phones, spans.map((span) => span.first), spans.map((span) => span.last)],
+      });
       return rows.map((row) => Number(row.callers));
     },
     regionTotals: async (phones, from, to) => {
       if (phones.length === 0) return [];
-      const { rows } = await pool.query<{ region: Region; calls: string }>(REGION_TOTALS, [phones, from, to]);
+      const { rows } = await pool.query<{ region: Region; calls: string }>({ name: 'region-totals', text: REGION_TOTALS, values: [phones, from, to] });
       return rows.map((row) => ({ region: row.region, calls: Number(row.calls) }));
     },
     formItemTotals: async (phones, from, to, limit) => {
       if (phones.length === 0) return [];
-      const { rows } = await pool.query<FormItemRow>(FORM_ITEM_TOTALS, [phones, from, to, limit]);
+      const { rows } = await pool.query<FormItemRow>({ name: 'form-item-totals', text: FORM_ITEM_TOTALS, values: [phones, from, to, limit] });
       return rows.map(
         (row): PathStep => ({
           application: row.application,

@@ -20,10 +20,12 @@ export function postgresCredentials(pool: Pool): CredentialRepository {
       );
     },
     find: async (login) => {
-      const { rows } = await pool.query<CredentialRow>(
-        'SELECT login, password_digest, account_id, generation, last_used_at FROM temporary_credentials WHERE login = $1',
-        [login],
-      );
+      // Named, so that each connection parses and plans it once: every request of the reporting API runs it.
+      const { rows } = await pool.query<CredentialRow>({
+        name: 'find-credential',
+        text: 'SELECT login, password_digest, account_id, generation, last_used_at FROM temporary_credentials WHERE login = $1',
+        values: [login],
+      });
       const row = rows[0];
       if (row === undefined) return undefined;
       return {

@@ -15,11 +15,13 @@ export function postgresRateLimits(pool: Pool): RateLimitCounters {
         latestWindowStart = windowStart;
         await pool.query('DELETE FROM rate_limit_windows WHERE window_end <= $1', [windowStart]);
       }
-      const { rows } = await pool.query<{ count: number }>(
-        `INSERT INTO rate_limit_windows (key, window_start, window_end, count) VALUES ($1, $2, $3, 1)
-         ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count`,
-        [key, windowStart, windowStart + windowMs],
-      );
+      // Named, so that each connection parses and plans it once: every request runs it.
+      const { rows } = await pool.query<{ count: number }>({
+        name: 'hit-rate-limit',
+        text: `INSERT INTO rate_limit_windows (key, window_start, window_end, count) VALUES ($1, $2, $3, 1)
+               ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count`,
+        values: [key, windowStart, windowStart + windowMs],
+      });
       return (rows[0] as { count: number }).count;
     },
     decrement: async (key, windowStart) => {

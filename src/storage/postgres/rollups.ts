@@ -1,11 +1,7 @@
 import type { PoolClient } from 'pg';
-import { compareText } from '../../domain/text-order';
-import { PATH_STEP_COUNTERS, type CallRecord } from '../../domain/call-record';
-import type { Region } from '../../domain/caller-region';
-import { localEpochDay, type EpochDay } from '../../time/calendar';
+import { PATH_STEP_COUNTERS } from '../../domain/call-record';
 import { offsetSpans } from '../../time/zone-offsets';
 import type { DayTotals } from '../store';
-import { itemIds, type BatchFormItems } from './paths';
 import { allowLongStatements, longQuery } from './pool';
 
 /** The sums of a day besides its calls: the DayTotals field and the column of calls and of daily_rollups. */
@@ -22,154 +18,58 @@ export const DAY_SUMS = [
   { field: 'pageLoadMs', column: 'page_load_ms' },
 ] as const satisfies ReadonlyArray<{ field: Exclude<keyof DayTotals, 'day' | 'calls'>; column: string }>;
 
-/** A call that an ingest stored, with the region stored on its row. */
-export interface StoredCall {
-  readonly record: CallRecord;
-  readonly region: Region | undefined;
-}
-
-interface PhoneDay {
-  readonly phone: string;
-  readonly day: EpochDay;
-}
-
-const byPhoneAndDay = (a: PhoneDay, b: PhoneDay): number => compareText(a.phone, b.phone) || a.day - b.day;
-
-/** Rows sorted by phone, day and then `text`, so that concurrent writers lock rows in one order. */
-const sortedBy = <Row extends PhoneDay>(rows: Iterable<Row>, text: (row: Row) => string): Row[] =>
-  [...rows].sort((a, b) => byPhoneAndDay(a, b) || compareText(text(a), text(b)));
-
-interface DayDelta extends PhoneDay {
-  calls: number;
-  /** In the order of DAY_SUMS. */
-  readonly sums: number[];
-}
-
-interface RegionDelta extends PhoneDay {
-  readonly region: Region;
-  calls: number;
-}
-
-interface CallerDay extends PhoneDay {
-  readonly caller: string;
-}
-
-interface FormItemDelta extends PhoneDay {
-  readonly ordinal: number;
-  /** In the order of PATH_STEP_COUNTERS. */
-  readonly counters: number[];
-}
-
-/** What a batch adds to each rollup table, per phone and local day (computed in Node, as the memory store does). */
-interface Deltas {
-  readonly days: Map<string, DayDelta>;
-  readonly callers: Map<string, CallerDay>;
-  readonly regions: Map<string, RegionDelta>;
-  readonly formItems: Map<string, FormItemDelta>;
-}
-
-function deltasOf(calls: readonly StoredCall[], timeZoneOf: (phone: string) => string, items: BatchFormItems): Deltas {
-  const deltas: Deltas = { days: new Map(), callers: new Map(), regions: new Map(), formItems: new Map() };
-  for (const { record, region } of calls) {
-    const phoneDay = { phone: record.phone, day: localEpochDay(record.startedAt, timeZoneOf(record.phone)) };
-    const dayKey = `${phoneDay.phone}|${phoneDay.day}`;
-    let day = deltas.days.get(dayKey);
-    if (day === undefined) {
-      day = { ...phoneDay, calls: 0, sums: DAY_SUMS.map(() => 0) };
-      deltas.days.set(dayKey, day);
-    }
-    day.calls += 1;
-    DAY_SUMS.forEach(({ field }, index) => (day.sums[index] = (day.sums[index] as number) + (record[field] ?? 0)));
-    if (record.caller !== undefined) deltas.callers.set(`${dayKey}|${record.caller}`, { ...phoneDay, caller: record.caller });
-    if (region !== undefined) {
-      const regionKey = `${dayKey}|${region}`;
-      const counted = deltas.regions.get(regionKey);
-      if (counted === undefined) deltas.regions.set(regionKey, { ...phoneDay, region, calls: 1 });
-      else counted.calls += 1;
-    }
-    for (const step of record.path ?? []) {
-      const ordinal = items.ordinalOf(step);
-      const itemKey = `${dayKey}|${ordinal}`;
-      const counted = deltas.formItems.get(itemKey);
-      if (counted === undefined) deltas.formItems.set(itemKey, { ...phoneDay, ordinal, counters: PATH_STEP_COUNTERS.map((counter) => step[counter]) });
-      else PATH_STEP_COUNTERS.forEach((counter, index) => (counted.counters[index] = (counted.counters[index] as number) + step[counter]));
-    }
-  }
-  return deltas;
-}
-
 const SUM_COLUMNS = DAY_SUMS.map(({ column }) => column).join(', ');
 const COUNTER_COLUMNS = PATH_STEP_COUNTERS.join(', ');
 const addedTo = (table: string, columns: readonly string[]) => columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ');
 
-const ADD_TO_DAYS = `
-INSERT INTO daily_rollups (phone, day, calls, ${SUM_COLUMNS})
-SELECT * FROM unnest($1::text[], $2::integer[], $3::bigint[], ${DAY_SUMS.map((_, index) => `$${index + 4}::bigint[]`).join(', ')})
-ON CONFLICT (phone, day) DO UPDATE SET ${addedTo('daily_rollups', ['calls', ...DAY_SUMS.map(({ column }) => column)])}`;
-
-const ADD_TO_CALLER_DAYS = `
-INSERT INTO caller_days (phone, day, caller) SELECT * FROM unnest($1::text[], $2::integer[], $3::text[])
-ON CONFLICT (phone, day, caller) DO NOTHING`;
-
-const ADD_TO_REGION_DAYS = `
-INSERT INTO region_days (phone, day, region, calls) SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[])
-ON CONFLICT (phone, day, region) DO UPDATE SET ${addedTo('region_days', ['calls'])}`;
-
-// Sorted in SQL: only there are the ids known by which concurrent writers must lock in one order.
-const ADD_TO_FORM_ITEM_DAYS = `
-WITH ${itemIds(4)}
-INSERT INTO form_item_days (phone, day, form_item_id, ${COUNTER_COLUMNS})
-SELECT delta.phone, delta.day, item_ids.id, ${PATH_STEP_COUNTERS.map((counter) => `delta.${counter}`).join(', ')}
-FROM unnest($1::text[], $2::integer[], $3::integer[], ${PATH_STEP_COUNTERS.map((_, index) => `$${index + 5}::bigint[]`).join(', ')})
-  AS delta(phone, day, ordinal, ${COUNTER_COLUMNS})
-JOIN item_ids USING (ordinal)
-ORDER BY delta.phone, delta.day, item_ids.id
-ON CONFLICT (phone, day, form_item_id) DO UPDATE SET ${addedTo('form_item_days', PATH_STEP_COUNTERS)}`;
+/**
+ * One row per path entry of the rows of `calls` (calls, or a CTE with its path columns): the call's
+ * `columns`, then the entry's form item and counters. A condition on `calls` may follow. unnest, not
+ * generate_subscripts: the planner expects a few entries per call of the one, 1,000 of the other, and
+ * sized its aggregates accordingly.
+ */
+const pathEntries = (calls: string, columns: readonly string[]) => `
+  SELECT ${columns.map((column) => `${calls}.${column}`).join(', ')}, step.form_item_id,
+    ${PATH_STEP_COUNTERS.map((counter, index) => `${calls}.path_counters[step.place][${index + 1}] AS ${counter}`).join(', ')}
+  FROM ${calls} CROSS JOIN LATERAL unnest(${calls}.path_form_item_ids) WITH ORDINALITY AS step(form_item_id, place)
+  WHERE ${calls}.path_form_item_ids IS NOT NULL`;
 
 /**
- * Adds the calls just stored to every rollup, one statement per rollup table whatever the number of
- * calls; a table with nothing to add is left alone. saveFormItems must have run for `items`.
+ * Common table expressions that add the calls of the CTE `stored` (the columns of calls, and each call's
+ * local `day`) to every rollup, one upsert per rollup table however many calls, rows sorted so that
+ * concurrent writers lock them in one order (texts by bytes, "C": the same for every writer, and cheaper
+ * to sort than a language's collation); then the data versions of the owners of their numbers, in the
+ * order raiseDataVersions takes them.
  */
-export async function addToRollups(
-  client: PoolClient,
-  calls: readonly StoredCall[],
-  timeZoneOf: (phone: string) => string,
-  items: BatchFormItems,
-): Promise<void> {
-  const deltas = deltasOf(calls, timeZoneOf, items);
-  const days = [...deltas.days.values()].sort(byPhoneAndDay);
-  if (days.length > 0) {
-    await client.query(ADD_TO_DAYS, [
-      days.map((delta) => delta.phone),
-      days.map((delta) => delta.day),
-      days.map((delta) => delta.calls),
-      ...DAY_SUMS.map((_, index) => days.map((delta) => delta.sums[index])),
-    ]);
-  }
-  const callers = sortedBy(deltas.callers.values(), (row) => row.caller);
-  if (callers.length > 0) {
-    await client.query(ADD_TO_CALLER_DAYS, [callers.map((row) => row.phone), callers.map((row) => row.day), callers.map((row) => row.caller)]);
-  }
-  const regions = sortedBy(deltas.regions.values(), (row) => row.region);
-  if (regions.length > 0) {
-    await client.query(ADD_TO_REGION_DAYS, [
-      regions.map((row) => row.phone),
-      regions.map((row) => row.day),
-      regions.map((row) => row.region),
-      regions.map((row) => row.calls),
-    ]);
-  }
-  const formItems = [...deltas.formItems.values()];
-  if (formItems.length > 0) {
-    await client.query(ADD_TO_FORM_ITEM_DAYS, [
-      formItems.map((row) => row.phone),
-      formItems.map((row) => row.day),
-      formItems.map((row) => row.ordinal),
-      items.digests,
-      ...PATH_STEP_COUNTERS.map((_, index) => formItems.map((row) => row.counters[index])),
-    ]);
-  }
-}
+export const ADD_STORED_TO_ROLLUPS = `
+add_to_days AS (
+  INSERT INTO daily_rollups (phone, day, calls, ${SUM_COLUMNS})
+  SELECT phone, day, count(*), ${DAY_SUMS.map(({ column }) => `sum(${column})`).join(', ')}
+  FROM stored GROUP BY phone, day ORDER BY phone COLLATE "C", day
+  ON CONFLICT (phone, day) DO UPDATE SET ${addedTo('daily_rollups', ['calls', ...DAY_SUMS.map(({ column }) => column)])}
+),
+add_to_caller_days AS (
+  INSERT INTO caller_days (phone, day, caller)
+  SELECT phone, day, caller FROM stored WHERE caller IS NOT NULL GROUP BY phone, day, caller ORDER BY phone COLLATE "C", day, caller COLLATE "C"
+  ON CONFLICT (phone, day, caller) DO NOTHING
+),
+add_to_region_days AS (
+  INSERT INTO region_days (phone, day, region, calls)
+  SELECT phone, day, region, count(*) FROM stored WHERE region IS NOT NULL GROUP BY phone, day, region ORDER BY phone COLLATE "C", day, region COLLATE "C"
+  ON CONFLICT (phone, day, region) DO UPDATE SET ${addedTo('region_days', ['calls'])}
+),
+add_to_form_item_days AS (
+  INSERT INTO form_item_days (phone, day, form_item_id, ${COUNTER_COLUMNS})
+  SELECT phone, day, form_item_id, ${PATH_STEP_COUNTERS.map((counter) => `sum(${counter})`).join(', ')}
+  FROM (${pathEntries('stored', ['phone', 'day'])}) AS entry
+  GROUP BY phone, day, form_item_id ORDER BY phone COLLATE "C", day, form_item_id
+  ON CONFLICT (phone, day, form_item_id) DO UPDATE SET ${addedTo('form_item_days', PATH_STEP_COUNTERS)}
+),
+raise_data_versions AS (
+  INSERT INTO account_data_versions (account_id, version)
+  SELECT DISTINCT account_id, 1 FROM phones WHERE phone IN (SELECT phone FROM stored) ORDER BY account_id
+  ON CONFLICT (account_id) DO UPDATE SET version = account_data_versions.version + 1
+)`;
 
 const MS_PER_MINUTE = 60_000;
 
@@ -198,10 +98,14 @@ const REBUILDS = [
    FROM calls c ${inSpans('c')}
    WHERE c.phone = ANY($1::text[]) AND c.region IS NOT NULL
    GROUP BY 1, 2, 3`,
+  // Paths stored before migration 6 are rows of call_path; later ones are arrays on their calls row.
   `INSERT INTO form_item_days (phone, day, form_item_id, ${COUNTER_COLUMNS})
    SELECT p.phone, ${localDay('p')}, p.form_item_id, ${PATH_STEP_COUNTERS.map((counter) => `sum(p.${counter})`).join(', ')}
-   FROM call_path p ${inSpans('p')}
-   WHERE p.phone = ANY($1::text[])
+   FROM (
+     SELECT phone, started_at, form_item_id, ${COUNTER_COLUMNS} FROM call_path WHERE phone = ANY($1::text[])
+     UNION ALL
+     ${pathEntries('calls', ['phone', 'started_at'])} AND calls.phone = ANY($1::text[])
+   ) AS p ${inSpans('p')}
    GROUP BY 1, 2, 3`,
 ];
 

@@ -3,6 +3,7 @@ import { credentialGenerations } from './002-credential-generations';
 import { surveySessionCount } from './003-survey-session-count';
 import { accountDataVersions } from './005-account-data-versions';
 import { callRecordsVersion2 } from './004-call-records-v2';
+import { fastIngest } from './006-fast-ingest';
 
 export interface Migration {
   readonly version: number;
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'survey session count', sql: surveySessionCount },
   { version: 4, name: 'call records version 2', sql: callRecordsVersion2 },
   { version: 5, name: 'account data versions', sql: accountDataVersions },
+  { version: 6, name: 'unlogged rate limits, paths on calls rows', sql: fastIngest },
 ];
