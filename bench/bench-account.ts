@@ -1,10 +1,14 @@
-/** What the benchmark servers share: a memory store with one account, dev/bench, and its Basic credentials. */
-import { hashPassword } from '../src/accounts/password-hash';
-import { accountId } from '../src/domain/account';
-import { generateDemoCallRecords } from '../src/startup-data/demo/calls';
-import { addCallsInBatches } from '../src/startup-data/seed-file';
-import { createMemoryStore } from '../src/storage/memory/memory-store';
+/**
+ * What the benchmark servers share: a memory store with one account, dev/bench, and its Basic credentials.
+ * The store is under measurement too, so it and the code filling it are the compiled modules.
+ */
+import type * as PasswordHash from '../src/accounts/password-hash';
+import type * as AccountModule from '../src/domain/account';
+import type * as DemoCallsModule from '../src/startup-data/demo/calls';
+import type * as SeedFileModule from '../src/startup-data/seed-file';
+import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
 import type { Store } from '../src/storage/store';
+import { compiled } from './compiled';
 
 export const PHONES = ['18005550100', '18005550101', '18005550102'];
 /** The numbers of an account the size of a real customer's, for the figures about many calls. */
@@ -15,6 +19,9 @@ export const HISTORY_END = Date.UTC(2026, 0, 1);
 
 /** A fresh memory store holding only the account dev/bench (password `bench`), owner of `phones`. */
 export async function benchAccountStore(phones: readonly string[]): Promise<Store> {
+  const { hashPassword } = await compiled<typeof PasswordHash>('accounts/password-hash');
+  const { accountId } = await compiled<typeof AccountModule>('domain/account');
+  const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const store = createMemoryStore();
   const id = accountId('dev', 'bench');
   await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
@@ -24,6 +31,8 @@ export async function benchAccountStore(phones: readonly string[]): Promise<Stor
 
 /** The account dev/bench owning PHONES, with the demo generator's calls over `days`. */
 export async function storeWithCalls(days: number, callsPerDay: number): Promise<{ store: Store; calls: number }> {
+  const { generateDemoCallRecords } = await compiled<typeof DemoCallsModule>('startup-data/demo/calls');
+  const { addCallsInBatches } = await compiled<typeof SeedFileModule>('startup-data/seed-file');
   const store = await benchAccountStore(PHONES);
   const records = generateDemoCallRecords({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: HISTORY_END });
   const { inserted } = await addCallsInBatches(store, records);

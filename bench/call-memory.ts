@@ -5,9 +5,11 @@
  * and of the resident set per call. Version 1 keeps only call_id, phone, started_at and the three counts.
  * Prints one JSON line.
  */
-import { callRecordSchema, type CallRecord, type CallRecordInput } from '../src/domain/call-record';
-import { generateDemoCalls } from '../src/startup-data/demo/calls';
+import type * as CallRecordModule from '../src/domain/call-record';
+import type { CallRecord, CallRecordInput } from '../src/domain/call-record';
+import type * as DemoCallsModule from '../src/startup-data/demo/calls';
 import { benchAccountStore, HISTORY_END, TIME_ZONE, TWENTY_PHONES } from './bench-account';
+import { compiled } from './compiled';
 import { settings } from './settings';
 
 export interface CallMemory {
@@ -38,6 +40,8 @@ function asVersion1(wire: CallRecordInput): CallRecordInput {
 
 async function main(): Promise<void> {
   if (global.gc === undefined) throw new Error('run with --expose-gc');
+  const { callRecordSchema } = await compiled<typeof CallRecordModule>('domain/call-record');
+  const { generateDemoCalls } = await compiled<typeof DemoCallsModule>('startup-data/demo/calls');
   const version = process.argv[2] === '2' ? 2 : 1;
   const calls = settings.memoryCalls;
   const store = await benchAccountStore(TWENTY_PHONES);

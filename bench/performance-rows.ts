@@ -74,7 +74,7 @@ const svcEval: RowGroup = {
   name: 'svcEval',
   method:
     `svcEval (row 3): calls per second of the two-question page PHP's SoapClient sends, POSTed to the survey web service of the ` +
-    `compiled app (dist/, as npm start runs it); baseline: a server built only from the soap package with the same WSDL, in the same process; ${load}; ${rounds}.`,
+    `app; baseline: a server built only from the soap package with the same WSDL, in the same process; ${load}; ${rounds}.`,
   unmeasured: [{ figure: 'svcEval vs a server built only from the `soap` package with the same WSDL', goal: '>= 0.6' }],
   async measure(log) {
     const figure = await measureSvcEval(log);

@@ -4,14 +4,15 @@
  * 10,000 calls and over one of BENCH_LARGE_CALLS, both on an account owning 20 numbers, the calls spread
  * evenly over 2025. Announces their URLs.
  */
-import { createApp } from '../src/app';
-import { loadConfig } from '../src/config/config';
+import type * as App from '../src/app';
+import type * as ConfigModule from '../src/config/config';
 import type { CallRecord } from '../src/domain/call-record';
-import { createLogger } from '../src/logger';
-import { listen } from '../src/server';
+import type * as LoggerModule from '../src/logger';
+import type * as ServerModule from '../src/server';
 import type { Store } from '../src/storage/store';
-import { systemClock } from '../src/time/clock';
+import type * as ClockModule from '../src/time/clock';
 import { benchAccountStore, credentialsFor, TWENTY_PHONES } from './bench-account';
+import { compiled } from './compiled';
 import { announce } from './processes';
 import { settings } from './settings';
 
@@ -65,6 +66,11 @@ async function storeOf(total: number): Promise<Store> {
 }
 
 async function main(): Promise<void> {
+  const { createApp } = await compiled<typeof App>('app');
+  const { loadConfig } = await compiled<typeof ConfigModule>('config/config');
+  const { createLogger } = await compiled<typeof LoggerModule>('logger');
+  const { listen } = await compiled<typeof ServerModule>('server');
+  const { systemClock } = await compiled<typeof ClockModule>('time/clock');
   const config = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000', REPORT_CACHE_BYTES: '0' });
   const logger = createLogger('silent');
   const serve = async (calls: number): Promise<ScaleServer> => {

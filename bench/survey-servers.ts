@@ -17,10 +17,8 @@ import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
 import type * as AccountModule from '../src/domain/account';
 import type * as WsdlModule from '../src/survey/wsdl';
 import type * as ClockModule from '../src/time/clock';
+import { compiled } from './compiled';
 import { announce } from './processes';
-
-/** The server's compiled modules (npm run build), as `npm start` runs them, not their TypeScript through tsx. */
-const compiled = <Module>(name: string): Promise<Module> => import(`../dist/${name}.js`) as Promise<Module>;
 
 async function soapOnlyServer(renderWsdl: (address: string) => string): Promise<string> {
   const server = createServer();

@@ -3,8 +3,9 @@
  * heap grown by SESSIONS sessions saved as the service saves them (fresh ids, the sample handler's
  * state as JSON), divided by their number. Prints one JSON line.
  */
-import { createMemorySurveySessions } from '../src/storage/memory/survey-sessions';
-import { newSessionId } from '../src/survey/session-cookie';
+import type * as SurveySessionsModule from '../src/storage/memory/survey-sessions';
+import type * as SessionCookieModule from '../src/survey/session-cookie';
+import { compiled } from './compiled';
 
 const SESSIONS = 100_000;
 
@@ -15,6 +16,8 @@ function heapUsed(): number {
 }
 
 async function main(): Promise<void> {
+  const { createMemorySurveySessions } = await compiled<typeof SurveySessionsModule>('storage/memory/survey-sessions');
+  const { newSessionId } = await compiled<typeof SessionCookieModule>('survey/session-cookie');
   const sessions = createMemorySurveySessions();
   const before = heapUsed();
   const now = Date.now();
