@@ -1,3 +1,9 @@
+import type * as App from '../src/app';
+import type * as ConfigModule from '../src/config/config';
+import type * as LoggerModule from '../src/logger';
+import type * as ServerModule from '../src/server';
+import type * as ClockModule from '../src/time/clock';
+
 /**
  * The server's compiled modules (npm run build), loaded as `npm start` runs them rather than as their
  * TypeScript through tsx, whose output (export getters, `__name` wrappers) would show in the CPU profile of
@@ -5,3 +11,15 @@
  * uses through this, so that no module runs in both forms; types come from `import type * as X from '../src/...'`.
  */
 export const compiled = <Module>(name: string): Promise<Module> => import(`../dist/${name}.js`) as Promise<Module>;
+
+/** What every bench server process needs to serve the app: its compiled modules, loaded once. */
+export async function serverModules() {
+  const [{ createApp }, { loadConfig }, { createLogger }, { listen }, { systemClock }] = await Promise.all([
+    compiled<typeof App>('app'),
+    compiled<typeof ConfigModule>('config/config'),
+    compiled<typeof LoggerModule>('logger'),
+    compiled<typeof ServerModule>('server'),
+    compiled<typeof ClockModule>('time/clock'),
+  ]);
+  return { createApp, loadConfig, createLogger, listen, systemClock };
+}

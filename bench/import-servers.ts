@@ -4,14 +4,9 @@
  * once for version-2 records (each store's account owning 20 numbers), and the bare node:http server
  * that only parses each line (the baseline). Announces their URLs.
  */
-import type * as App from '../src/app';
-import type * as ConfigModule from '../src/config/config';
-import type * as LoggerModule from '../src/logger';
-import type * as ServerModule from '../src/server';
-import type * as ClockModule from '../src/time/clock';
 import { startBareNdjsonServer } from './bare-ndjson-server';
 import { benchAccountStore, TWENTY_PHONES } from './bench-account';
-import { compiled } from './compiled';
+import { serverModules } from './compiled';
 import { announce } from './processes';
 
 export interface ImportServers {
@@ -24,11 +19,7 @@ export interface ImportServers {
 const TOKEN = 'bench-admin-token-0123456789';
 
 async function main(): Promise<void> {
-  const { createApp } = await compiled<typeof App>('app');
-  const { loadConfig } = await compiled<typeof ConfigModule>('config/config');
-  const { createLogger } = await compiled<typeof LoggerModule>('logger');
-  const { listen } = await compiled<typeof ServerModule>('server');
-  const { systemClock } = await compiled<typeof ClockModule>('time/clock');
+  const { createApp, loadConfig, createLogger, listen, systemClock } = await serverModules();
   const config = loadConfig({ ADMIN_TOKEN: TOKEN, ADMIN_RATE_LIMIT: '1000000000' });
   const logger = createLogger('silent');
   const admin = async () => {

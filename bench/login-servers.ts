@@ -3,23 +3,14 @@
  * their event loop: the app over one year of demo calls, once with tool-password hashing bounded to one
  * at a time (the default) and once with it bounded only by libuv's thread pool. Announces their URLs.
  */
-import type * as App from '../src/app';
-import type * as ConfigModule from '../src/config/config';
-import type * as LoggerModule from '../src/logger';
-import type * as ServerModule from '../src/server';
-import type * as ClockModule from '../src/time/clock';
 import { storeWithCalls, credentialsFor } from './bench-account';
-import { compiled } from './compiled';
+import { serverModules } from './compiled';
 import { announce } from './processes';
 
 const LIMITS = { DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000000000', REPORT_CACHE_BYTES: '0' };
 
 async function main(): Promise<void> {
-  const { createApp } = await compiled<typeof App>('app');
-  const { loadConfig } = await compiled<typeof ConfigModule>('config/config');
-  const { createLogger } = await compiled<typeof LoggerModule>('logger');
-  const { listen } = await compiled<typeof ServerModule>('server');
-  const { systemClock } = await compiled<typeof ClockModule>('time/clock');
+  const { createApp, loadConfig, createLogger, listen, systemClock } = await serverModules();
   const { store } = await storeWithCalls(365, 60);
   const logger = createLogger('silent');
   const server = async (concurrency: number) => {

@@ -4,15 +4,10 @@
  * 10,000 calls and over one of BENCH_LARGE_CALLS, both on an account owning 20 numbers, the calls spread
  * evenly over 2025. Announces their URLs.
  */
-import type * as App from '../src/app';
-import type * as ConfigModule from '../src/config/config';
 import type { CallRecord } from '../src/domain/call-record';
-import type * as LoggerModule from '../src/logger';
-import type * as ServerModule from '../src/server';
 import type { Store } from '../src/storage/store';
-import type * as ClockModule from '../src/time/clock';
 import { benchAccountStore, credentialsFor, TWENTY_PHONES } from './bench-account';
-import { compiled } from './compiled';
+import { serverModules } from './compiled';
 import { announce } from './processes';
 import { settings } from './settings';
 
@@ -66,11 +61,7 @@ async function storeOf(total: number): Promise<Store> {
 }
 
 async function main(): Promise<void> {
-  const { createApp } = await compiled<typeof App>('app');
-  const { loadConfig } = await compiled<typeof ConfigModule>('config/config');
-  const { createLogger } = await compiled<typeof LoggerModule>('logger');
-  const { listen } = await compiled<typeof ServerModule>('server');
-  const { systemClock } = await compiled<typeof ClockModule>('time/clock');
+  const { createApp, loadConfig, createLogger, listen, systemClock } = await serverModules();
   const config = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000', REPORT_CACHE_BYTES: '0' });
   const logger = createLogger('silent');
   const serve = async (calls: number): Promise<ScaleServer> => {

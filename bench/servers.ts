@@ -6,13 +6,8 @@
  * baselines). Announces their URLs.
  */
 import express from 'express';
-import type * as App from '../src/app';
-import type * as ConfigModule from '../src/config/config';
-import type * as LoggerModule from '../src/logger';
-import type * as ServerModule from '../src/server';
-import type * as ClockModule from '../src/time/clock';
 import { credentialsFor, PHONES, storeWithCalls } from './bench-account';
-import { compiled } from './compiled';
+import { serverModules } from './compiled';
 import { announce } from './processes';
 import { settings } from './settings';
 
@@ -41,11 +36,7 @@ const YEAR = '/api/events/20250101/20251231/day/ALL';
 const WEEK = `/api/events/20250106/20250113/day/${PHONES[0]}`;
 
 async function main(): Promise<void> {
-  const { createApp } = await compiled<typeof App>('app');
-  const { loadConfig } = await compiled<typeof ConfigModule>('config/config');
-  const { createLogger } = await compiled<typeof LoggerModule>('logger');
-  const { listen } = await compiled<typeof ServerModule>('server');
-  const { systemClock } = await compiled<typeof ClockModule>('time/clock');
+  const { createApp, loadConfig, createLogger, listen, systemClock } = await serverModules();
   const config = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000' });
   const uncachedConfig = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000', REPORT_CACHE_BYTES: '0' });
   const logger = createLogger('silent');
