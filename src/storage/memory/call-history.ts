@@ -1,4 +1,5 @@
 import { PATH_STEP_COUNTERS, type CallRecord } from '../../domain/call-record';
+import { zeroSums } from '../day-totals';
 import type { FormItemTable } from './form-item-table';
 import { VarintColumn } from './varint-column';
 
@@ -36,24 +37,7 @@ export interface StoredCall extends Record<OptionalCounter, number> {
 }
 
 export function emptyStoredCall(): StoredCall {
-  return {
-    calls: 1,
-    phone: 0,
-    startedAt: 0,
-    logEvents: 0,
-    loops: 0,
-    formItems: 0,
-    durationMs: 0,
-    transfers: 0,
-    transferMs: 0,
-    jsErrors: 0,
-    fetchErrors: 0,
-    pageLoads: 0,
-    pageLoadMs: 0,
-    caller: NO_CALLER,
-    pathStart: 0,
-    pathLength: 0,
-  };
+  return { ...zeroSums(), calls: 1, phone: 0, startedAt: 0, caller: NO_CALLER, pathStart: 0, pathLength: 0 };
 }
 
 /** A column of a block, as narrow as its largest value allows: most counters fit in a byte. */

@@ -12,10 +12,6 @@ export class IntSet {
   private slots = new Uint32Array(INITIAL_SLOTS);
   private count = 0;
 
-  get size(): number {
-    return this.count;
-  }
-
   add(value: number): void {
     const slot = this.slotOf(value);
     if (this.slots[slot] !== 0) return;

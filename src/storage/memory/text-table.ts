@@ -48,14 +48,7 @@ export class TextTable {
     return this.positions.length;
   }
 
-  /** The id of `text`, or -1 when the table does not hold it. At most MAX_TEXT_UNITS UTF-16 units. */
-  idOf(text: string): number {
-    const slot = this.findSlot(text, this.stage(text));
-    const taken = this.slots[slot] as number;
-    return taken === 0 ? -1 : taken - 1;
-  }
-
-  /** The id of `text`, added with the next id when the table does not hold it yet. */
+  /** The id of `text` (at most MAX_TEXT_UNITS UTF-16 units), added with the next id when the table does not hold it yet. */
   intern(text: string): number {
     const byteLength = this.stage(text);
     let slot = this.findSlot(text, byteLength);

@@ -20,10 +20,6 @@ export class Uint32Column {
     return (this.chunks[index >>> CHUNK_SHIFT] as Uint32Array)[index & CHUNK_MASK] as number;
   }
 
-  set(index: number, value: number): void {
-    (this.chunks[index >>> CHUNK_SHIFT] as Uint32Array)[index & CHUNK_MASK] = value;
-  }
-
   push(value: number): number {
     const index = this.size;
     if ((index & CHUNK_MASK) === 0) this.chunks.push(new Uint32Array(CHUNK_SIZE));
