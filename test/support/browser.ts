@@ -1,12 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-
-/** Debian's chromium, which `.ci/run` installs; CHROMIUM_PATH points elsewhere on other machines. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Whether the browser suites can run here; under CI=true a missing browser fails them instead. */
-export const chromiumAvailable = existsSync(chromiumPath);
+import { chromiumAvailable, chromiumPath } from './chromium';
 
 /** Where the browser suites leave their screenshots: CI output, ignored by git. */
 export const screenshotDirectory = path.resolve(__dirname, '../../.ci/tmp/screenshots');

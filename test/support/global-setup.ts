@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { chromiumAvailable, chromiumPath } from './chromium';
 import { missingServices } from './service-urls';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -7,10 +8,16 @@ const ROOT = path.resolve(__dirname, '../..');
 /**
  * Once per `jest` run, before any worker starts: brings dist/ up to date (an incremental build, a no-op
  * when nothing changed), so the suites that run the server or the command-line tool as a process spawn
- * compiled JavaScript; and says which suites are skipped and why, or, under CI, fails the run at once.
+ * compiled JavaScript; and says which suites are skipped and why (services, browser), or, under CI, fails
+ * the run at once.
  */
 export default function globalSetup(): void {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+
+  if (!chromiumAvailable) {
+    if (process.env.CI === 'true') throw new Error(`no browser at ${chromiumPath}: CI must run the browser suites (see .ci/run)`);
+    process.stdout.write(`\nSkipped: the browser suites, because there is no Chromium at ${chromiumPath} (set CHROMIUM_PATH).\n`);
+  }
 
   const missing = missingServices(process.env);
   if (missing.length === 0) return;
