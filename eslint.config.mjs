@@ -28,6 +28,22 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard's browser modules (src/dashboard/browser/), served as they are.
+    files: ['src/dashboard/browser/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        document: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+        Blob: 'readonly',
+        ResizeObserver: 'readonly',
+        btoa: 'readonly',
+      },
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -9,8 +9,9 @@
  *   rounds of `importRecords` each; records per second, median of the rounds;
  * - query: the one-year daily event query, GET /api/events/20250101/20251231/day/ALL with Basic
  *   credentials and REPORT_CACHE_BYTES=0 (every request builds its report), on a PostgreSQL store and on a
- *   memory store holding the same ~1 million calls, both served by this process; `requests` sequential
- *   requests per store and round, the stores taking turns to go first; the median of each round's p50.
+ *   memory store holding the same ~1 million calls (the database vacuumed and analysed once they are in),
+ *   both served by this process; `requests` sequential requests per store and round, the stores taking
+ *   turns to go first; the median of each round's p50.
  *   Both stores must give the same body.
  *
  * It works in a database of its own, `bench_<random>`, created on the server of `databaseUrl` and dropped
@@ -18,24 +19,24 @@
  * since without it a commit costs nothing and the figures say little. Bounded: a fixed number of records
  * and requests, and `timeoutSeconds` after which it stops between two batches or requests and throws.
  *
+ * The servers, both stores and the code filling them are the compiled modules (`npm run build` first), as
+ * in the other benches; they share this process with the load generator, whose requests are sequential.
+ *
  * Standalone: `BENCH_DATABASE_URL=postgres://... npx tsx bench/postgres.ts` prints the figures
  * (BENCH_RUNS rounds, default 5).
  */
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { hashPassword } from '../src/accounts/password-hash';
-import { createApp } from '../src/app';
-import { loadConfig } from '../src/config/config';
-import { accountId } from '../src/domain/account';
+import type * as PasswordHash from '../src/accounts/password-hash';
+import type * as AccountModule from '../src/domain/account';
 import type { CallRecord, CallRecordInput } from '../src/domain/call-record';
-import { createLogger } from '../src/logger';
-import { listen, type RunningServer } from '../src/server';
-import { generateDemoCallRecords, generateDemoCalls } from '../src/startup-data/demo/calls';
-import { createMemoryStore } from '../src/storage/memory/memory-store';
-import { openPostgresStore } from '../src/storage/postgres/postgres-store';
+import type { RunningServer } from '../src/server';
+import type * as DemoCallsModule from '../src/startup-data/demo/calls';
+import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
+import type * as PostgresStoreModule from '../src/storage/postgres/postgres-store';
 import type { Store } from '../src/storage/store';
-import { systemClock } from '../src/time/clock';
 import { credentialsFor, PHONES, TIME_ZONE } from './bench-account';
+import { compiled, serverModules } from './compiled';
 import { median, RUNS } from './rounds';
 
 export interface PostgresBenchOptions {
@@ -75,15 +76,6 @@ const BENCH_NOW = Date.UTC(2026, 0, 1);
 /** The importing account's numbers, apart from the bench account's so that its query sees only its own calls. */
 const IMPORT_PHONES = Array.from({ length: 10 }, (_, index) => String(18_005_550_300 + index));
 
-const config = loadConfig({
-  ADMIN_TOKEN: TOKEN,
-  ADMIN_RATE_LIMIT: '1000000000',
-  DATA_RATE_LIMIT: '1000000000',
-  AUTH_RATE_LIMIT: '1000',
-  REPORT_CACHE_BYTES: '0',
-});
-const logger = createLogger('silent');
-
 class Deadline {
   private readonly at: number;
 
@@ -96,11 +88,20 @@ class Deadline {
   }
 }
 
-/** A database of its own on the server of `url`; `drop` ends its connections and removes it. */
-async function createBenchDatabase(url: string): Promise<{ url: string; fsync: string; drop: () => Promise<void> }> {
+interface BenchDatabase {
+  readonly url: string;
+  readonly fsync: string;
+  /** VACUUM (ANALYZE) of the whole database. */
+  readonly settle: () => Promise<void>;
+  /** Ends its connections and removes it. */
+  readonly drop: () => Promise<void>;
+}
+
+/** A database of its own on the server of `url`. */
+async function createBenchDatabase(url: string): Promise<BenchDatabase> {
   const name = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = async <T>(work: (client: Client) => Promise<T>): Promise<T> => {
-    const client = new Client({ connectionString: url });
+  const admin = async <T>(work: (client: Client) => Promise<T>, connectionString = url): Promise<T> => {
+    const client = new Client({ connectionString });
     await client.connect();
     try {
       return await work(client);
@@ -114,10 +115,17 @@ async function createBenchDatabase(url: string): Promise<{ url: string; fsync: s
   });
   const own = new URL(url);
   own.pathname = `/${name}`;
-  return { url: own.toString(), fsync, drop: () => admin((client) => client.query(`DROP DATABASE ${name} WITH (FORCE)`)).then(() => undefined) };
+  return {
+    url: own.toString(),
+    fsync,
+    settle: () => admin((client) => client.query('VACUUM (ANALYZE)'), own.toString()).then(() => undefined),
+    drop: () => admin((client) => client.query(`DROP DATABASE ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 async function saveAccount(store: Store, login: string, password: string, phones: readonly string[]): Promise<void> {
+  const { hashPassword } = await compiled<typeof PasswordHash>('accounts/password-hash');
+  const { accountId } = await compiled<typeof AccountModule>('domain/account');
   const id = accountId('dev', login);
   await store.accounts.save({ id, tool: 'dev', login, passwordHash: await hashPassword(password), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
   for (const phone of phones) await store.phones.assign(phone, id);
@@ -169,6 +177,7 @@ async function measureImport(
   url: string,
   { rounds, importRecords, deadline, progress }: { rounds: number; importRecords: number; deadline: Deadline; progress: (line: string) => void },
 ): Promise<{ v1: number; v2: number }> {
+  const { generateDemoCalls } = await compiled<typeof DemoCallsModule>('startup-data/demo/calls');
   // Both versions take records from one stream; a number gets fewer than 30 calls on a quiet day.
   const days = Math.ceil((2 * rounds * importRecords) / (IMPORT_PHONES.length * 30)) + 10;
   const records = generateDemoCalls({ phones: IMPORT_PHONES, days, callsPerDay: 100, seed: 11, timeZone: TIME_ZONE, now: BENCH_NOW })[Symbol.iterator]();
@@ -186,6 +195,7 @@ async function measureImport(
 
 /** The generator's calls on the bench account, added to both stores batch by batch. */
 async function loadQueryCalls(stores: readonly Store[], days: number, deadline: Deadline): Promise<number> {
+  const { generateDemoCallRecords } = await compiled<typeof DemoCallsModule>('startup-data/demo/calls');
   let batch: CallRecord[] = [];
   let inserted = 0;
   const flush = async () => {
@@ -246,6 +256,17 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
   const rounds = options.rounds ?? RUNS;
   const deadline = new Deadline(options.timeoutSeconds ?? 900);
   const progress = options.progress ?? (() => undefined);
+  const { createApp, loadConfig, createLogger, listen, systemClock } = await serverModules();
+  const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
+  const { openPostgresStore } = await compiled<typeof PostgresStoreModule>('storage/postgres/postgres-store');
+  const config = loadConfig({
+    ADMIN_TOKEN: TOKEN,
+    ADMIN_RATE_LIMIT: '1000000000',
+    DATA_RATE_LIMIT: '1000000000',
+    AUTH_RATE_LIMIT: '1000',
+    REPORT_CACHE_BYTES: '0',
+  });
+  const logger = createLogger('silent');
   const database = await createBenchDatabase(options.databaseUrl);
   const opened: Store[] = [];
   const servers: RunningServer[] = [];
@@ -268,6 +289,9 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
     for (const store of [postgres, memory]) await saveAccount(store, 'bench', 'bench', PHONES);
     const queryCalls = await loadQueryCalls([postgres, memory], options.queryDays ?? 3_650, deadline);
     progress(`${queryCalls} calls in each store`);
+    // A million calls added in a minute set autovacuum going over every table for a while after; the
+    // query is measured on a database that has caught up, as a server's is between imports.
+    await database.settle();
     const queries = await measureQueries(
       {
         postgres: { url: postgresUrl, authorization: await credentialsFor(postgresUrl) },

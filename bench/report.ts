@@ -58,7 +58,7 @@ export function renderReport(report: Report): string {
     `- OS: ${machine.os}`,
     `- Node.js: ${machine.node}`,
     `- Load: the load generator (autocannon, fetch) ran on the same machine over loopback, each server under test in a ` +
-      `child process of its own, running the compiled app (dist/, as npm start runs it) except the PostgreSQL figures, whose servers (PostgreSQL and memory alike) bench/postgres.ts runs through tsx; one-minute load average at the start ${machine.loadAverage.toFixed(2)}.`,
+      `child process of its own, running the compiled app (dist/, as npm start runs it), but for the PostgreSQL figures, whose servers (PostgreSQL and memory alike, compiled too) bench/postgres.ts runs in its own process, its requests one at a time; one-minute load average at the start ${machine.loadAverage.toFixed(2)}.`,
     '',
     '## How each figure is measured',
     '',

@@ -3,11 +3,19 @@ import type { Logger } from 'pino';
 import { adminRouter } from './admin/router';
 import { composeServices } from './composition';
 import type { Config } from './config/config';
+import { loadDashboardAssets } from './dashboard/assets';
+import { dashboardRouter } from './dashboard/router';
 import { errors } from './errors/catalogue';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFound } from './http/error-handler';
 import { renderError } from './http/representation';
 import { answerStalledBodies } from './http/stalled-body';
+import { apiDocument } from './openapi/document';
+import { apiReferenceRouter } from './openapi/reference-router';
+import type { AppMetrics } from './operations/app-metrics';
+import { metricsRouter } from './operations/metrics-route';
+import { probeRouter } from './operations/probes';
+import { requestMetrics } from './operations/request-metrics';
 import { reportingRouter } from './reporting/router';
 import type { Store } from './storage/store';
 import { surveyRouter } from './survey/router';
@@ -22,16 +30,26 @@ export interface AppDependencies {
   readonly logger: Logger;
   /** The survey web service's evaluation (SURVEY_HANDLER); the specification's sample when not given. */
   readonly surveyHandler?: SurveyHandler;
+  /** This app's metrics (GET /metrics); a fresh set when not given. Tests pass theirs to read values. */
+  readonly metrics?: AppMetrics;
 }
 
-/** The one Express app: the reporting API under /api, the survey web service at SOAP_PATH, then 404 and the error handler. */
+/**
+ * The one Express app: the API reference, the dashboard at /, the reporting API under /api, the survey
+ * web service at SOAP_PATH, then 404 and the error handler.
+ */
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express's last-resort handler shows stack traces unless it believes it runs in production.
   app.set('env', 'production');
   app.set('trust proxy', deps.config.trustProxy);
+  const services = composeServices(deps);
+  // Metrics see every request; the probes come before the access log, which would drown in them (src/operations/probes.ts).
+  app.use(requestMetrics(app, services.operations.metrics));
+  app.use(probeRouter(services.operations.readiness));
   app.use(accessLog(deps.logger));
+  app.use(metricsRouter(services.operations.scrape));
   app.use(
     answerStalledBodies((req, res) => {
       const stalled = errors.bodyStalled(deps.config.requestIdleTimeoutSeconds);
@@ -39,7 +57,9 @@ export function createApp(deps: AppDependencies): Express {
       else res.send(renderError(req, res, stalled));
     }),
   );
-  const services = composeServices(deps);
+  // The API reference: outside every limit group, and built once, so a mistake in it stops the start.
+  app.use(apiReferenceRouter({ document: apiDocument(deps.config), publicUrl: deps.config.publicUrl }));
+  app.use(dashboardRouter(loadDashboardAssets()));
   app.use('/api', reportingRouter(services.reporting));
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
   if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));

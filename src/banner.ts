@@ -31,15 +31,18 @@ function demoLines(base: string, demo: DemoAccount): string[] {
 }
 
 /**
- * What a person starting the server reads: where it listens, on which store, the survey service's WSDL,
- * whether the admin API is on, and with the demo data, its credentials and curl commands that work as
- * printed. It goes to standard error, apart from the JSON logs on standard output.
+ * What a person starting the server reads: where it listens, on which store, the dashboard, the API
+ * reference, the survey service's WSDL, whether the admin API is on, and with the demo data, its
+ * credentials and curl commands that work as printed. It goes to standard error, apart from the JSON
+ * logs on standard output.
  */
 export function banner(url: string, config: Config, demo: DemoAccount | undefined): string {
   const base = config.publicUrl ?? url;
   const store = config.store === 'postgres' ? 'PostgreSQL' : 'in-memory';
   return [
     `IVR reporting server listening on ${url} (${store} store${demo === undefined ? '' : ' with demo data'})`,
+    `Dashboard: ${base}/`,
+    `API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`,
     `Survey web service WSDL: ${base}${config.soapPath}?wsdl`,
     config.adminToken === undefined
       ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'

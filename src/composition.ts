@@ -2,6 +2,9 @@ import type { AppDependencies } from './app';
 import { passwordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
 import type { AdminServices } from './admin/router';
+import { createAppMetrics } from './operations/app-metrics';
+import { countingDependencyErrors } from './operations/dependency-errors';
+import { operationsServices, type OperationsServices } from './operations/services';
 import { authenticator } from './reporting/auth/authenticate';
 import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
@@ -16,14 +19,19 @@ export interface Services {
   /** Undefined without ADMIN_TOKEN: then the admin API does not exist. */
   readonly admin: AdminServices | undefined;
   readonly survey: SurveyServices;
+  /** The probes (/healthz, /readyz) and the metrics (/metrics, and every request counted). */
+  readonly operations: OperationsServices;
 }
 
 /**
  * The composition root: every service is built here, once, from the configuration and the shared
  * dependencies (store, clock, logger); the routers receive services and never read the configuration.
  */
-export function composeServices({ config, store, clock, logger, surveyHandler }: AppDependencies): Services {
-  const limitDependencies = { store, clock, logger };
+export function composeServices({ config, store: storeGiven, clock, logger, surveyHandler, metrics: metricsGiven }: AppDependencies): Services {
+  const metrics = metricsGiven ?? createAppMetrics();
+  // Every service uses the store through this view, so each failed call counts against its dependency.
+  const store = countingDependencyErrors(storeGiven, metrics);
+  const limitDependencies = { store, clock, logger, refusals: metrics };
   const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.credentialTtlSeconds });
   const passwords = passwordHasher(config.passwordHashConcurrency);
   const reporting: ReportingServices = {
@@ -48,6 +56,7 @@ export function composeServices({ config, store, clock, logger, surveyHandler }:
           limit: adminRateLimit(limitDependencies, { limit: config.adminRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
           accounts: accountAdmin(store, config.defaultTimeZone, passwords),
           store,
+          importedCalls: metrics,
         };
   const survey: SurveyServices = {
     call: {
@@ -65,5 +74,13 @@ export function composeServices({ config, store, clock, logger, surveyHandler }:
     publicUrl: config.publicUrl,
     logger,
   };
-  return { reporting, admin, survey };
+  const operations = operationsServices({
+    metrics,
+    store,
+    clock,
+    logger,
+    metricsToken: config.metricsToken,
+    readinessTimeoutSeconds: config.readinessTimeoutSeconds,
+  });
+  return { reporting, admin, survey, operations };
 }

@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { methodNotAllowed } from '../http/error-handler';
+import type { ImportedCallsCounter } from '../operations/app-metrics';
 import type { Store } from '../storage/store';
 import type { AccountAdmin } from './accounts/account-admin';
 import { accountRoutes } from './accounts/routes';
@@ -14,6 +15,8 @@ export interface AdminServices {
   readonly accounts: AccountAdmin;
   /** Where imported calls go. */
   readonly store: Store;
+  /** Where the import's outcomes are counted (the app's metrics). */
+  readonly importedCalls: ImportedCallsCounter;
 }
 
 /**
@@ -26,10 +29,10 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ token, limit, accounts, store }: AdminServices): Router {
+export function adminRouter({ token, limit, accounts, store, importedCalls }: AdminServices): Router {
   const router = Router();
   router.use(answerInJson, limit, requireAdminToken(token));
   router.use(accountRoutes(accounts));
-  router.route('/calls').post(importCallsRoute(store)).all(methodNotAllowed(['POST']));
+  router.route('/calls').post(importCallsRoute(store, importedCalls)).all(methodNotAllowed(['POST']));
   return router;
 }

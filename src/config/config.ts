@@ -55,9 +55,13 @@ const publicUrl = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must b
 /** Long enough that guessing it through the admin rate limit is hopeless. */
 const adminToken = optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional());
 
+/** As long as the admin token: GET /metrics has no rate limit, so only its length stops guessing. */
+const metricsToken = adminToken;
+
 /** Defaults that modules also used without a Config (tests, benchmarks) fall back to. */
 export const DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS = 30;
 export const DEFAULT_DEPENDENCY_TIMEOUT_SECONDS = 5;
+export const DEFAULT_READINESS_TIMEOUT_SECONDS = 2;
 
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
@@ -95,6 +99,8 @@ const schema = z.object({
   ADMIN_RATE_LIMIT: integer(1).default(90_000),
   REQUEST_IDLE_TIMEOUT_SECONDS: integer(1, 3600).default(DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS),
   DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(DEFAULT_DEPENDENCY_TIMEOUT_SECONDS),
+  METRICS_TOKEN: metricsToken,
+  READINESS_TIMEOUT_SECONDS: integer(1, 60).default(DEFAULT_READINESS_TIMEOUT_SECONDS),
 }).superRefine((variables, context) => {
   if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });
@@ -156,6 +162,10 @@ export interface Config {
   readonly requestIdleTimeoutSeconds: number;
   /** The bound on every wait for PostgreSQL or Redis (connecting, a query, a command): then a 500. */
   readonly dependencyTimeoutSeconds: number;
+  /** Bearer token of GET /metrics; unset: the metrics are open to whoever reaches the server. */
+  readonly metricsToken: string | undefined;
+  /** How long GET /readyz waits for each dependency's answer before it reports it unavailable (503). */
+  readonly readinessTimeoutSeconds: number;
 }
 
 /**
@@ -223,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     adminRateLimit: parsed.ADMIN_RATE_LIMIT,
     requestIdleTimeoutSeconds: parsed.REQUEST_IDLE_TIMEOUT_SECONDS,
     dependencyTimeoutSeconds: parsed.DEPENDENCY_TIMEOUT_SECONDS,
+    metricsToken: parsed.METRICS_TOKEN,
+    readinessTimeoutSeconds: parsed.READINESS_TIMEOUT_SECONDS,
   });
 }
 
@@ -248,7 +260,7 @@ function parseVariables<Shape extends z.ZodRawShape>(
 }
 
 /** Secrets a message names but never repeats: start-up errors end up in terminals, logs and tickets. */
-const SECRET_VARIABLES: ReadonlySet<string> = new Set(['ADMIN_TOKEN']);
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['ADMIN_TOKEN', 'METRICS_TOKEN']);
 
 /** The variable as a message shows it: its value, but never a secret's, nor the password of a URL's user. */
 function shownVariable(name: string, value: string): string {

@@ -64,7 +64,8 @@ const seconds = z
   .number()
   .min(0)
   .max(MAX_SECONDS, `must be at most ${MAX_SECONDS} seconds`)
-  .transform((value) => Math.round(value * 1000));
+  .transform((value) => Math.round(value * 1000))
+  .meta({ description: 'Seconds, fractions allowed; kept to the millisecond' });
 
 const startedAt = z.string().transform((value, context) => {
   const instant = parseInstantWithOffset(value);
@@ -76,7 +77,7 @@ const startedAt = z.string().transform((value, context) => {
     return z.NEVER;
   }
   return instant;
-});
+}).meta({ description: 'ISO-8601 date and time from 1970 with an offset (Z or ±hh:mm)' });
 
 const pathStepSchema = z.strictObject({
   application: storableIdentifier(500),
@@ -89,10 +90,10 @@ const pathStepSchema = z.strictObject({
   noinput: count.default(0),
   transfer: count.default(0),
   disconnect: count.default(0),
-});
+}).meta({ id: 'PathStep', description: 'A form item the call went through, with its counters for that call (absent is 0)' });
 
 /** A call record as it arrives on the wire (seed file, admin API, CSV): snake_case, ISO time with offset. */
-const callRecordWireSchema = z.strictObject({
+export const callRecordWireSchema = z.strictObject({
   call_id: storableIdentifier(200),
   phone: phoneNumberSchema,
   started_at: startedAt,
@@ -108,6 +109,9 @@ const callRecordWireSchema = z.strictObject({
   page_loads: count.optional(),
   page_load_seconds: seconds.optional(),
   path: z.array(pathStepSchema).max(MAX_PATH_STEPS, `must have at most ${MAX_PATH_STEPS} entries`).optional(),
+}).meta({
+  id: 'CallRecord',
+  description: 'A call: the six fields of version 1, and the optional fields of version 2 (an absent counter counts 0, an absent caller is unknown)',
 });
 
 function fromWire(wire: z.output<typeof callRecordWireSchema>): CallRecord {

@@ -17,4 +17,7 @@ export function normaliseCaller(value: string): string | undefined {
   return plus === '' && digits.length === NORTH_AMERICAN_LENGTH ? `1${digits}` : digits;
 }
 
-export const callerSchema = normalisedSchema(normaliseCaller, 'must be a calling number of 1-15 digits, optionally after a +');
+export const callerSchema = normalisedSchema(normaliseCaller, 'must be a calling number of 1-15 digits, optionally after a +').meta({
+  description: 'The calling number: 1-15 digits; with +, international; without, a 10-digit number is North American',
+  pattern: CALLER_PATTERN.source,
+});

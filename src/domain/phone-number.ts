@@ -19,4 +19,7 @@ export function normalisedSchema(normalise: (value: string) => string | undefine
     .overwrite((value) => normalise(value) ?? value);
 }
 
-export const phoneNumberSchema = normalisedSchema(normalisePhone, 'must be a phone number of 1-15 digits, optionally after a +');
+export const phoneNumberSchema = normalisedSchema(normalisePhone, 'must be a phone number of 1-15 digits, optionally after a +').meta({
+  description: 'A phone number: 1-15 digits, a leading + allowed and ignored',
+  pattern: PHONE_PATTERN.source,
+});

@@ -10,4 +10,7 @@ export function isTimeZone(value: string): boolean {
 }
 
 /** An account's time zone, as the admin API, the seed file and the configuration take it. */
-export const timeZoneSchema = z.string(TIME_ZONE_RULE).refine(isTimeZone, TIME_ZONE_RULE);
+export const timeZoneSchema = z
+  .string(TIME_ZONE_RULE)
+  .refine(isTimeZone, TIME_ZONE_RULE)
+  .meta({ description: 'An IANA time zone such as UTC or America/New_York' });

@@ -89,6 +89,11 @@ export const errors = {
     new AppError('IVR_ADMIN_UNAUTHORIZED', 401, 'missing or wrong admin token; send Authorization: Bearer <ADMIN_TOKEN>', {
       'WWW-Authenticate': `Bearer realm="${realm}"`,
     }),
+  // GET /metrics when METRICS_TOKEN is set.
+  metricsUnauthorized: (realm: string) =>
+    new AppError('IVR_METRICS_UNAUTHORIZED', 401, 'missing or wrong metrics token; send Authorization: Bearer <METRICS_TOKEN>', {
+      'WWW-Authenticate': `Bearer realm="${realm}"`,
+    }),
   accountNotFound: (tool: string, login: string) =>
     new AppError('IVR_ACCOUNT_NOT_FOUND', 404, `no account ${tool}/${login}`),
   phoneNotOnAccount: (phone: string, tool: string, login: string) =>

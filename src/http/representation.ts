@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { Builder } from 'xml2js';
+import { z } from 'zod';
 import type { AppError } from '../errors/catalogue';
 
 /**
@@ -78,8 +79,14 @@ export function fields(values: Readonly<Record<string, string>>): Representation
   };
 }
 
+/** The error body of decisions.md: `{"error": "..."}`, or `<result><error>...</error></result>`. */
+export const errorBodySchema = z
+  .strictObject({ error: z.string().meta({ description: 'What went wrong, in a sentence a person can act on' }) })
+  .meta({ id: 'Error', xml: { name: 'result' } });
+
 /** The error body of decisions.md, with the error's own headers (Allow, WWW-Authenticate, ...). */
 export function renderError(req: Request, res: Response, error: AppError): string {
   res.set(error.headers);
-  return render(req, res, error.statusCode, fields({ error: error.message }));
+  const body: z.input<typeof errorBodySchema> = { error: error.message };
+  return render(req, res, error.statusCode, fields(body));
 }

@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import type { Account } from '../domain/account';
 import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation';
-import type { Store } from '../storage/store';
+import type { PhoneScope, Store } from '../storage/store';
 import { authenticatedAccount } from './basic-auth/require-credentials';
 import type { RangeQuery } from './query/params';
-import { phonesInScope } from './query/phone-scope';
+import { phoneScope } from './query/phone-scope';
 import { finishedReport, type FinishedReport, type ReportCache } from './report-cache/report-cache';
 
 /** A raw-data resource's three steps: its path read into a query, the report built, the report represented. */
@@ -12,8 +12,8 @@ export interface ResourceSteps<Query extends RangeQuery, Report> {
   /** Names the resource in the keys of kept reports. */
   readonly name: string;
   readonly parse: (params: Record<string, string>, maxRangeDays: number) => Query;
-  /** `phones`: the numbers in scope, whose ownership is checked on every request. */
-  readonly report: (account: Account, query: Query, phones: readonly string[]) => Promise<Report>;
+  /** `scope`: the numbers in scope, whose ownership is checked on every request. */
+  readonly report: (account: Account, query: Query, scope: PhoneScope) => Promise<Report>;
   readonly represent: (report: Report) => Representation;
 }
 
@@ -28,10 +28,10 @@ async function buildReport<Query extends RangeQuery, Report>(
   steps: ResourceSteps<Query, Report>,
   account: Account,
   query: Query,
-  phones: readonly string[],
+  scope: PhoneScope,
   format: Format,
 ): Promise<FinishedReport> {
-  const { contentType, bytes } = encodeIn(format, steps.represent(await steps.report(account, query, phones)));
+  const { contentType, bytes } = encodeIn(format, steps.represent(await steps.report(account, query, scope)));
   return finishedReport(bytes, contentType);
 }
 
@@ -47,15 +47,15 @@ export function resourceRoute<Query extends RangeQuery, Report>(
   return async (req, res) => {
     const query = steps.parse(req.params as Record<string, string>, maxRangeDays);
     const account = authenticatedAccount(res);
-    const phones = await phonesInScope(store, account, query.phone);
+    const scope = await phoneScope(store, account, query.phone);
     const format = negotiatedFormat(req);
     let report: FinishedReport;
-    if (reports === undefined) report = await buildReport(steps, account, query, phones, format);
+    if (reports === undefined) report = await buildReport(steps, account, query, scope, format);
     else {
       const version = await store.accounts.dataVersion(account.id);
       const key = `${account.id}\u0000${version}\u0000${steps.name}\u0000${JSON.stringify(query)}\u0000${format}`;
       const kept = reports.get(key);
-      report = kept ?? (await buildReport(steps, account, query, phones, format));
+      report = kept ?? (await buildReport(steps, account, query, scope, format));
       if (kept === undefined) reports.set(key, report);
     }
     // The kept headers go straight to Node: nothing before this handler sets the status or Vary, and the

@@ -9,3 +9,44 @@ export class DependencyUnavailableError extends Error {
     super(`${service} is unreachable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
+
+/**
+ * A dependency that answers but cannot serve this build (a PostgreSQL schema behind its migrations). Its
+ * message says why without naming hosts or credentials, so GET /readyz shows it to whoever asks.
+ */
+export class NotReadyError extends Error {
+  override readonly name = 'NotReadyError';
+}
+
+const FAILED_DEPENDENCY = Symbol('ivr-reporting.failedDependency');
+
+/** The dependency (a StoreDependency's name) whose call failed with this error, if a store marked it. */
+export function failedDependency(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const name = (error as { [FAILED_DEPENDENCY]?: unknown })[FAILED_DEPENDENCY];
+  return typeof name === 'string' ? name : undefined;
+}
+
+function markedFailure(error: unknown, dependency: string): never {
+  if (typeof error === 'object' && error !== null && failedDependency(error) === undefined) {
+    Object.defineProperty(error, FAILED_DEPENDENCY, { value: dependency });
+  }
+  throw error;
+}
+
+/**
+ * The repository (a plain object of asynchronous methods) with each rejection marked as a failure of
+ * `dependency`: the error itself is rethrown, unchanged for logs and handlers, and the metrics count it
+ * under that name wherever it ends (the error handler, a rate limit that fails open, a SOAP fault).
+ */
+export function markingFailures<Repository extends object>(dependency: string, repository: Repository): Repository {
+  const methods = Object.entries(repository).map(([name, member]: [string, unknown]) => {
+    if (typeof member !== 'function') return [name, member];
+    const method = member as (...args: unknown[]) => Promise<unknown>;
+    return [
+      name,
+      (...args: unknown[]) => method.apply(repository, args).catch((error: unknown) => markedFailure(error, dependency)),
+    ];
+  });
+  return Object.fromEntries(methods) as Repository;
+}

@@ -101,14 +101,34 @@ export interface PhoneRepository {
   ownedBy(accountId: string): Promise<string[]>;
 }
 
+/** A credential with the account it was issued for, read together: every request of the reporting API needs both. */
+export interface CredentialInUse {
+  readonly credential: TemporaryCredential;
+  /** Undefined when the account is gone. */
+  readonly account: Account | undefined;
+}
+
 export interface CredentialRepository {
   save(credential: TemporaryCredential): Promise<void>;
-  find(login: string): Promise<TemporaryCredential | undefined>;
+  findWithAccount(login: string): Promise<CredentialInUse | undefined>;
   /** Records a use; does nothing when the credential is gone. */
   touch(login: string, usedAt: number): Promise<void>;
   /** Deletes credentials last used before `cutoff` and returns how many went. */
   removeIdleSince(cutoff: number): Promise<number>;
 }
+
+/** Every number an account owns when the read runs, whichever they are. */
+export interface AccountPhones {
+  readonly ownedBy: string;
+}
+
+/**
+ * The numbers a read of calls covers: those listed (their ownership checked by the caller), or every
+ * number of an account, which a store may read in one step with the calls.
+ */
+export type PhoneScope = readonly string[] | AccountPhones;
+
+export const isAccountPhones = (scope: PhoneScope): scope is AccountPhones => !Array.isArray(scope);
 
 export interface CallRepository {
   /**
@@ -117,20 +137,20 @@ export interface CallRepository {
    * other.
    */
   add(records: readonly CallRecord[]): Promise<AddCallsResult>;
-  /** Totals per local day for the given phones merged, only for days that have calls, in day order. */
-  dailyTotals(phones: readonly string[], from: EpochDay, to: EpochDay): Promise<DayTotals[]>;
+  /** Totals per local day for the numbers in scope merged, only for days that have calls, in day order. */
+  dailyTotals(scope: PhoneScope, from: EpochDay, to: EpochDay): Promise<DayTotals[]>;
   /**
-   * For each span, how many distinct callers the calls of the given phones in it had (calls with no
+   * For each span, how many distinct callers the calls of the numbers in scope in it had (calls with no
    * caller are not counted): exact, a caller counted once per span however many days or phones they called.
    */
-  distinctCallers(phones: readonly string[], spans: readonly DaySpan[]): Promise<number[]>;
+  distinctCallers(scope: PhoneScope, spans: readonly DaySpan[]): Promise<number[]>;
   /** Calls per region of their caller over `from`..`to`, regions with calls only, in no order; no caller, no count. */
-  regionTotals(phones: readonly string[], from: EpochDay, to: EpochDay): Promise<RegionCalls[]>;
+  regionTotals(scope: PhoneScope, from: EpochDay, to: EpochDay): Promise<RegionCalls[]>;
   /**
    * The form items the calls of `from`..`to` went through, each with its counters summed, in no order;
    * at most `limit` of them, so a caller asking for one more than it can answer learns that there are too many.
    */
-  formItemTotals(phones: readonly string[], from: EpochDay, to: EpochDay, limit: number): Promise<PathStep[]>;
+  formItemTotals(scope: PhoneScope, from: EpochDay, to: EpochDay, limit: number): Promise<PathStep[]>;
 }
 
 export interface RateLimitCounters {
@@ -160,6 +180,23 @@ export interface SurveySessionRepository {
    * `maxSessions` live sessions, the longest idle (the earliest to expire) are forgotten first.
    */
   save(session: SurveySession, now: number, maxSessions: number): Promise<void>;
+  /** How many sessions are live (not expired) at `now`, for the metrics; the count every instance shares. */
+  live(now: number): Promise<number>;
+}
+
+/**
+ * A service the store needs to serve: where the data lives, and Redis when it holds the shared state.
+ * GET /readyz runs each check, and failed store calls are counted under the same name in the metrics.
+ */
+export interface StoreDependency {
+  /** `store` (where the data lives: PostgreSQL or memory) or `redis` (the shared state). */
+  readonly name: string;
+  /**
+   * Resolves once the service has answered and is fit to serve (PostgreSQL: its schema has every
+   * migration of this build); rejects otherwise, with a NotReadyError when the service answered but is
+   * not fit. Not bounded in time: the caller bounds it.
+   */
+  check(): Promise<void>;
 }
 
 export interface Store {
@@ -169,5 +206,7 @@ export interface Store {
   readonly calls: CallRepository;
   readonly rateLimits: RateLimitCounters;
   readonly surveySessions: SurveySessionRepository;
+  /** What GET /readyz checks: the store itself, then Redis when it holds the shared state. */
+  readonly dependencies: readonly StoreDependency[];
   close(): Promise<void>;
 }

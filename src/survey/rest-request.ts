@@ -1,16 +1,42 @@
 import busboy, { type Busboy, type FileInfo, type FieldInfo } from 'busboy';
 import type { Request } from 'express';
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { SurveyMessageLimits } from '../config/config';
 import { errors, type AppError } from '../errors/catalogue';
 import { readBody } from './body-stream';
-import { ARRAY_PARTS, TEXT_PARTS, textTooLong, tooManyItems, type ReceivedParts, type SurveyCallBounds } from './call-parts';
+import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ReceivedParts, type SurveyCallBounds } from './call-parts';
 import type { SurveyFile } from './survey-handler';
 
 const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 
 /** Array fields by their form names: PHP's `name[]` convention, or the bare name repeated. */
 const ARRAY_FIELDS = new Map([...ARRAY_PARTS, ...[...ARRAY_PARTS].map(([name, part]) => [`${name}[]`, part] as const)]);
+
+/**
+ * The form as the API reference documents it, by the names the reader below takes. Busboy reads the form,
+ * so this describes it rather than validates it; `callParts` then checks the parts as for a SOAP call.
+ */
+export const restCallFormSchema = z
+  .object({
+    [PART_NAMES.questionTexts]: z
+      .array(z.string())
+      .meta({ description: `The question texts of the current page, in page order (the field may also be named ${PART_NAMES.questionTexts}[])` }),
+    [PART_NAMES.answers]: z
+      .array(z.string())
+      .meta({ description: `answers[i] is the answer to question_texts[i] (the field may also be named ${PART_NAMES.answers}[])` }),
+    [PART_NAMES.aniIp]: z.string().optional().meta({ description: "The caller's address, when the survey system sends it" }),
+    [PART_NAMES.dnis]: z.string().optional().meta({ description: 'The number called, when the survey system sends it' }),
+    [PART_NAMES.sessionId]: z
+      .string()
+      .optional()
+      .meta({ description: 'The survey this call belongs to; else the survey_session cookie says; else a new survey' }),
+    recording: z
+      .array(z.string().meta({ format: 'binary' }))
+      .optional()
+      .meta({ description: 'Recordings as file parts (multipart only; any field name), each named as the answer that refers to it (file-1.wav)' }),
+  })
+  .meta({ id: 'SurveyCallForm' });
 
 export interface RestCall {
   readonly parts: ReceivedParts;

@@ -190,6 +190,31 @@ describe('POST /admin/calls with NDJSON', () => {
     expect(response.body.rejected_more).toBe(380);
   });
 
+  test('counts a body of many batches exactly, keeping the first of two records with one call id however the batches are stored', async () => {
+    const lines = Array.from({ length: 4_000 }, (_, index) => {
+      const line = index + 1;
+      if (line === 3_500) return record('first', '15550001', '2018-02-08T10:00:00-05:00', 9);
+      if (line === 2_600) return record('c-unknown', '19990000', '2018-02-07T10:00:00-05:00');
+      if (line === 1_300) return '{"call_id": "broken"';
+      if (line === 10) return record('first', '15550001', '2018-02-07T10:00:00-05:00', 5);
+      return record(`c${line}`, line % 2 === 0 ? '15550001' : '15550002', '2018-02-07T12:00:00-05:00');
+    });
+    const response = await postNdjson(running.url, lines);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      received: 4_000,
+      inserted: 3_997,
+      duplicates: 1,
+      rejected: [
+        { line: 1_300, error: expect.stringMatching(/^not valid JSON: /) },
+        { line: 2_600, error: 'phone 19990000 is on no account' },
+      ],
+    });
+    const report = await eventReport();
+    expect(report.calls).toEqual({ [FEB_7]: 3_997, [FEB_8]: 0 });
+    expect(report.log_events).toEqual({ [FEB_7]: 3_996 + 5, [FEB_8]: 0 });
+  });
+
   test('reads a body sent in chunks that cut records anywhere', async () => {
     const body = `${record('c1', '15550001', '2018-02-07T10:00:00Z')}\n${record('c2', '15550002', '2018-02-07T11:00:00Z')}\n`;
     const url = new URL(running.url);
@@ -239,6 +264,19 @@ describe('POST /admin/calls with a JSON array', () => {
       duplicates: 0,
       rejected: [{ line: 2, error: 'unbalanced } in the array; the rest of the body was ignored' }],
     });
+  });
+
+  test('keeps every record of the batches before a break far into the array and ignores the rest of the body', async () => {
+    const records = Array.from({ length: 3_000 }, (_, index) => record(`c${index + 1}`, '15550001', '2018-02-07T10:00:00-05:00'));
+    const body = `[${records.slice(0, 2_700).join(',')}}, ${records.slice(2_700).join(',')}]`;
+    const response = await admin(running.url).post('/admin/calls').set('Content-Type', 'application/json').send(body);
+    expect(response.body).toEqual({
+      received: 2_700,
+      inserted: 2_699,
+      duplicates: 0,
+      rejected: [{ line: 2_700, error: 'unbalanced } in the array; the rest of the body was ignored' }],
+    });
+    expect((await eventReport()).calls).toEqual({ [FEB_7]: 2_699, [FEB_8]: 0 });
   });
 
   test('refuses a JSON body that is not an array with 400 and stores nothing', async () => {

@@ -34,6 +34,8 @@ describe('configuration', () => {
       adminRateLimit: 90_000,
       requestIdleTimeoutSeconds: 30,
       dependencyTimeoutSeconds: 5,
+      metricsToken: undefined,
+      readinessTimeoutSeconds: 2,
     });
   });
 

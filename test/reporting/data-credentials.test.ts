@@ -89,13 +89,13 @@ describe('HTTP Basic with temporary credentials', () => {
   });
 
   test('records a use at most once a minute, so that a client polling reports does not write on every read', async () => {
-    const issuedAt = (await testApp.store.credentials.find(credentials.login))?.lastUsedAt as number;
+    const issuedAt = (await testApp.store.credentials.findWithAccount(credentials.login))?.credential.lastUsedAt as number;
     testApp.clock.advance(59_999);
     expect((await withCredentials(credentials)).status).toBe(200);
-    expect((await testApp.store.credentials.find(credentials.login))?.lastUsedAt).toBe(issuedAt);
+    expect((await testApp.store.credentials.findWithAccount(credentials.login))?.credential.lastUsedAt).toBe(issuedAt);
     testApp.clock.advance(1);
     expect((await withCredentials(credentials)).status).toBe(200);
-    expect((await testApp.store.credentials.find(credentials.login))?.lastUsedAt).toBe(issuedAt + 60_000);
+    expect((await testApp.store.credentials.findWithAccount(credentials.login))?.credential.lastUsedAt).toBe(issuedAt + 60_000);
   });
 
   test('does not extend the credentials on a failed attempt', async () => {
@@ -112,7 +112,7 @@ describe('HTTP Basic with temporary credentials', () => {
   });
 
   test('stores only a digest of the temporary password', async () => {
-    const stored = await testApp.store.credentials.find(credentials.login);
+    const stored = (await testApp.store.credentials.findWithAccount(credentials.login))?.credential;
     expect(stored?.passwordDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(credentials.password);
   });

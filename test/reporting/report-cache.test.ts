@@ -27,9 +27,9 @@ function countingReads(store: Store): { store: Store; builds: () => number } {
     regionTotals: (phones, from, to) => store.calls.regionTotals(phones, from, to),
     formItemTotals: (phones, from, to, limit) => store.calls.formItemTotals(phones, from, to, limit),
   };
-  const { accounts, phones, credentials: temporaryCredentials, rateLimits, surveySessions } = store;
+  const { accounts, phones, credentials: temporaryCredentials, rateLimits, surveySessions, dependencies } = store;
   return {
-    store: { accounts, phones, credentials: temporaryCredentials, calls, rateLimits, surveySessions, close: () => store.close() },
+    store: { accounts, phones, credentials: temporaryCredentials, calls, rateLimits, surveySessions, dependencies, close: () => store.close() },
     builds: () => reads,
   };
 }

@@ -45,8 +45,10 @@ describe('the server process', () => {
     server = startServerProcess({});
     const url = await server.listening();
     const printed = server.messages.text();
-    expect(printed.split('\n').slice(0, 4)).toEqual([
+    expect(printed.split('\n').slice(0, 6)).toEqual([
       `IVR reporting server listening on ${url} (in-memory store with demo data)`,
+      `Dashboard: ${url}/`,
+      `API reference: ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
       `Survey web service WSDL: ${url}/survey?wsdl`,
       'Admin API: off (set ADMIN_TOKEN to turn it on)',
       '',
@@ -74,6 +76,20 @@ describe('the server process', () => {
     expect(sameReport).toEqual(report);
   });
 
+  test('names a dashboard, an API reference and an OpenAPI document that answer at the addresses printed', async () => {
+    server = startServerProcess({});
+    await server.listening();
+    const printed = server.messages.text();
+    const dashboard = /^Dashboard: (\S+)$/m.exec(printed)?.[1] as string;
+    const [, docs, openapi] = /^API reference: (\S+) \(OpenAPI document: (\S+)\)$/m.exec(printed) ?? [];
+    const answers = await Promise.all([dashboard, docs, openapi].map(async (address) => [address, (await fetch(address as string)).status]));
+    expect(answers).toEqual([
+      [dashboard, 200],
+      [docs, 200],
+      [openapi, 200],
+    ]);
+  });
+
   test('keeps standard output for JSON log lines only', async () => {
     server = startServerProcess({ LOG_LEVEL: 'info', ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const url = await server.listening();
@@ -90,7 +106,11 @@ describe('the server process', () => {
   test('names the public address in the banner when PUBLIC_URL is set', async () => {
     server = startServerProcess({ PUBLIC_URL: 'https://ivr.example.com', SOAP_PATH: '/soap/eval' });
     await server.listening();
-    expect(server.messages.text()).toContain('\nSurvey web service WSDL: https://ivr.example.com/soap/eval?wsdl\n');
+    expect(server.messages.text()).toContain(
+      '\nDashboard: https://ivr.example.com/\n' +
+        'API reference: https://ivr.example.com/docs (OpenAPI document: https://ivr.example.com/openapi.json)\n' +
+        'Survey web service WSDL: https://ivr.example.com/soap/eval?wsdl\n',
+    );
   });
 
   test('finishes a request in flight on SIGTERM, then exits 0', async () => {

@@ -98,6 +98,33 @@ async function createVersion5Database(url: string): Promise<void> {
   }
 }
 
+/**
+ * A database as version 6 left it: daily rollups of alice's two numbers on the 7th, one of them also on
+ * the 8th, and of a number that was released and belongs to no one.
+ */
+async function createVersion6Database(url: string): Promise<void> {
+  const pool = new Pool({ connectionString: url });
+  try {
+    await migrate(pool, createLogger('silent'), MIGRATIONS.filter((migration) => migration.version <= 6));
+    await pool.query(
+      `INSERT INTO accounts (id, tool, login, password_hash, active, time_zone, credential_generation)
+       VALUES ('dev:alice', 'dev', 'alice', 'hash-of-alice', true, 'America/New_York', 0)`,
+    );
+    await pool.query(`INSERT INTO phones (phone, account_id) VALUES ('15550001', 'dev:alice'), ('15550002', 'dev:alice')`);
+    const seventh = epochDayOf({ year: 2018, month: 2, day: 7 });
+    await pool.query(
+      `INSERT INTO daily_rollups (phone, day, calls, log_events, loops, form_items, duration_ms, transfers, transfer_ms, js_errors, fetch_errors, page_loads, page_load_ms)
+       VALUES ('15550001', $1, 2, 10, 1, 3, 5000, 1, 2000, 1, 0, 4, 900),
+              ('15550002', $1, 1, 5, 0, 1, 1000, 0, 0, 0, 1, 2, 300),
+              ('15550002', $2, 3, 7, 2, 2, 0, 0, 0, 0, 0, 0, 0),
+              ('15550009', $1, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50)`,
+      [seventh, seventh + 1],
+    );
+  } finally {
+    await pool.end();
+  }
+}
+
 const record = (fields: Pick<CallRecordInput, 'call_id' | 'started_at'> & Partial<CallRecordInput>) =>
   callRecordSchema.parse({ phone: '15550001', log_events: 0, loops: 0, form_items: 0, ...fields });
 
@@ -225,6 +252,41 @@ describeWithPostgres('PostgreSQL migrations', () => {
       client.query<{ relpersistence: string }>(`SELECT relpersistence FROM pg_class WHERE oid = 'rate_limit_windows'::regclass`),
     );
     expect(rows).toEqual([{ relpersistence: 'u' }]);
+  });
+
+  test('compare call ids and numbers of calls byte for byte', async () => {
+    schema = await createTestSchema();
+    await (await openPostgresStore(schema.url, createLogger('silent'))).close();
+    const { rows } = await withClient(schema.url, (client) =>
+      client.query<{ column_name: string; collation_name: string }>(
+        `SELECT column_name, collation_name FROM information_schema.columns
+         WHERE table_schema = current_schema() AND table_name = 'calls' AND column_name IN ('call_id', 'phone') ORDER BY column_name`,
+      ),
+    );
+    expect(rows).toEqual([
+      { column_name: 'call_id', collation_name: 'C' },
+      { column_name: 'phone', collation_name: 'C' },
+    ]);
+  });
+
+  test('upgrade a version-6 database with each account\'s daily sums, from the rollups of the numbers it owns', async () => {
+    schema = await createTestSchema();
+    await createVersion6Database(schema.url);
+    const store = await openPostgresStore(schema.url, createLogger('silent'));
+    try {
+      const seventh = epochDayOf({ year: 2018, month: 2, day: 7 });
+      const alice = { ownedBy: 'dev:alice' };
+      const days = [
+        dayTotals({ day: seventh, calls: 3, logEvents: 15, loops: 1, formItems: 4, durationMs: 6000, transfers: 1, transferMs: 2000, jsErrors: 1, fetchErrors: 1, pageLoads: 6, pageLoadMs: 1200 }),
+        dayTotals({ day: seventh + 1, calls: 3, logEvents: 7, loops: 2, formItems: 2 }),
+      ];
+      expect(await store.calls.dailyTotals(alice, seventh, seventh + 1)).toEqual(days);
+      expect(await store.calls.dailyTotals(['15550001', '15550002'], seventh, seventh + 1)).toEqual(days);
+      await store.calls.add([record({ call_id: 'c9', started_at: '2018-02-08T12:00:00-05:00', log_events: 1 })]);
+      expect(await store.calls.dailyTotals(alice, seventh + 1, seventh + 1)).toEqual([dayTotals({ day: seventh + 1, calls: 4, logEvents: 8, loops: 2, formItems: 2 })]);
+    } finally {
+      await store.close();
+    }
   });
 
   describe('upgrade a version-5 database in place', () => {

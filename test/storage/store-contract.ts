@@ -154,26 +154,36 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describe('temporary credentials', () => {
       const credential = { login: 'a'.repeat(32), passwordDigest: 'b'.repeat(64), accountId: 'dev:alice', generation: 3, lastUsedAt: 1_000 };
 
-      test('finds a saved credential by login', async () => {
+      test('finds a saved credential by login, with the account as it is now', async () => {
+        await store.accounts.save(account('alice'));
         await store.credentials.save(credential);
-        expect(await store.credentials.find(credential.login)).toEqual(credential);
-        expect(await store.credentials.find('c'.repeat(32))).toBeUndefined();
+        await store.accounts.update('dev:alice', { active: false, revokeCredentials: true });
+        expect(await store.credentials.findWithAccount(credential.login)).toEqual({
+          credential,
+          account: { ...account('alice'), active: false, credentialGeneration: 1 },
+        });
+        expect(await store.credentials.findWithAccount('c'.repeat(32))).toBeUndefined();
+      });
+
+      test('finds a credential whose account does not exist, without an account', async () => {
+        await store.credentials.save(credential);
+        expect(await store.credentials.findWithAccount(credential.login)).toEqual({ credential, account: undefined });
       });
 
       test('records the last use', async () => {
         await store.credentials.save(credential);
         await store.credentials.touch(credential.login, 5_000);
         await store.credentials.touch('c'.repeat(32), 5_000);
-        expect(await store.credentials.find(credential.login)).toEqual({ ...credential, lastUsedAt: 5_000 });
-        expect(await store.credentials.find('c'.repeat(32))).toBeUndefined();
+        expect((await store.credentials.findWithAccount(credential.login))?.credential).toEqual({ ...credential, lastUsedAt: 5_000 });
+        expect(await store.credentials.findWithAccount('c'.repeat(32))).toBeUndefined();
       });
 
       test('removes only credentials idle since before the cutoff', async () => {
         await store.credentials.save(credential);
         await store.credentials.save({ ...credential, login: 'd'.repeat(32), lastUsedAt: 3_000 });
         expect(await store.credentials.removeIdleSince(2_000)).toBe(1);
-        expect(await store.credentials.find(credential.login)).toBeUndefined();
-        expect(await store.credentials.find('d'.repeat(32))).toBeDefined();
+        expect(await store.credentials.findWithAccount(credential.login)).toBeUndefined();
+        expect(await store.credentials.findWithAccount('d'.repeat(32))).toBeDefined();
       });
     });
 
@@ -289,6 +299,81 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           duplicates: 1,
           unknownPhone: [],
         });
+      });
+    });
+
+    describe('reads over every number of an account', () => {
+      beforeEach(async () => {
+        await store.accounts.save(account('alice', 'America/New_York'));
+        await store.accounts.save(account('bob', 'Asia/Tokyo'));
+        await store.accounts.save(account('carol'));
+        await store.phones.assign('15550001', 'dev:alice');
+        await store.phones.assign('15550002', 'dev:alice');
+        await store.phones.assign('15550003', 'dev:bob');
+      });
+
+      const february = [day(2018, 2, 1), day(2018, 2, 28)] as const;
+      const alice = { ownedBy: 'dev:alice' };
+      const bob = { ownedBy: 'dev:bob' };
+
+      test('sums the days of the numbers the account owns at the time, in its time zone, as numbers come and go', async () => {
+        await store.calls.add([
+          record('c1', '15550001', '2018-02-07T10:00:00-05:00', 1, 0, 0),
+          record('c2', '15550002', '2018-02-07T11:00:00-05:00', 10, 0, 0),
+          record('c3', '15550002', '2018-02-08T03:30:00Z', 100, 0, 0),
+          record('c4', '15550003', '2018-02-07T12:00:00+09:00', 1000, 0, 0),
+        ]);
+        expect(await store.calls.dailyTotals(alice, ...february)).toEqual([
+          dayTotals({ day: day(2018, 2, 7), calls: 3, logEvents: 111, loops: 0, formItems: 0 }),
+        ]);
+        expect(await store.calls.dailyTotals({ ownedBy: 'dev:carol' }, ...february)).toEqual([]);
+        expect(await store.calls.dailyTotals({ ownedBy: 'dev:nobody' }, ...february)).toEqual([]);
+
+        await store.phones.release('15550002', 'dev:alice');
+        expect(await store.calls.dailyTotals(alice, ...february)).toEqual([dayTotals({ day: day(2018, 2, 7), calls: 1, logEvents: 1, loops: 0, formItems: 0 })]);
+        await store.phones.assign('15550002', 'dev:bob');
+        expect(await store.calls.dailyTotals(bob, ...february)).toEqual([
+          dayTotals({ day: day(2018, 2, 7), calls: 1, logEvents: 1000, loops: 0, formItems: 0 }),
+          dayTotals({ day: day(2018, 2, 8), calls: 2, logEvents: 110, loops: 0, formItems: 0 }),
+        ]);
+        await store.accounts.update('dev:bob', { timeZone: 'America/New_York' });
+        expect(await store.calls.dailyTotals(bob, ...february)).toEqual([
+          dayTotals({ day: day(2018, 2, 6), calls: 1, logEvents: 1000, loops: 0, formItems: 0 }),
+          dayTotals({ day: day(2018, 2, 7), calls: 2, logEvents: 110, loops: 0, formItems: 0 }),
+        ]);
+        expect(await store.calls.dailyTotals(alice, day(2018, 2, 8), day(2018, 2, 8))).toEqual([]);
+      });
+
+      test('reads callers, regions and form items of the numbers the account owns, as listing them does', async () => {
+        const path = [{ application: 'https://ivr.example.com/a.vxml', page: 'p', form: 'f', item: 'i', visits: 1 }];
+        const v2 = (callId: string, phone: string, caller: string) =>
+          callRecordSchema.parse({ call_id: callId, phone, started_at: '2018-02-07T10:00:00-05:00', log_events: 0, loops: 0, form_items: 0, caller, path });
+        await store.calls.add([v2('c1', '15550001', '6175550123'), v2('c2', '15550002', '+442083661177'), v2('c3', '15550003', '2125550123')]);
+        const spans = [{ first: february[0], last: february[1] }];
+        const listed = ['15550001', '15550002'];
+        expect(await store.calls.distinctCallers(alice, spans)).toEqual([2]);
+        expect(await store.calls.regionTotals(alice, ...february)).toEqual(expect.arrayContaining(await store.calls.regionTotals(listed, ...february)));
+        expect(await store.calls.regionTotals(alice, ...february)).toHaveLength(2);
+        expect(await store.calls.formItemTotals(alice, ...february, 10)).toEqual([{ ...path[0], visits: 2, filled: 0, nomatch: 0, noinput: 0, transfer: 0, disconnect: 0 }]);
+        expect(await store.calls.distinctCallers({ ownedBy: 'dev:carol' }, spans)).toEqual([0]);
+        expect(await store.calls.regionTotals({ ownedBy: 'dev:carol' }, ...february)).toEqual([]);
+        expect(await store.calls.formItemTotals({ ownedBy: 'dev:carol' }, ...february, 10)).toEqual([]);
+      });
+
+      test('keeps the account sums equal to those of its numbers through concurrent imports, releases, assignments and a time-zone change', async () => {
+        const batch = (prefix: string) =>
+          Array.from({ length: 60 }, (_, index) =>
+            record(`${prefix}-${index}`, ['15550001', '15550002', '15550003'][index % 3] as string, `2018-02-${String(1 + (index % 20)).padStart(2, '0')}T12:00:00Z`, index, 1, 0),
+          );
+        await Promise.all([
+          ...['a', 'b', 'c', 'd'].map((prefix) => store.calls.add(batch(prefix))),
+          store.phones.release('15550002', 'dev:alice').then(() => store.phones.assign('15550002', 'dev:bob')),
+          store.accounts.update('dev:bob', { timeZone: 'Europe/Paris' }),
+          store.phones.release('15550003', 'dev:bob').then(() => store.phones.assign('15550003', 'dev:alice')),
+        ]);
+        for (const owner of [alice, bob]) {
+          expect(await store.calls.dailyTotals(owner, ...february)).toEqual(await store.calls.dailyTotals(await store.phones.ownedBy(owner.ownedBy), ...february));
+        }
       });
     });
 
@@ -568,6 +653,16 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.surveySessions.save(session('b', 6000), 3000, 1);
         await store.surveySessions.save(session('c', 6001), 3001, 2);
         expect(await liveIds(['a', 'b', 'c'], 1500)).toEqual(['b', 'c']);
+      });
+
+      test('counts the sessions live at a moment, expired ones not yet forgotten left out', async () => {
+        expect(await store.surveySessions.live(0)).toBe(0);
+        await store.surveySessions.save(session('a', 2000), 1000, NO_CAP);
+        await store.surveySessions.save(session('b', 3000), 1000, NO_CAP);
+        await store.surveySessions.save(session('c', 3000), 1000, NO_CAP);
+        expect(await store.surveySessions.live(1999)).toBe(3);
+        expect(await store.surveySessions.live(2000)).toBe(2);
+        expect(await store.surveySessions.live(3000)).toBe(0);
       });
     });
 

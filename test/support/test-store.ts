@@ -34,7 +34,8 @@ function postgresTestStore(): Store {
       },
     );
   return {
-    ...(Object.fromEntries(REPOSITORIES.map((repository) => [repository, deferred(repository)])) as Omit<Store, 'close'>),
+    ...(Object.fromEntries(REPOSITORIES.map((repository) => [repository, deferred(repository)])) as Omit<Store, 'close' | 'dependencies'>),
+    dependencies: [{ name: 'store', check: () => ready.then(({ store }) => Promise.all(store.dependencies.map((dependency) => dependency.check()))).then(() => undefined) }],
     close: () => Promise.resolve(),
   };
 }

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import type { PasswordHasher } from '../../accounts/password-hasher';
 import { compareText } from '../../domain/text-order';
 import { errors } from '../../errors/catalogue';
-import { accountId, type Account, type Tool } from '../../domain/account';
+import { accountId, TOOLS, type Account, type Tool } from '../../domain/account';
 import type { AccountChange, Store } from '../../storage/store';
 
 export interface AccountKey {
@@ -17,13 +18,17 @@ export interface AccountChanges {
 }
 
 /** An account as the admin API shows it: never a hash, never a credential. */
-export interface AccountView {
-  readonly tool: Tool;
-  readonly login: string;
-  readonly active: boolean;
-  readonly timezone: string;
-  readonly phones: readonly string[];
-}
+export const accountViewSchema = z
+  .strictObject({
+    tool: z.enum(TOOLS),
+    login: z.string(),
+    active: z.boolean(),
+    timezone: z.string().meta({ description: "IANA time zone in which the account's dates and periods are read" }),
+    phones: z.array(z.string().regex(/^[0-9]{1,15}$/)).meta({ description: "The account's numbers, digits only" }),
+  })
+  .meta({ id: 'Account' });
+
+export type AccountView = Readonly<z.output<typeof accountViewSchema>>;
 
 export interface Saved<T> {
   /** False when the request changed nothing that existed (an update, or a number already on the account). */

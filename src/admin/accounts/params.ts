@@ -7,16 +7,30 @@ import { TOOLS } from '../../domain/account';
 import { describeIssues } from '../field-errors';
 import type { AccountChanges, AccountKey } from './account-admin';
 
-const toolSchema = z.enum(TOOLS);
+const toolSchema = z.enum(TOOLS).meta({ description: 'The tool the account belongs to' });
 
 // At most what POST /api/auth accepts, so that every account created here can log in.
-const loginSchema = storableIdentifier(200);
+const loginSchema = storableIdentifier(200).meta({ description: "The account's login, URL-encoded in the path" });
 
-const changesSchema = z.strictObject({
-  password: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional(),
-  active: z.boolean('must be true or false').optional(),
-  timezone: timeZoneSchema.optional(),
-});
+/** `{tool}/{login}` of the account routes, each part as it is validated below. */
+export const accountPathSchema = z.object({ tool: toolSchema, login: loginSchema });
+
+/** `{tool}/{login}/phones/{phone}`. */
+export const accountPhonePathSchema = accountPathSchema.extend({ phone: phoneNumberSchema });
+
+/** The body of PUT /admin/accounts/{tool}/{login}. */
+export const accountChangesSchema = z
+  .strictObject({
+    password: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(1024, 'must be at most 1024 characters')
+      .optional()
+      .meta({ description: 'Stored only as a salted scrypt hash; required to create; a new one ends every temporary credential' }),
+    active: z.boolean('must be true or false').optional().meta({ description: 'A new account is active' }),
+    timezone: timeZoneSchema.optional().meta({ description: 'A new account gets DEFAULT_TIMEZONE' }),
+  })
+  .meta({ id: 'AccountChanges', description: 'Every field optional: a field left out keeps its value (or its default on creation)' });
 
 function parsed<T>(result: z.ZodSafeParseResult<T>, prefix = ''): T {
   if (result.success) return result.data;
@@ -35,6 +49,6 @@ export function parsePhone(value: unknown): string {
 
 /** A PUT body; an empty body changes nothing. */
 export function parseAccountChanges(body: unknown): AccountChanges {
-  const changes = parsed(changesSchema.safeParse(body ?? {}));
+  const changes = parsed(accountChangesSchema.safeParse(body ?? {}));
   return { password: changes.password, active: changes.active, timeZone: changes.timezone };
 }

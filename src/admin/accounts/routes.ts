@@ -1,10 +1,14 @@
 import express, { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
 import { methodNotAllowed } from '../../http/error-handler';
-import type { AccountAdmin, AccountKey } from './account-admin';
+import { accountViewSchema, type AccountAdmin, type AccountKey } from './account-admin';
 import { parseAccountChanges, parseAccountKey, parsePhone } from './params';
 
 const BODY_LIMIT = '16kb';
+
+/** GET /admin/accounts: every account, ordered by tool then login. */
+export const accountListSchema = z.strictObject({ accounts: z.array(accountViewSchema) }).meta({ id: 'AccountList' });
 
 /** A body in any other type would be silently ignored by express.json, so it is refused instead. */
 const requireJsonIfAny: RequestHandler = (req, _res, next) => {
@@ -21,7 +25,8 @@ export function accountRoutes(admin: AccountAdmin): Router {
   router
     .route('/accounts')
     .get(async (_req, res) => {
-      res.status(200).json({ accounts: await admin.list() });
+      const body: z.input<typeof accountListSchema> = { accounts: await admin.list() };
+      res.status(200).json(body);
     })
     .all(methodNotAllowed(['GET', 'HEAD']));
 

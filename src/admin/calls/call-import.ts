@@ -1,5 +1,6 @@
 import { parseCallRecord, type CallRecord } from '../../domain/call-record';
-import type { Store } from '../../storage/store';
+import type { AddCallsResult, Store } from '../../storage/store';
+import { BatchesInFlight } from './batches-in-flight';
 import { describeIssues } from '../field-errors';
 import type { RawRecord } from './raw-record';
 
@@ -19,10 +20,13 @@ export interface ImportSummary {
   readonly rejectedMore: number;
 }
 
-const LISTED_REJECTIONS = 100;
+export const LISTED_REJECTIONS = 100;
 
-/** A batch is also full at this many bytes of records, so that batches of long paths stay bounded in memory. */
-const BATCH_BYTES = 16 * 1024 * 1024;
+/**
+ * A batch is also full at this many bytes of records, so that batches of long paths stay bounded in
+ * memory: with the batches being stored, an import holds about 16 MiB of them at most.
+ */
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 function parseRecord(raw: RawRecord): CallRecord | string {
   if ('problem' in raw) return raw.problem;
@@ -38,7 +42,8 @@ function parseRecord(raw: RawRecord): CallRecord | string {
 
 /**
  * One import of call records: each record is validated as it arrives and kept in a batch, and batches
- * go to the store as they fill. A bad record is rejected alone; the good ones around it are kept.
+ * go to the store as they fill, several at once (BatchesInFlight), their results taken in body order. A
+ * bad record is rejected alone; the good ones around it are kept.
  */
 export class CallImport {
   private received = 0;
@@ -51,11 +56,15 @@ export class CallImport {
   private batchRejections: Rejection[] = [];
   private readonly listed: Rejection[] = [];
   private rejectedMore = 0;
+  private readonly batches: BatchesInFlight;
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly batchSize: number,
-  ) {}
+    batchesInFlight: number,
+  ) {
+    this.batches = new BatchesInFlight(store.calls, batchesInFlight);
+  }
 
   readonly take = (raw: RawRecord): void => {
     this.received += 1;
@@ -73,30 +82,22 @@ export class CallImport {
     return this.batch.length + this.batchRejections.length >= this.batchSize || this.batchBytes >= BATCH_BYTES;
   }
 
-  /** Stores the current batch; once it resolves, the batch's calls are in the store and its rollups. */
+  /** Sends the current batch to the store, once there is room for it, and starts the next. */
   async flush(): Promise<void> {
+    const batch = this.batch;
+    const lines = this.batchLines;
     const rejections = this.batchRejections;
-    if (this.batch.length > 0) {
-      const result = await this.store.calls.add(this.batch);
-      this.inserted += result.inserted;
-      this.duplicates += result.duplicates;
-      for (const position of result.unknownPhone) {
-        const record = this.batch[position] as CallRecord;
-        rejections.push({ line: this.batchLines[position] as number, error: `phone ${record.phone} is on no account` });
-      }
-    }
-    rejections.sort((a, b) => a.line - b.line);
-    for (const rejection of rejections) {
-      if (this.listed.length < LISTED_REJECTIONS) this.listed.push(rejection);
-      else this.rejectedMore += 1;
-    }
     this.batch = [];
     this.batchLines = [];
     this.batchBytes = 0;
     this.batchRejections = [];
+    await this.batches.send(batch, (result) => this.count(result, batch, lines, rejections));
   }
 
-  summary(): ImportSummary {
+  /** Sends the last batch; resolves once every batch's calls are in the store and its rollups. */
+  async finish(): Promise<ImportSummary> {
+    await this.flush();
+    await this.batches.finish();
     return {
       received: this.received,
       inserted: this.inserted,
@@ -104,5 +105,20 @@ export class CallImport {
       rejected: this.listed,
       rejectedMore: this.rejectedMore,
     };
+  }
+
+  /** A stored batch's counts and rejections, taken batch after batch in body order. */
+  private count(result: AddCallsResult, batch: readonly CallRecord[], lines: readonly number[], rejections: Rejection[]): void {
+    this.inserted += result.inserted;
+    this.duplicates += result.duplicates;
+    for (const position of result.unknownPhone) {
+      const record = batch[position] as CallRecord;
+      rejections.push({ line: lines[position] as number, error: `phone ${record.phone} is on no account` });
+    }
+    rejections.sort((a, b) => a.line - b.line);
+    for (const rejection of rejections) {
+      if (this.listed.length < LISTED_REJECTIONS) this.listed.push(rejection);
+      else this.rejectedMore += 1;
+    }
   }
 }

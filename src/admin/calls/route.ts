@@ -1,13 +1,20 @@
 import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
+import type { ImportedCallsCounter } from '../../operations/app-metrics';
 import type { Store } from '../../storage/store';
-import { CallImport, type ImportSummary } from './call-import';
+import { CallImport, LISTED_REJECTIONS, type ImportSummary } from './call-import';
 import { JsonArrayRecords } from './json-array-records';
 import { NdjsonRecords } from './ndjson-records';
 import { MAX_RECORD_BYTES, type RecordSplitter } from './raw-record';
 
-/** Records per store.calls.add: few round trips to a networked store, a bounded statement each. */
-const BATCH_SIZE = 5_000;
+/**
+ * Records per store.calls.add, and how many of them are stored at once: a networked store works on some
+ * batches (PostgreSQL: each on a connection of its own, its own transaction) while the next is read and
+ * validated; batches still few round trips each, and a bounded statement.
+ */
+const BATCH_SIZE = 1_250;
+const BATCHES_IN_FLIGHT = 3;
 
 const NDJSON = 'application/x-ndjson';
 const JSON_TYPE = 'application/json';
@@ -18,8 +25,30 @@ function splitterFor(req: Request): RecordSplitter {
   throw errors.unsupportedMediaType([NDJSON, JSON_TYPE]);
 }
 
-function summaryBody(summary: ImportSummary): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+const count = z.number().int().min(0);
+
+/** The answer of POST /admin/calls, once every batch is stored. */
+export const importSummarySchema = z
+  .strictObject({
+    received: count.meta({ description: 'Records in the body' }),
+    inserted: count.meta({ description: 'Records stored' }),
+    duplicates: count.meta({ description: 'Records whose call_id was stored already, counted once' }),
+    rejected: z
+      .array(
+        z.strictObject({
+          line: z.number().int().min(1).meta({ description: 'NDJSON: the line in the body; JSON array: the position in the array; both 1-based' }),
+          error: z.string().meta({ description: 'Why, naming the field' }),
+        }),
+      )
+      .max(LISTED_REJECTIONS)
+      .readonly()
+      .meta({ description: `The first ${LISTED_REJECTIONS} rejected records, in body order` }),
+    rejected_more: count.optional().meta({ description: 'Rejections beyond those listed; absent when there are none' }),
+  })
+  .meta({ id: 'ImportSummary' });
+
+function summaryBody(summary: ImportSummary): z.input<typeof importSummarySchema> {
+  const body: z.input<typeof importSummarySchema> = {
     received: summary.received,
     inserted: summary.inserted,
     duplicates: summary.duplicates,
@@ -30,20 +59,22 @@ function summaryBody(summary: ImportSummary): Record<string, unknown> {
 }
 
 /**
- * POST /admin/calls: the body is read chunk by chunk and never held whole; reading pauses while a batch
- * is stored, so a slow store slows the sender instead of filling memory. The answer is sent once every
- * batch is stored, so the event tracker already shows the calls when the sender reads it.
+ * POST /admin/calls: the body is read chunk by chunk and never held whole; reading pauses while
+ * BATCHES_IN_FLIGHT batches are being stored, so a slow store slows the sender instead of filling memory.
+ * The answer is sent once every batch is stored, so the event tracker already shows the calls when the
+ * sender reads it.
  */
-export function importCallsRoute(store: Store): RequestHandler {
+export function importCallsRoute(store: Store, counter: ImportedCallsCounter): RequestHandler {
   return async (req, res) => {
     const splitter = splitterFor(req);
-    const callImport = new CallImport(store, BATCH_SIZE);
+    const callImport = new CallImport(store, BATCH_SIZE, BATCHES_IN_FLIGHT);
     for await (const chunk of req as AsyncIterable<Buffer>) {
       splitter.push(chunk, callImport.take);
       if (callImport.batchIsFull) await callImport.flush();
     }
     splitter.end(callImport.take);
-    await callImport.flush();
-    res.status(200).json(summaryBody(callImport.summary()));
+    const summary = await callImport.finish();
+    counter.callsImported(summary);
+    res.status(200).json(summaryBody(summary));
   };
 }

@@ -4,11 +4,20 @@ import { isStorableText, STORABLE_TEXT_PROBLEM } from '../../domain/storable-tex
 import { TOOLS } from '../../domain/account';
 import type { AuthenticationRequest } from './authenticate';
 
-const toolSchema = z.enum(TOOLS);
+const toolSchema = z.enum(TOOLS).meta({ description: 'The tool the account belongs to' });
 const passwordSchema = z.string({ error: 'must be text' }).min(1).max(1024, 'must be at most 1024 characters');
 // Logins are looked up in the store, which keeps only storable text (no account can have another).
 const loginSchema = passwordSchema.refine(isStorableText, STORABLE_TEXT_PROBLEM);
 const SCHEMAS = { login: loginSchema, password: passwordSchema };
+
+/** The three fields of POST /api/auth, each as it is validated below; the API reference documents them with this. */
+export const authenticationFieldsSchema = z
+  .object({
+    tool: toolSchema,
+    login: loginSchema.meta({ description: "The account's login" }),
+    password: passwordSchema.meta({ description: "The account's password" }),
+  })
+  .meta({ id: 'AuthenticationRequest' });
 
 const FIELDS = ['tool', 'login', 'password'] as const;
 type Field = (typeof FIELDS)[number];

@@ -1,9 +1,21 @@
 import express, { type RequestHandler } from 'express';
+import { z } from 'zod';
 import { fields, send } from '../../http/representation';
 import type { Authenticate } from './authenticate';
 import { parseAuthenticationRequest } from './params';
+import { ISSUED_SHAPE } from './temporary-credentials';
 
 const BODY_LIMIT = '16kb';
+
+const issuedSecret = (description: string) => z.string().regex(ISSUED_SHAPE).meta({ description });
+
+/** The answer of POST /api/auth: `{"login", "password"}`, or `<result><login/><password/></result>`. */
+export const issuedCredentialsSchema = z
+  .strictObject({
+    login: issuedSecret('The login of HTTP Basic on the raw-data resources: 128 random bits as 32 lowercase hex digits'),
+    password: issuedSecret('The password of HTTP Basic on the raw-data resources: 128 random bits as 32 lowercase hex digits'),
+  })
+  .meta({ id: 'TemporaryCredentials', xml: { name: 'result' } });
 
 /** POST /api/auth: form, JSON or query string in; temporary credentials out. */
 export function authenticateRoute(authenticate: Authenticate): RequestHandler[] {
@@ -13,7 +25,8 @@ export function authenticateRoute(authenticate: Authenticate): RequestHandler[] 
     async (req, res) => {
       const request = parseAuthenticationRequest(req.query, req.body);
       const issued = await authenticate(request);
-      send(req, res, 200, fields({ login: issued.login, password: issued.password }));
+      const body: z.input<typeof issuedCredentialsSchema> = { login: issued.login, password: issued.password };
+      send(req, res, 200, fields(body));
     },
   ];
 }

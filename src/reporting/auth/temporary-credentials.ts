@@ -42,7 +42,7 @@ function randomHex(): string {
 }
 
 /** The only shape an issued login or password has: anything else is refused before the store sees it. */
-const ISSUED_SHAPE = /^[0-9a-f]{32}$/;
+export const ISSUED_SHAPE = /^[0-9a-f]{32}$/;
 
 /**
  * Temporary credentials expire after `ttlSeconds` without use (sliding expiry, by the minute). Only a digest of the
@@ -76,12 +76,12 @@ export function temporaryCredentials({ store, clock, ttlSeconds }: Options): Tem
 
     async verify(login, password) {
       if (!ISSUED_SHAPE.test(login) || !ISSUED_SHAPE.test(password)) return undefined;
-      const credential = await store.credentials.find(login);
-      if (credential === undefined) return undefined;
+      const found = await store.credentials.findWithAccount(login);
+      if (found === undefined) return undefined;
+      const { credential, account } = found;
       const now = clock.now();
       if (now - credential.lastUsedAt >= ttlMs) return undefined;
       if (!timingSafeEqual(digest(password), Buffer.from(credential.passwordDigest, 'hex'))) return undefined;
-      const account = await store.accounts.find(credential.accountId);
       if (account === undefined || !account.active || account.credentialGeneration !== credential.generation) return undefined;
       if (now - credential.lastUsedAt >= TOUCH_INTERVAL_MS) await store.credentials.touch(login, now);
       return account;

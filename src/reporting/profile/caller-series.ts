@@ -1,8 +1,15 @@
 import { readPeriodTotals } from '../series/period-totals';
+import { countSeries, seriesBodySchema } from '../series/representation';
 import type { SeriesDefinition } from '../series/series-report';
 
 /** Four segments: told from the geographic report, which has three. */
 export const CALLER_PROFILE_PATH = '/profile/:start/:end/:period/:phone';
+
+/** The caller profile's JSON body, the series below. */
+export const callerProfileBodySchema = seriesBodySchema('CallerProfileReport', {
+  calls: countSeries('Calls'),
+  callers: countSeries('Distinct callers over the whole period (calls without a caller not counted)'),
+});
 
 /**
  * Caller profile (reference-resources.md): calls, and distinct callers over each whole period, across the
@@ -11,7 +18,7 @@ export const CALLER_PROFILE_PATH = '/profile/:start/:end/:period/:phone';
 export const callerProfileSeries: SeriesDefinition = async (source) => {
   const [periods, callers] = await Promise.all([
     readPeriodTotals(source),
-    source.calls.distinctCallers(source.phones, source.spans),
+    source.calls.distinctCallers(source.scope, source.spans),
   ]);
   return [
     ['calls', periods.map((period) => period.calls)],

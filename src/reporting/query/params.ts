@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalisePhone } from '../../domain/phone-number';
+import { normalisePhone, PHONE_PATTERN } from '../../domain/phone-number';
 import { errors } from '../../errors/catalogue';
 import { calendarDateOf, epochDayOf, type EpochDay } from '../../time/calendar';
 import { PERIODS, type Period } from './periods';
@@ -37,6 +37,9 @@ const dateParam = (name: 'start' | 'end') =>
       return z.NEVER;
     }
     return day;
+  }).meta({
+    description: `The ${name === 'start' ? 'first' : 'last'} local day of the range, included: a real date YYYYMMDD from 19700101`,
+    pattern: '^[0-9]{8}$',
   });
 
 const phoneParam = z.string().transform((value, context) => {
@@ -46,15 +49,20 @@ const phoneParam = z.string().transform((value, context) => {
     return z.NEVER;
   }
   return phone;
+}).meta({
+  description: `${ALL_PHONES} (the account's numbers merged) or one of the account's numbers: 1-15 digits, a leading + allowed and ignored`,
+  pattern: `^(${ALL_PHONES}|${PHONE_PATTERN.source.slice(1, -1)})$`,
 });
 
-const periodParam = z.enum(PERIODS, {
-  error: (issue) => `period must be day, week or month, not ${shown(String(issue.input))}`,
-});
+const periodParam = z
+  .enum(PERIODS, { error: (issue) => `period must be day, week or month, not ${shown(String(issue.input))}` })
+  .meta({ description: 'How the range is grouped: each key is the Unix second at which a local day, week or month starts' });
 
 // The first problem in path order is the one reported, so the keys follow the path's segments.
-const rangeSchema = z.object({ start: dateParam('start'), end: dateParam('end'), phone: phoneParam });
-const seriesSchema = z.object({ start: dateParam('start'), end: dateParam('end'), period: periodParam, phone: phoneParam });
+/** `{start}/{end}/{phone}`, as the path validation reads it and the API reference documents it. */
+export const rangePathSchema = z.object({ start: dateParam('start'), end: dateParam('end'), phone: phoneParam });
+/** `{start}/{end}/{period}/{phone}`, as the path validation reads it and the API reference documents it. */
+export const seriesPathSchema = z.object({ start: dateParam('start'), end: dateParam('end'), period: periodParam, phone: phoneParam });
 
 function parsed<Schema extends z.ZodType>(schema: Schema, params: Record<string, string>): z.output<Schema> {
   const result = schema.safeParse(params);
@@ -74,14 +82,14 @@ function checkedRange(params: Record<string, string>, start: EpochDay, end: Epoc
 
 /** `{start}/{end}/{phone}`: the geographic report and the diagnostic flow. */
 export function parseRangeQuery(params: Record<string, string>, maxRangeDays: number): RangeQuery {
-  const { start, end, phone } = parsed(rangeSchema, params);
+  const { start, end, phone } = parsed(rangePathSchema, params);
   checkedRange(params, start, end, maxRangeDays);
   return { from: start, to: end, phone };
 }
 
 /** `{start}/{end}/{period}/{phone}`: the event tracker and the other series resources. */
 export function parseSeriesQuery(params: Record<string, string>, maxRangeDays: number): SeriesQuery {
-  const { start, end, period, phone } = parsed(seriesSchema, params);
+  const { start, end, period, phone } = parsed(seriesPathSchema, params);
   checkedRange(params, start, end, maxRangeDays);
   return { from: start, to: end, period, phone };
 }

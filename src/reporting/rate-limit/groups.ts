@@ -37,7 +37,7 @@ interface GroupDefinition {
  * window's limit is spent.
  */
 function limitGroup(
-  { store, clock, logger }: LimitDependencies,
+  { store, clock, logger, refusals }: LimitDependencies,
   windowSeconds: number,
   { name, limit, key, failOpen }: GroupDefinition,
 ): RequestHandler {
@@ -53,7 +53,10 @@ function limitGroup(
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       return Math.max(1, Math.ceil(((resetTime?.getTime() ?? clock.now()) - clock.now()) / 1000));
     },
-    handler: (_req, _res, next) => next(errors.rateLimited()),
+    handler: (_req, _res, next) => {
+      refusals.refused(name);
+      next(errors.rateLimited());
+    },
     validate: { trustProxy: false, xForwardedForHeader: false },
     passOnStoreError: failOpen,
     logger: {
@@ -65,10 +68,16 @@ function limitGroup(
 
 const byClientAddress = (req: Request): string => ipKeyGenerator(req.ip ?? 'unknown');
 
+/** Where refusals are counted, by group name (the app's metrics). */
+export interface RateLimitRefusals {
+  refused(group: string): void;
+}
+
 export interface LimitDependencies {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly refusals: RateLimitRefusals;
 }
 
 /**

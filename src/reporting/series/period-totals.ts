@@ -32,6 +32,6 @@ export function ratio(part: number, whole: number): number {
 
 /** The totals of each period of a series query, from the daily rollups of the numbers in scope. */
 export async function readPeriodTotals(source: SeriesSource): Promise<PeriodTotals[]> {
-  const days = await source.calls.dailyTotals(source.phones, source.query.from, source.query.to);
+  const days = await source.calls.dailyTotals(source.scope, source.query.from, source.query.to);
   return totalsPerPeriod(source.spans, days);
 }

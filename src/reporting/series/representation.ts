@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Representation } from '../../http/representation';
 import { MAX_NUMBER_BYTES, writeJsonNumber } from './json-number-bytes';
 import type { NamedSeries, SeriesReport } from './series-report';
@@ -54,6 +55,36 @@ function toXml(report: SeriesReport): Record<string, unknown> {
     }),
   );
 }
+
+const PERIOD_KEY = /^[0-9]+$/;
+
+function seriesSchema(value: z.ZodNumber, description: string) {
+  return z.record(z.string().regex(PERIOD_KEY), value).meta({
+    description: `${description}, per period: keyed by the Unix second of the period's local start, keys ascending`,
+    propertyNames: { pattern: PERIOD_KEY.source },
+  });
+}
+
+/** A series of whole counts, as its JSON shows it. */
+export const countSeries = (description: string) => seriesSchema(z.number().int().min(0), description);
+
+/** A series of ratios or averages, as its JSON shows it. */
+export const ratioSeries = (description: string) =>
+  seriesSchema(z.number().min(0), `${description}, rounded half up to two decimals, 0 when its divisor is 0`);
+
+/** A series resource's JSON body: its series in the order its definition writes them, each a value per period. */
+export function seriesBodySchema<Shape extends Record<string, ReturnType<typeof countSeries>>>(id: string, series: Shape) {
+  return z.strictObject(series).meta({ id });
+}
+
+/**
+ * A series resource's XML body. A `<period timestamp="...">` element is an attribute beside text, which
+ * OpenAPI's XML object cannot describe, so the API reference shows the form by example.
+ */
+export const seriesXmlSchema = z.string().meta({
+  id: 'SeriesReportXml',
+  description: '<result> holding one element per series, in the order of the JSON, each with a <period timestamp="..."> element per key',
+});
 
 export function seriesRepresentation(report: SeriesReport): Representation {
   return {

@@ -16,7 +16,8 @@ export interface DemoAccount {
   lastWeek: { start: string; end: string };
 }
 
-const DEMO_ACCOUNT = {
+/** The demo account's identity: the API reference's examples use it too, so that they work against `npm start`. */
+export const DEMO_ACCOUNT = {
   tool: 'dev',
   login: 'demo',
   password: 'demo-password',

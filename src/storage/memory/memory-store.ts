@@ -1,5 +1,5 @@
 import type { Account } from '../../domain/account';
-import type { AddCallsResult, AssignPhoneResult, Store, TemporaryCredential } from '../store';
+import { isAccountPhones, type AddCallsResult, type AssignPhoneResult, type PhoneScope, type Store, type TemporaryCredential } from '../store';
 import { CallerTable } from './caller-table';
 import { CallHistory, emptyStoredCall, NO_CALLER } from './call-history';
 import { CallRollups } from './call-rollups';
@@ -43,13 +43,18 @@ export function createMemoryStore(): Store {
   }
 
   /** The indexes of those phones that have calls. */
-  function knownPhoneIndexes(phones: readonly string[]): number[] {
+  function knownPhoneIndexes(phones: Iterable<string>): number[] {
     const indexes: number[] = [];
     for (const phone of phones) {
       const index = phoneIndexes.get(phone);
       if (index !== undefined) indexes.push(index);
     }
     return indexes;
+  }
+
+  /** The indexes of the numbers in scope that have calls. */
+  function scopeIndexes(scope: PhoneScope): number[] {
+    return knownPhoneIndexes(isAccountPhones(scope) ? (phonesByAccount.get(scope.ownedBy) ?? []) : scope);
   }
 
   /** Whether the call id is new; a new one is kept. */
@@ -149,7 +154,10 @@ export function createMemoryStore(): Store {
         credentials.set(credential.login, credential);
         return Promise.resolve();
       },
-      find: (login) => Promise.resolve(credentials.get(login)),
+      findWithAccount: (login) => {
+        const credential = credentials.get(login);
+        return Promise.resolve(credential === undefined ? undefined : { credential, account: accounts.get(credential.accountId) });
+      },
       touch: (login, usedAt) => {
         const credential = credentials.get(login);
         if (credential !== undefined) credentials.set(login, { ...credential, lastUsedAt: usedAt });
@@ -192,11 +200,10 @@ export function createMemoryStore(): Store {
         const result: AddCallsResult = { inserted, duplicates, unknownPhone };
         return Promise.resolve(result);
       },
-      dailyTotals: (phones, from, to) => Promise.resolve(rollups.dailyTotals(knownPhoneIndexes(phones), from, to)),
-      distinctCallers: (phones, spans) => Promise.resolve(rollups.distinctCallers(knownPhoneIndexes(phones), spans)),
-      regionTotals: (phones, from, to) => Promise.resolve(rollups.regionTotals(knownPhoneIndexes(phones), from, to)),
-      formItemTotals: (phones, from, to, limit) =>
-        Promise.resolve(rollups.formItemTotals(knownPhoneIndexes(phones), from, to, limit)),
+      dailyTotals: (scope, from, to) => Promise.resolve(rollups.dailyTotals(scopeIndexes(scope), from, to)),
+      distinctCallers: (scope, spans) => Promise.resolve(rollups.distinctCallers(scopeIndexes(scope), spans)),
+      regionTotals: (scope, from, to) => Promise.resolve(rollups.regionTotals(scopeIndexes(scope), from, to)),
+      formItemTotals: (scope, from, to, limit) => Promise.resolve(rollups.formItemTotals(scopeIndexes(scope), from, to, limit)),
     },
 
     rateLimits: {
@@ -227,6 +234,9 @@ export function createMemoryStore(): Store {
     },
 
     surveySessions: createMemorySurveySessions(),
+
+    // In this process: ready whenever the process serves.
+    dependencies: [{ name: 'store', check: () => Promise.resolve() }],
 
     close: () => Promise.resolve(),
   };

@@ -33,5 +33,11 @@ export function createMemorySurveySessions(): SurveySessionRepository {
       forgetExpiredAndOldest(now, maxSessions);
       return Promise.resolve();
     },
+    live: (now) => {
+      // Expired sessions stay until the next save forgets them; asked once per metrics scrape, a scan of at most SURVEY_MAX_SESSIONS.
+      let live = 0;
+      for (const session of sessions.values()) if (session.expiresAt > now) live += 1;
+      return Promise.resolve(live);
+    },
   };
 }

@@ -1,11 +1,11 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Account, Tool } from '../../domain/account';
 import type { AccountRepository } from '../store';
-import { rebuildRollups } from './rollups';
+import { rebuildRollups, recomputeAccountDays } from './rollups';
 import { inTransaction } from './transaction';
 import { raiseDataVersions, readDataVersion } from './data-versions';
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   tool: Tool;
   login: string;
@@ -15,7 +15,7 @@ interface AccountRow {
   credential_generation: number;
 }
 
-const toAccount = (row: AccountRow): Account => ({
+export const toAccount = (row: AccountRow): Account => ({
   id: row.id,
   tool: row.tool,
   login: row.login,
@@ -25,7 +25,8 @@ const toAccount = (row: AccountRow): Account => ({
   credentialGeneration: row.credential_generation,
 });
 
-const COLUMNS = 'id, tool, login, password_hash, active, time_zone, credential_generation';
+/** The columns of an AccountRow. */
+export const ACCOUNT_COLUMNS = 'id, tool, login, password_hash, active, time_zone, credential_generation';
 const VALUES = '$1, $2, $3, $4, $5, $6, $7';
 const values = (account: Account) => [
   account.id,
@@ -43,7 +44,7 @@ async function lockedTimeZone(client: PoolClient, id: string): Promise<string | 
   return rows[0]?.time_zone;
 }
 
-/** Rollups are keyed by local day: a new zone rebuilds those of every phone of the account. */
+/** Rollups are keyed by local day: a new zone rebuilds those of every phone of the account, and the account's days. */
 async function followTimeZone(client: PoolClient, id: string, previousZone: string, timeZone: string): Promise<void> {
   if (previousZone === timeZone) return;
   const owned = await client.query<{ phone: string }>('SELECT phone FROM phones WHERE account_id = $1', [id]);
@@ -52,21 +53,22 @@ async function followTimeZone(client: PoolClient, id: string, previousZone: stri
     owned.rows.map((row) => row.phone),
     timeZone,
   );
+  await recomputeAccountDays(client, id);
   await raiseDataVersions(client, [id]);
 }
 
 export function postgresAccounts(pool: Pool): AccountRepository {
   return {
     find: async (id) => {
-      // Named, so that each connection parses and plans it once: every request of the reporting API runs it.
-      const { rows } = await pool.query<AccountRow>({ name: 'find-account', text: `SELECT ${COLUMNS} FROM accounts WHERE id = $1`, values: [id] });
+      // Named, so that each connection parses and plans it once: every login runs it.
+      const { rows } = await pool.query<AccountRow>({ name: 'find-account', text: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, values: [id] });
       return rows[0] === undefined ? undefined : toAccount(rows[0]);
     },
     save: (account) =>
       inTransaction(pool, async (client) => {
         const previousZone = await lockedTimeZone(client, account.id);
         await client.query(
-          `INSERT INTO accounts (${COLUMNS}) VALUES (${VALUES})
+          `INSERT INTO accounts (${ACCOUNT_COLUMNS}) VALUES (${VALUES})
            ON CONFLICT (id) DO UPDATE SET tool = excluded.tool, login = excluded.login,
              password_hash = excluded.password_hash, active = excluded.active, time_zone = excluded.time_zone,
              credential_generation = GREATEST(accounts.credential_generation, excluded.credential_generation)`,
@@ -76,7 +78,7 @@ export function postgresAccounts(pool: Pool): AccountRepository {
       }),
     create: async (account) => {
       const { rowCount } = await pool.query(
-        `INSERT INTO accounts (${COLUMNS}) VALUES (${VALUES}) ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO accounts (${ACCOUNT_COLUMNS}) VALUES (${VALUES}) ON CONFLICT (id) DO NOTHING`,
         values(account),
       );
       return rowCount === 1;
@@ -88,7 +90,7 @@ export function postgresAccounts(pool: Pool): AccountRepository {
         const { rows } = await client.query<AccountRow>(
           `UPDATE accounts SET password_hash = coalesce($2, password_hash), active = coalesce($3, active),
              time_zone = coalesce($4, time_zone), credential_generation = credential_generation + $5
-           WHERE id = $1 RETURNING ${COLUMNS}`,
+           WHERE id = $1 RETURNING ${ACCOUNT_COLUMNS}`,
           [id, change.passwordHash ?? null, change.active ?? null, change.timeZone ?? null, change.revokeCredentials === true ? 1 : 0],
         );
         const updated = toAccount(rows[0] as AccountRow);
@@ -97,7 +99,7 @@ export function postgresAccounts(pool: Pool): AccountRepository {
       }),
     dataVersion: (id) => readDataVersion(pool, id),
     list: async () => {
-      const { rows } = await pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts ORDER BY position`);
+      const { rows } = await pool.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY position`);
       return rows.map(toAccount);
     },
   };

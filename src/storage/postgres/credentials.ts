@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { CredentialRepository } from '../store';
+import { ACCOUNT_COLUMNS, toAccount, type AccountRow } from './accounts';
 
 interface CredentialRow {
   login: string;
@@ -7,7 +8,15 @@ interface CredentialRow {
   account_id: string;
   generation: number;
   last_used_at: string;
+  /** The account's row as JSON, null when the account is gone. */
+  account: AccountRow | null;
 }
+
+/** The credential and its account in one round trip, since every request of the reporting API needs both. */
+const FIND_WITH_ACCOUNT = `
+SELECT issued.login, issued.password_digest, issued.account_id, issued.generation, issued.last_used_at,
+  (SELECT to_json(account) FROM (SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE accounts.id = issued.account_id) AS account) AS account
+FROM temporary_credentials issued WHERE issued.login = $1`;
 
 export function postgresCredentials(pool: Pool): CredentialRepository {
   return {
@@ -19,21 +28,20 @@ export function postgresCredentials(pool: Pool): CredentialRepository {
         [credential.login, credential.passwordDigest, credential.accountId, credential.generation, credential.lastUsedAt],
       );
     },
-    find: async (login) => {
+    findWithAccount: async (login) => {
       // Named, so that each connection parses and plans it once: every request of the reporting API runs it.
-      const { rows } = await pool.query<CredentialRow>({
-        name: 'find-credential',
-        text: 'SELECT login, password_digest, account_id, generation, last_used_at FROM temporary_credentials WHERE login = $1',
-        values: [login],
-      });
+      const { rows } = await pool.query<CredentialRow>({ name: 'find-credential-with-account', text: FIND_WITH_ACCOUNT, values: [login] });
       const row = rows[0];
       if (row === undefined) return undefined;
       return {
-        login: row.login,
-        passwordDigest: row.password_digest,
-        accountId: row.account_id,
-        generation: row.generation,
-        lastUsedAt: Number(row.last_used_at),
+        credential: {
+          login: row.login,
+          passwordDigest: row.password_digest,
+          accountId: row.account_id,
+          generation: row.generation,
+          lastUsedAt: Number(row.last_used_at),
+        },
+        account: row.account === null ? undefined : toAccount(row.account),
       };
     },
     touch: async (login, usedAt) => {

@@ -4,53 +4,100 @@ import { regionOfCaller } from '../../domain/caller-region';
 import { localEpochDay } from '../../time/calendar';
 import type { AddCallsResult } from '../store';
 import { integerArray, textArray } from './array-literals';
-import { pathColumns, type FormItemIdOf, type FormItemIds } from './paths';
-import { ADD_STORED_TO_ROLLUPS } from './rollups';
+import { pathColumns, type FormItemIds, type PathColumns } from './paths';
+import { addStoredToRollups } from './rollups';
 
-/** The columns of a batch, in the order of INGEST's parameters: those of calls, and `day`, each call's local day. */
-const BATCH_COLUMNS = [
-  ['call_id', 'text'],
-  ['phone', 'text'],
-  ['started_at', 'bigint'],
-  ['log_events', 'integer'],
-  ['loops', 'integer'],
-  ['form_items', 'integer'],
-  ['caller', 'text'],
-  ['region', 'text'],
-  ['duration_ms', 'bigint'],
-  ['transfers', 'integer'],
-  ['transfer_ms', 'bigint'],
-  ['js_errors', 'integer'],
-  ['fetch_errors', 'integer'],
-  ['page_loads', 'integer'],
-  ['page_load_ms', 'bigint'],
-  ['day', 'integer'],
-  ['path_form_item_ids', 'bigint[]'],
-  ['path_counters', 'integer[]'],
-] as const;
+/** What a batch's columns are made from: its calls, the local day of each, and (version 2) their paths. */
+interface BatchValues {
+  readonly calls: readonly CallRecord[];
+  readonly days: readonly number[];
+  readonly paths: readonly PathColumns[];
+}
 
-const STORED_COLUMNS = BATCH_COLUMNS.map(([column]) => column).filter((column) => column !== 'day');
+interface BatchColumn {
+  /** A column of calls, or `day`, each call's local day. */
+  readonly column: string;
+  readonly type: string;
+  /** Whether only a version-2 record gives it a value; a batch without version-2 fields leaves it out. */
+  readonly version2: boolean;
+  /** The column's values as an array literal. */
+  readonly literal: (batch: BatchValues) => string;
+}
+
+const column = (name: string, type: string, version2: boolean, literal: BatchColumn['literal']): BatchColumn => ({ column: name, type, version2, literal });
+const counts = (name: string, type: string, value: (call: CallRecord) => number | undefined) =>
+  column(name, type, true, ({ calls }) => integerArray(calls.map((call) => value(call) ?? 0)));
+
+/** The columns of a batch, in the order of INGEST's parameters. A call's region is placed here, once, and kept on its row: a rebuild re-buckets it as stored. */
+const BATCH_COLUMNS: readonly BatchColumn[] = [
+  column('call_id', 'text', false, ({ calls }) => textArray(calls.map((call) => call.callId))),
+  column('phone', 'text', false, ({ calls }) => textArray(calls.map((call) => call.phone))),
+  column('started_at', 'bigint', false, ({ calls }) => integerArray(calls.map((call) => call.startedAt))),
+  column('log_events', 'integer', false, ({ calls }) => integerArray(calls.map((call) => call.logEvents))),
+  column('loops', 'integer', false, ({ calls }) => integerArray(calls.map((call) => call.loops))),
+  column('form_items', 'integer', false, ({ calls }) => integerArray(calls.map((call) => call.formItems))),
+  column('caller', 'text', true, ({ calls }) => textArray(calls.map((call) => call.caller))),
+  column('region', 'text', true, ({ calls }) => textArray(calls.map((call) => (call.caller === undefined ? undefined : regionOfCaller(call.caller))))),
+  counts('duration_ms', 'bigint', (call) => call.durationMs),
+  counts('transfers', 'integer', (call) => call.transfers),
+  counts('transfer_ms', 'bigint', (call) => call.transferMs),
+  counts('js_errors', 'integer', (call) => call.jsErrors),
+  counts('fetch_errors', 'integer', (call) => call.fetchErrors),
+  counts('page_loads', 'integer', (call) => call.pageLoads),
+  counts('page_load_ms', 'bigint', (call) => call.pageLoadMs),
+  column('day', 'integer', false, ({ days }) => integerArray(days)),
+  column('path_form_item_ids', 'bigint[]', true, ({ paths }) => textArray(paths.map((path) => path.ids))),
+  column('path_counters', 'integer[]', true, ({ paths }) => textArray(paths.map((path) => path.counters))),
+];
 
 /**
  * The whole ingest of a batch in one statement: the batch's columns unnested, its calls inserted in
  * call-id order (so that imports sharing call ids take the index locks in one order), and only the calls
- * inserted added to every rollup and to their owners' data versions, by the CTEs that follow.
+ * inserted added to every rollup and to their owners' data versions, by the CTEs that follow. A path is
+ * an array literal within the literal, cast here.
  */
-const INGEST = `
+function ingestStatement(columns: readonly BatchColumn[], version2: boolean): string {
+  const stored = columns.map(({ column: name }) => name).filter((name) => name !== 'day');
+  return `
 WITH batch AS (
-  SELECT ${BATCH_COLUMNS.map(([column, type]) => (type.endsWith('[]') ? `${column}::${type} AS ${column}` : column)).join(', ')}
-  FROM unnest(${BATCH_COLUMNS.map(([, type], index) => `$${index + 1}::${type.endsWith('[]') ? 'text' : type}[]`).join(', ')})
-    AS batch(${BATCH_COLUMNS.map(([column]) => column).join(', ')})
+  SELECT ${columns.map(({ column: name, type }) => (type.endsWith('[]') ? `${name}::${type} AS ${name}` : name)).join(', ')}
+  FROM unnest(${columns.map(({ type }, index) => `$${index + 1}::${type.endsWith('[]') ? 'text' : type}[]`).join(', ')})
+    AS batch(${columns.map(({ column: name }) => name).join(', ')})
 ),
 inserted AS (
-  INSERT INTO calls (${STORED_COLUMNS.join(', ')})
-  SELECT ${STORED_COLUMNS.join(', ')} FROM batch ORDER BY call_id COLLATE "C"
+  INSERT INTO calls (${stored.join(', ')})
+  SELECT ${stored.join(', ')} FROM batch ORDER BY call_id COLLATE "C"
   ON CONFLICT (call_id) DO NOTHING
   RETURNING call_id
 ),
 stored AS (SELECT * FROM batch WHERE call_id IN (SELECT call_id FROM inserted)),
-${ADD_STORED_TO_ROLLUPS}
+${addStoredToRollups(version2)}
 SELECT count(*)::integer AS inserted FROM inserted`;
+}
+
+const VERSION_1_COLUMNS = BATCH_COLUMNS.filter((batchColumn) => !batchColumn.version2);
+
+/**
+ * The statement of a batch with version-2 fields, and the narrower one of a batch without (the columns
+ * of calls that it leaves out keep their defaults): half the parameters, and no rollup that only version
+ * 2 feeds. Not named: planned with each batch's arrays, the planner knows how many calls it has, where a
+ * plan kept for any batch would guess.
+ */
+const INGEST = {
+  version2: { columns: BATCH_COLUMNS, text: ingestStatement(BATCH_COLUMNS, true) },
+  version1: { columns: VERSION_1_COLUMNS, text: ingestStatement(VERSION_1_COLUMNS, false) },
+};
+
+const hasVersion2Fields = (call: CallRecord): boolean =>
+  call.caller !== undefined ||
+  call.durationMs !== undefined ||
+  call.transfers !== undefined ||
+  call.transferMs !== undefined ||
+  call.jsErrors !== undefined ||
+  call.fetchErrors !== undefined ||
+  call.pageLoads !== undefined ||
+  call.pageLoadMs !== undefined ||
+  call.path !== undefined;
 
 /**
  * The time zone of each number's owner. FOR SHARE holds the owners still until commit: a time-zone
@@ -65,35 +112,6 @@ async function ownersTimeZones(client: PoolClient, records: readonly CallRecord[
     [phones],
   );
   return new Map(rows.map((row) => [row.phone, row.time_zone]));
-}
-
-/**
- * The calls as INGEST's parameters, each column an array literal. A call's region is placed here, once,
- * and kept on its row: a rebuild re-buckets it as stored. Its local day is computed here too, as the
- * memory store computes it. A path is an array literal within the literal, cast by INGEST.
- */
-function batchParameters(calls: readonly CallRecord[], timeZones: ReadonlyMap<string, string>, idOf: FormItemIdOf): string[] {
-  const paths = calls.map((call) => pathColumns(call.path, idOf));
-  return [
-    textArray(calls.map((call) => call.callId)),
-    textArray(calls.map((call) => call.phone)),
-    integerArray(calls.map((call) => call.startedAt)),
-    integerArray(calls.map((call) => call.logEvents)),
-    integerArray(calls.map((call) => call.loops)),
-    integerArray(calls.map((call) => call.formItems)),
-    textArray(calls.map((call) => call.caller)),
-    textArray(calls.map((call) => (call.caller === undefined ? undefined : regionOfCaller(call.caller)))),
-    integerArray(calls.map((call) => call.durationMs ?? 0)),
-    integerArray(calls.map((call) => call.transfers ?? 0)),
-    integerArray(calls.map((call) => call.transferMs ?? 0)),
-    integerArray(calls.map((call) => call.jsErrors ?? 0)),
-    integerArray(calls.map((call) => call.fetchErrors ?? 0)),
-    integerArray(calls.map((call) => call.pageLoads ?? 0)),
-    integerArray(calls.map((call) => call.pageLoadMs ?? 0)),
-    integerArray(calls.map((call) => localEpochDay(call.startedAt, timeZones.get(call.phone) as string))),
-    textArray(paths.map((path) => path.ids)),
-    textArray(paths.map((path) => path.counters)),
-  ];
 }
 
 /**
@@ -119,8 +137,21 @@ export async function ingestCalls(
   });
   const repeated = records.length - unknownPhone.length - candidates.length;
   if (candidates.length === 0) return { result: { inserted: 0, duplicates: repeated, unknownPhone }, learnt: new Map() };
-  const { idOf, learnt } = await formItemIds.of(client, candidates);
-  const { rows } = await client.query<{ inserted: number }>(INGEST, batchParameters(candidates, timeZones, idOf));
+  // A call's local day is computed here, as the memory store computes it.
+  const days = candidates.map((call) => localEpochDay(call.startedAt, timeZones.get(call.phone) as string));
+  const ingest = candidates.some(hasVersion2Fields) ? INGEST.version2 : INGEST.version1;
+  let paths: PathColumns[] = [];
+  let learnt: ReadonlyMap<string, string> = new Map();
+  if (ingest === INGEST.version2) {
+    const formItems = await formItemIds.of(client, candidates);
+    paths = candidates.map((call) => pathColumns(call.path, formItems.idOf));
+    learnt = formItems.learnt;
+  }
+  const values = { calls: candidates, days, paths };
+  const { rows } = await client.query<{ inserted: number }>(
+    ingest.text,
+    ingest.columns.map((batchColumn) => batchColumn.literal(values)),
+  );
   const inserted = (rows[0] as { inserted: number }).inserted;
   return { result: { inserted, duplicates: repeated + candidates.length - inserted, unknownPhone }, learnt };
 }

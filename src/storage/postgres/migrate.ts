@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import { NotReadyError } from '../dependency-error';
 import { MIGRATIONS, type Migration } from './migrations';
 import { allowLongStatements, longQuery } from './pool';
 import { inTransaction } from './transaction';
@@ -31,4 +32,25 @@ export async function migrate(pool: Pool, logger: Logger, migrations: readonly M
       logger.info({ version: migration.version, name: migration.name }, 'database migration applied');
     }
   });
+}
+
+/** PostgreSQL's code for a table that does not exist. */
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * The readiness check: one query, which answers only when the database does, and which tells whether the
+ * schema has every migration of this build. A later schema (a newer instance migrated it during a rolling
+ * upgrade) is ready: migrations only add. Rejects with NotReadyError when the schema is behind.
+ */
+export async function checkSchema(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<void> {
+  const needed = Math.max(0, ...migrations.map((migration) => migration.version));
+  let version: number;
+  try {
+    const { rows } = await pool.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+    version = rows[0]?.version ?? 0;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNDEFINED_TABLE) throw new NotReadyError(`the database has no schema; this build needs version ${needed}`);
+    throw error;
+  }
+  if (version < needed) throw new NotReadyError(`the database schema is at version ${version}; this build needs version ${needed}`);
 }

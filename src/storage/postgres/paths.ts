@@ -82,7 +82,12 @@ export class FormItemIds {
  * the form item ids in path order, and a (steps x 6) array of their counters in PATH_STEP_COUNTERS
  * order. NULL for a call without a path.
  */
-export function pathColumns(path: readonly PathStep[] | undefined, idOf: FormItemIdOf): { ids: string | undefined; counters: string | undefined } {
+export interface PathColumns {
+  readonly ids: string | undefined;
+  readonly counters: string | undefined;
+}
+
+export function pathColumns(path: readonly PathStep[] | undefined, idOf: FormItemIdOf): PathColumns {
   if (path === undefined || path.length === 0) return { ids: undefined, counters: undefined };
   const ids = path.map(idOf);
   const counters = path.map((step) => `{${PATH_STEP_COUNTERS.map((counter) => step[counter]).join(',')}}`);

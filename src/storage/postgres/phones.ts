@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { PhoneRepository } from '../store';
-import { rebuildRollups } from './rollups';
+import { moveIntoAccountDays, rebuildRollups } from './rollups';
 import { inTransaction } from './transaction';
 import { raiseDataVersions } from './data-versions';
 
@@ -18,25 +18,34 @@ export function postgresPhones(pool: Pool): PhoneRepository {
         }
         const account = await client.query<{ time_zone: string }>('SELECT time_zone FROM accounts WHERE id = $1 FOR SHARE', [accountId]);
         const timeZone = account.rows[0]?.time_zone;
-        if (timeZone !== undefined) await rebuildRollups(client, [phone], timeZone);
+        if (timeZone !== undefined) {
+          await rebuildRollups(client, [phone], timeZone);
+          await moveIntoAccountDays(client, phone, accountId, 1);
+        }
         await raiseDataVersions(client, [accountId]);
         return 'assigned';
       }),
     release: (phone, accountId) =>
       inTransaction(pool, async (client) => {
+        // Held first, as an assignment holds it: a time-zone change of the account waits, so the days
+        // taken away are those that its rows summed.
+        await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR SHARE', [accountId]);
         const deleted = await client.query('DELETE FROM phones WHERE phone = $1 AND account_id = $2', [phone, accountId]);
         if (deleted.rowCount !== 1) return false;
+        await moveIntoAccountDays(client, phone, accountId, -1);
         await raiseDataVersions(client, [accountId]);
         return true;
       }),
-    ownedBy: async (accountId) => {
-      // Named, so that each connection parses and plans it once: every request of the reporting API runs it.
-      const { rows } = await pool.query<{ phone: string }>({
-        name: 'phones-owned-by',
-        text: 'SELECT phone FROM phones WHERE account_id = $1 ORDER BY phone',
-        values: [accountId],
-      });
-      return rows.map((row) => row.phone);
-    },
+    ownedBy: (accountId) => ownedPhones(pool, accountId),
   };
+}
+
+export async function ownedPhones(pool: Pool, accountId: string): Promise<string[]> {
+  // Named, so that each connection parses and plans it once: reports on one number or of callers run it.
+  const { rows } = await pool.query<{ phone: string }>({
+    name: 'phones-owned-by',
+    text: 'SELECT phone FROM phones WHERE account_id = $1 ORDER BY phone',
+    values: [accountId],
+  });
+  return rows.map((row) => row.phone);
 }

@@ -1,15 +1,18 @@
 import type { Logger } from 'pino';
 import { DEFAULT_DEPENDENCY_TIMEOUT_SECONDS } from '../../config/config';
-import { DependencyUnavailableError } from '../dependency-error';
+import { DependencyUnavailableError, markingFailures } from '../dependency-error';
 import type { Store } from '../store';
 import { postgresAccounts } from './accounts';
 import { postgresCalls } from './calls';
 import { postgresCredentials } from './credentials';
-import { migrate } from './migrate';
+import { checkSchema, migrate } from './migrate';
 import { postgresPhones } from './phones';
 import { createPool } from './pool';
 import { postgresRateLimits } from './rate-limits';
 import { postgresSurveySessions } from './survey-sessions';
+
+/** The StoreDependency name of the database, in GET /readyz and the metrics. */
+const STORE = 'store';
 
 /**
  * The durable store: everything in PostgreSQL, shared by every instance on the same database. Brings the
@@ -25,12 +28,13 @@ export async function openPostgresStore(connectionString: string, logger: Logger
     throw new DependencyUnavailableError('PostgreSQL (DATABASE_URL)', error);
   }
   return {
-    accounts: postgresAccounts(pool),
-    phones: postgresPhones(pool),
-    credentials: postgresCredentials(pool),
-    calls: postgresCalls(pool),
-    rateLimits: postgresRateLimits(pool),
-    surveySessions: postgresSurveySessions(pool),
+    accounts: markingFailures(STORE, postgresAccounts(pool)),
+    phones: markingFailures(STORE, postgresPhones(pool)),
+    credentials: markingFailures(STORE, postgresCredentials(pool)),
+    calls: markingFailures(STORE, postgresCalls(pool)),
+    rateLimits: markingFailures(STORE, postgresRateLimits(pool)),
+    surveySessions: markingFailures(STORE, postgresSurveySessions(pool)),
+    dependencies: [{ name: STORE, check: () => checkSchema(pool) }],
     close: () => pool.end(),
   };
 }

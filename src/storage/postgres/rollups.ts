@@ -19,6 +19,8 @@ export const DAY_SUMS = [
 ] as const satisfies ReadonlyArray<{ field: Exclude<keyof DayTotals, 'day' | 'calls'>; column: string }>;
 
 const SUM_COLUMNS = DAY_SUMS.map(({ column }) => column).join(', ');
+/** The columns of daily_rollups and account_daily_rollups after their key. */
+const DAY_COLUMNS = ['calls', ...DAY_SUMS.map(({ column }) => column)];
 const COUNTER_COLUMNS = PATH_STEP_COUNTERS.join(', ');
 const addedTo = (table: string, columns: readonly string[]) => columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ');
 
@@ -34,20 +36,39 @@ const pathEntries = (calls: string, columns: readonly string[]) => `
   FROM ${calls} CROSS JOIN LATERAL unnest(${calls}.path_form_item_ids) WITH ORDINALITY AS step(form_item_id, place)
   WHERE ${calls}.path_form_item_ids IS NOT NULL`;
 
+/** The sums a version-1 record has; the others are 0 for it. */
+const VERSION_1_SUMS: ReadonlySet<string> = new Set(['log_events', 'loops', 'form_items']);
+
 /**
  * Common table expressions that add the calls of the CTE `stored` (the columns of calls, and each call's
  * local `day`) to every rollup, one upsert per rollup table however many calls, rows sorted so that
  * concurrent writers lock them in one order (texts by bytes, "C": the same for every writer, and cheaper
- * to sort than a language's collation); then the data versions of the owners of their numbers, in the
- * order raiseDataVersions takes them.
+ * to sort than a language's collation). The sums of each owner's day follow, and then the owners' data
+ * versions, in the order raiseDataVersions takes them; read from the owners' days (sorted, so every day is
+ * written first), they are locked last, as a number's assignment or release locks them after the days it
+ * changes, so neither waits for the other holding what the other needs.
+ *
+ * `version2` false: the calls have only the columns of a version-1 record; the other sums add 0, and the
+ * rollups that only version 2 feeds (callers, regions, form items) are left alone.
  */
-export const ADD_STORED_TO_ROLLUPS = `
+export function addStoredToRollups(version2: boolean): string {
+  const sumOf = (column: string, table = '') => (version2 || VERSION_1_SUMS.has(column) ? `sum(${table}${column})` : '0');
+  const days = `
 add_to_days AS (
   INSERT INTO daily_rollups (phone, day, calls, ${SUM_COLUMNS})
-  SELECT phone, day, count(*), ${DAY_SUMS.map(({ column }) => `sum(${column})`).join(', ')}
+  SELECT phone, day, count(*), ${DAY_SUMS.map(({ column }) => sumOf(column)).join(', ')}
   FROM stored GROUP BY phone, day ORDER BY phone COLLATE "C", day
-  ON CONFLICT (phone, day) DO UPDATE SET ${addedTo('daily_rollups', ['calls', ...DAY_SUMS.map(({ column }) => column)])}
+  ON CONFLICT (phone, day) DO UPDATE SET ${addedTo('daily_rollups', DAY_COLUMNS)}
 ),
+add_to_account_days AS (
+  INSERT INTO account_daily_rollups (account_id, day, ${DAY_COLUMNS.join(', ')})
+  SELECT owner.account_id, stored.day, count(*), ${DAY_SUMS.map(({ column }) => sumOf(column, 'stored.')).join(', ')}
+  FROM stored JOIN phones owner ON owner.phone = stored.phone
+  GROUP BY owner.account_id, stored.day ORDER BY owner.account_id COLLATE "C", stored.day
+  ON CONFLICT (account_id, day) DO UPDATE SET ${addedTo('account_daily_rollups', DAY_COLUMNS)}
+  RETURNING account_id
+),`;
+  const version2Only = `
 add_to_caller_days AS (
   INSERT INTO caller_days (phone, day, caller)
   SELECT phone, day, caller FROM stored WHERE caller IS NOT NULL GROUP BY phone, day, caller ORDER BY phone COLLATE "C", day, caller COLLATE "C"
@@ -64,12 +85,42 @@ add_to_form_item_days AS (
   FROM (${pathEntries('stored', ['phone', 'day'])}) AS entry
   GROUP BY phone, day, form_item_id ORDER BY phone COLLATE "C", day, form_item_id
   ON CONFLICT (phone, day, form_item_id) DO UPDATE SET ${addedTo('form_item_days', PATH_STEP_COUNTERS)}
-),
+),`;
+  const versions = `
 raise_data_versions AS (
   INSERT INTO account_data_versions (account_id, version)
-  SELECT DISTINCT account_id, 1 FROM phones WHERE phone IN (SELECT phone FROM stored) ORDER BY account_id
+  SELECT DISTINCT account_id, 1 FROM add_to_account_days ORDER BY account_id
   ON CONFLICT (account_id) DO UPDATE SET version = account_data_versions.version + 1
 )`;
+  return days + (version2 ? version2Only : '') + versions;
+}
+
+/**
+ * Adds a number's daily rollups to its owner's days (`sign` 1, once it is assigned and its rollups are
+ * rebuilt) or takes them away (-1, as it is released); days in order, as an ingest locks them.
+ */
+export async function moveIntoAccountDays(client: PoolClient, phone: string, accountId: string, sign: 1 | -1): Promise<void> {
+  await client.query(
+    `INSERT INTO account_daily_rollups (account_id, day, ${DAY_COLUMNS.join(', ')})
+     SELECT $2, day, ${DAY_COLUMNS.map((column) => `$3::bigint * ${column}`).join(', ')} FROM daily_rollups WHERE phone = $1 ORDER BY day
+     ON CONFLICT (account_id, day) DO UPDATE SET ${addedTo('account_daily_rollups', DAY_COLUMNS)}`,
+    [phone, accountId, sign],
+  );
+}
+
+/** The account's days summed again from the daily rollups of its numbers, once those are rebuilt in a new time zone. */
+export async function recomputeAccountDays(client: PoolClient, accountId: string): Promise<void> {
+  await allowLongStatements(client);
+  await longQuery(client, 'DELETE FROM account_daily_rollups WHERE account_id = $1', [accountId]);
+  await longQuery(
+    client,
+    `INSERT INTO account_daily_rollups (account_id, day, ${DAY_COLUMNS.join(', ')})
+     SELECT $1, days.day, ${DAY_COLUMNS.map((column) => `sum(days.${column})`).join(', ')}
+     FROM daily_rollups days JOIN phones ON phones.phone = days.phone WHERE phones.account_id = $1
+     GROUP BY days.day`,
+    [accountId],
+  );
+}
 
 const MS_PER_MINUTE = 60_000;
 

@@ -42,5 +42,10 @@ export function postgresSurveySessions(pool: Pool): SurveySessionRepository {
       const excess = Number(rows[0]?.stored ?? 0) - maxSessions;
       if (excess > 0) await pool.query(DROP_OLDEST, [excess]);
     },
+    // Through the expiry index; asked once per metrics scrape, not per call.
+    live: async (now) => {
+      const { rows } = await pool.query<{ live: string }>('SELECT count(*) AS live FROM survey_sessions WHERE expires_at > $1', [now]);
+      return Number(rows[0]?.live ?? 0);
+    },
   };
 }

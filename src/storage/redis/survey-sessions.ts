@@ -47,5 +47,7 @@ export function redisSurveySessions(redis: Redis, prefix: string): SurveySession
       const text = JSON.stringify({ stateJson: session.stateJson, expiresAt: session.expiresAt });
       await redis.eval(SAVE, 2, key, indexKey, text, session.expiresAt - now, session.expiresAt, now, maxSessions, session.id, keyPrefix);
     },
+    // The index holds every stored session by expiry: those expiring after `now` are live.
+    live: (now) => redis.zcount(indexKey, `(${now}`, '+inf'),
   };
 }

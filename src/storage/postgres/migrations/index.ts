@@ -4,6 +4,8 @@ import { surveySessionCount } from './003-survey-session-count';
 import { accountDataVersions } from './005-account-data-versions';
 import { callRecordsVersion2 } from './004-call-records-v2';
 import { fastIngest } from './006-fast-ingest';
+import { accountDailyRollups } from './007-account-daily-rollups';
+import { callKeysByBytes } from './008-call-keys-by-bytes';
 
 export interface Migration {
   readonly version: number;
@@ -22,4 +24,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'call records version 2', sql: callRecordsVersion2 },
   { version: 5, name: 'account data versions', sql: accountDataVersions },
   { version: 6, name: 'unlogged rate limits, paths on calls rows', sql: fastIngest },
+  { version: 7, name: 'account daily rollups', sql: accountDailyRollups },
+  { version: 8, name: 'call ids and numbers compared by bytes', sql: callKeysByBytes },
 ];

@@ -1,0 +1,155 @@
+import { ApiError, getReport, requestCredentials } from './api.js';
+import { element } from './dom.js';
+import { flowView } from './flow-view.js';
+import { geographicView } from './geographic-view.js';
+import { ALL_NUMBERS, defaultQuery, describeQuery, fillQueryForm, readQueryForm } from './query.js';
+import { laterRateLimit, showRateLimit } from './rate-limits.js';
+import { reportSection } from './report-section.js';
+import { REPORTS, reportPath } from './reports.js';
+import { seriesView } from './series-view.js';
+
+const VIEWS = { series: seriesView, geographic: geographicView, flow: flowView };
+
+const byId = (id) => document.getElementById(id);
+const page = {
+  signInSection: byId('sign-in-section'),
+  signInForm: byId('sign-in'),
+  signInError: byId('sign-in-error'),
+  session: byId('session'),
+  sessionAccount: byId('session-account'),
+  signOut: byId('sign-out'),
+  reports: byId('reports'),
+  reportsTitle: byId('reports-title'),
+  queryForm: byId('query'),
+  queryError: byId('query-error'),
+  knownNumbers: byId('known-numbers'),
+  status: byId('status'),
+  dataLimit: byId('data-limit'),
+  authLimit: byId('auth-limit'),
+  reportList: byId('report-list'),
+};
+
+/**
+ * What the page knows while it is open, and nowhere else: the temporary credentials live in this object
+ * only (no cookie, no storage), so closing or reloading the page forgets them.
+ */
+const session = { credentials: undefined, dataLimit: undefined, authLimit: undefined, loading: 0, signingIn: false };
+
+const sections = REPORTS.map((report) => ({ report, section: reportSection(report) }));
+page.reportList.append(...sections.map(({ section }) => section.node));
+
+function noteDataLimit(state) {
+  session.dataLimit = laterRateLimit(session.dataLimit, state);
+  showRateLimit(page.dataLimit, session.dataLimit);
+}
+
+function noteAuthLimit(state) {
+  session.authLimit = laterRateLimit(session.authLimit, state);
+  showRateLimit(page.authLimit, session.authLimit);
+}
+
+function rememberNumber(phone) {
+  const known = [...page.knownNumbers.options].some((option) => option.value === phone);
+  if (!known) page.knownNumbers.append(element('option', { value: phone }));
+}
+
+function signOut(message = '') {
+  session.credentials = undefined;
+  session.dataLimit = undefined;
+  // Answers still on their way belong to the ended session: a load checks this number before it shows them.
+  session.loading += 1;
+  sections.forEach(({ section }) => section.clear());
+  showRateLimit(page.dataLimit, undefined);
+  page.status.textContent = '';
+  page.queryError.textContent = '';
+  page.reportList.setAttribute('aria-busy', 'false');
+  page.reports.hidden = true;
+  page.session.hidden = true;
+  page.signInSection.hidden = false;
+  page.signInError.textContent = message;
+  page.signInForm.elements.login.focus();
+}
+
+/** Every report for one query, asked together; each shows its answer or the API's message. */
+async function load(query) {
+  const loading = (session.loading += 1);
+  page.queryError.textContent = '';
+  page.reportList.setAttribute('aria-busy', 'true');
+  page.status.textContent = `Loading ${describeQuery(query)}…`;
+  const answers = await Promise.allSettled(REPORTS.map((report) => getReport(session.credentials, reportPath(report, query))));
+  if (loading !== session.loading) return;
+
+  const failures = [];
+  answers.forEach((answer, index) => {
+    const { report, section } = sections[index];
+    noteDataLimit(answer.status === 'fulfilled' ? answer.value.rateLimit : answer.reason.rateLimit);
+    if (answer.status === 'rejected') {
+      failures.push(answer.reason);
+      section.showError(answer.reason.message);
+      return;
+    }
+    try {
+      section.show(VIEWS[report.view](report, answer.value.body, query), query);
+    } catch (error) {
+      failures.push(error);
+      section.showError(`This report could not be shown: ${error.message}`);
+    }
+  });
+  page.reportList.setAttribute('aria-busy', 'false');
+
+  const expired = failures.find((failure) => failure instanceof ApiError && failure.status === 401);
+  if (expired !== undefined) {
+    signOut(`Signed out: ${expired.message}`);
+    return;
+  }
+  const messages = [...new Set(failures.map((failure) => failure.message))];
+  if (failures.length === REPORTS.length && messages.length === 1) page.queryError.textContent = messages[0];
+  if (failures.length < REPORTS.length && query.phone !== ALL_NUMBERS) rememberNumber(query.phone);
+  page.status.textContent =
+    failures.length === 0
+      ? `Showing ${describeQuery(query)}.`
+      : `Asked for ${describeQuery(query)}: ${failures.length} of ${REPORTS.length} reports could not be shown.`;
+}
+
+page.signInForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (session.signingIn) return;
+  session.signingIn = true;
+  const { tool, login, password } = page.signInForm.elements;
+  page.signInError.textContent = '';
+  try {
+    const { body, rateLimit } = await requestCredentials({ tool: tool.value, login: login.value, password: password.value });
+    noteAuthLimit(rateLimit);
+    session.credentials = { login: body.login, password: body.password };
+    password.value = '';
+    page.sessionAccount.textContent = `Signed in as ${login.value} (${tool.value})`;
+    page.signInSection.hidden = true;
+    page.session.hidden = false;
+    page.reports.hidden = false;
+    page.reportsTitle.focus();
+    const read = readQueryForm(page.queryForm);
+    if (read.query !== undefined) await load(read.query);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    noteAuthLimit(error.rateLimit);
+    page.signInError.textContent = error.message;
+  } finally {
+    session.signingIn = false;
+  }
+});
+
+page.queryForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const read = readQueryForm(page.queryForm);
+  if (read.problem !== undefined) {
+    page.queryError.textContent = read.problem;
+    return;
+  }
+  void load(read.query);
+});
+
+page.signOut.addEventListener('click', () => signOut());
+
+fillQueryForm(page.queryForm, defaultQuery());
+byId('script-needed').hidden = true;
+page.signInSection.hidden = false;

@@ -1,0 +1,62 @@
+import { element, uniqueId } from './dom.js';
+
+/**
+ * A table as data: `columns` ({ name, label, numeric, bar }) and `rows` of values. The page renders it,
+ * and the CSV download writes the very same values, so the file holds what the page shows.
+ */
+
+function barCell(value, largest) {
+  const bar = element('span', { class: 'bar', 'aria-hidden': 'true' });
+  // A style property, not a style attribute: the page's Content-Security-Policy allows no inline styles.
+  bar.style.inlineSize = `${largest > 0 ? (100 * value) / largest : 0}%`;
+  return element('td', { class: 'numeric with-bar' }, [element('span', { class: 'value' }, [String(value)]), bar]);
+}
+
+/**
+ * A table with its title, column headers and row headers (the first column), in a region that scrolls
+ * on its own and takes the keyboard focus, so a wide or long table is readable at any width. The title
+ * stands above the region rather than in a caption, which would scroll out of sight with the columns.
+ */
+export function renderTable({ title, columns, rows }) {
+  const titleId = uniqueId('table-title');
+  const largest = columns.map((column, index) => (column.bar ? Math.max(0, ...rows.map((row) => row[index])) : 0));
+  const head = element('thead', {}, [
+    element(
+      'tr',
+      {},
+      columns.map((column) => element('th', { scope: 'col', class: column.numeric ? 'numeric' : undefined }, [column.label])),
+    ),
+  ]);
+  const body = element(
+    'tbody',
+    {},
+    rows.map((row) =>
+      element(
+        'tr',
+        {},
+        row.map((value, index) => {
+          const column = columns[index];
+          if (index === 0) return element('th', { scope: 'row' }, [String(value)]);
+          if (column.bar) return barCell(value, largest[index]);
+          return element('td', { class: column.numeric ? 'numeric' : undefined }, [String(value)]);
+        }),
+      ),
+    ),
+  );
+  const table = element('table', { 'aria-labelledby': titleId }, [head, body]);
+  return element('div', { class: 'table-block' }, [
+    element('p', { class: 'table-title', id: titleId }, [title]),
+    element('div', { class: 'table-scroll', role: 'region', tabindex: '0', 'aria-labelledby': titleId }, [table]),
+  ]);
+}
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
+function csvField(value) {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** CSV text of `columns` (names) and `rows`, lines ending in CRLF. */
+export function csvText({ columns, rows }) {
+  return [columns, ...rows].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
+}

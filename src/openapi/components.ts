@@ -1,0 +1,80 @@
+import type { OpenAPIRegistry, ResponseConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
+import type { ZodType } from 'zod';
+import { ADMIN_REALM } from '../admin/admin-token';
+import { errorBodySchema } from '../http/representation';
+import { REALM } from '../reporting/basic-auth/require-credentials';
+import { SESSION_COOKIE } from '../survey/session-cookie';
+
+/** The security schemes' names, as operations name them. */
+export const BASIC_AUTH = 'basicAuth';
+export const BEARER_AUTH = 'bearerAuth';
+
+export const JSON_TYPE = 'application/json';
+export const XML_TYPE = 'application/xml';
+
+type Headers = Readonly<Record<string, { readonly $ref: string }>>;
+
+/** The response headers the operations share, each registered once as a component. */
+export interface SharedHeaders {
+  /** What every answer of a limit group carries. */
+  readonly rateLimit: Headers;
+  readonly retryAfter: Headers;
+  readonly basicChallenge: Headers;
+  /** Empty without the admin API. */
+  readonly bearerChallenge: Headers;
+  readonly surveySession: Headers;
+  readonly entityTag: Headers;
+}
+
+type HeaderSchema = { readonly type: 'integer'; readonly minimum: number } | { readonly type: 'string' };
+
+function header(registry: OpenAPIRegistry, name: string, description: string, schema: HeaderSchema, component = name): Headers {
+  return { [name]: registry.registerComponent('headers', component, { description, required: true, schema: { ...schema } }).ref };
+}
+
+/** The security schemes, and the headers that the limit groups, the challenges and the survey's cookie add. */
+export function registerSharedComponents(registry: OpenAPIRegistry, adminApi: boolean): SharedHeaders {
+  registry.registerComponent('securitySchemes', BASIC_AUTH, {
+    type: 'http',
+    scheme: 'basic',
+    description: "The temporary login and password that POST /api/auth returns (not the account's own).",
+  });
+  if (adminApi) {
+    registry.registerComponent('securitySchemes', BEARER_AUTH, { type: 'http', scheme: 'bearer', description: "The server's ADMIN_TOKEN." });
+  }
+  const count = (minimum: number): HeaderSchema => ({ type: 'integer', minimum });
+  const text: HeaderSchema = { type: 'string' };
+  return {
+    rateLimit: {
+      ...header(registry, 'X-RateLimit-Limit', 'The most requests of the limit group in one window', count(1)),
+      ...header(registry, 'X-RateLimit-Remaining', 'Requests left in the current window, this one counted', count(0)),
+      ...header(registry, 'X-RateLimit-Reset', 'The Unix second at which the current window ends (windows are aligned to the clock)', count(0)),
+    },
+    retryAfter: header(registry, 'Retry-After', 'Seconds until the window ends and requests are counted afresh', count(1)),
+    basicChallenge: header(registry, 'WWW-Authenticate', `The challenge: Basic realm="${REALM}"`, text),
+    bearerChallenge: adminApi
+      ? header(registry, 'WWW-Authenticate', `The challenge: Bearer realm="${ADMIN_REALM}"`, text, 'WWW-Authenticate-Bearer')
+      : {},
+    surveySession: header(
+      registry,
+      'Set-Cookie',
+      `${SESSION_COOKIE}: the survey this call belongs to (HttpOnly, SameSite=Lax); send it back to continue the survey`,
+      text,
+    ),
+    entityTag: header(registry, 'ETag', "The report's entity tag: as If-None-Match, it gets a 304 while the data are unchanged", text),
+  };
+}
+
+/** A body the server writes as JSON, or as XML when Accept prefers application/xml. */
+export function jsonOrXml(json: ZodType, xml: ZodType = json): ZodContentObject {
+  return { [JSON_TYPE]: { schema: json }, [XML_TYPE]: { schema: xml } };
+}
+
+export function jsonOnly(schema: ZodType): ZodContentObject {
+  return { [JSON_TYPE]: { schema } };
+}
+
+/** An answer with the error body of the one error catalogue, in JSON and XML where the server negotiates. */
+export function errorResponse(description: string, { xml, headers = {} }: { readonly xml: boolean; readonly headers?: Headers }): ResponseConfig {
+  return { description, headers: { ...headers }, content: xml ? jsonOrXml(errorBodySchema) : jsonOnly(errorBodySchema) };
+}

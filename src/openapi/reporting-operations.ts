@@ -1,0 +1,168 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { Config } from '../config/config';
+import { authenticationFieldsSchema } from '../reporting/auth/params';
+import { issuedCredentialsSchema } from '../reporting/auth/route';
+import { EVENTS_PATH, eventsBodySchema } from '../reporting/events/series';
+import { FLOW_PATH, MAX_FLOW_ENTRIES } from '../reporting/flow/report';
+import { flowBodySchema, flowXmlSchema } from '../reporting/flow/representation';
+import { GEOGRAPHIC_PATH } from '../reporting/geographic/report';
+import { geographicBodySchema, geographicXmlSchema } from '../reporting/geographic/representation';
+import { PERFORMANCE_PATH, performanceBodySchema } from '../reporting/performance/series';
+import { CALLER_PROFILE_PATH, callerProfileBodySchema } from '../reporting/profile/caller-series';
+import { rangePathSchema, seriesPathSchema } from '../reporting/query/params';
+import { seriesXmlSchema } from '../reporting/series/representation';
+import { VOLUME_PATH, volumeBodySchema } from '../reporting/volume/series';
+import { BASIC_AUTH, errorResponse, JSON_TYPE, jsonOrXml, type SharedHeaders } from './components';
+import { openApiPath } from './paths';
+
+export const AUTHENTICATION_TAG = 'Authentication';
+export const RAW_DATA_TAG = 'Raw data';
+
+type ReportingSettings = Pick<Config, 'authRateLimit' | 'dataRateLimit' | 'rateLimitWindowSeconds' | 'maxRangeDays' | 'credentialTtlSeconds'>;
+
+interface DataResourceOperation {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly expressPath: string;
+  readonly params: typeof rangePathSchema | typeof seriesPathSchema;
+  readonly json: z.ZodType;
+  readonly xml: z.ZodType;
+}
+
+/** The raw-data resources of data-resources.ts, as the reference describes each. */
+const DATA_RESOURCE_OPERATIONS: readonly DataResourceOperation[] = [
+  {
+    operationId: 'getVolume',
+    summary: 'Call volume',
+    description: 'Calls, their minutes, transfers and the minutes spent in them, per period.',
+    expressPath: VOLUME_PATH,
+    params: seriesPathSchema,
+    json: volumeBodySchema,
+    xml: seriesXmlSchema,
+  },
+  {
+    operationId: 'getEvents',
+    summary: 'Event tracker',
+    description: 'Calls, log events, loops and form items, and two averages, per period (section 4.2 of the interface).',
+    expressPath: EVENTS_PATH,
+    params: seriesPathSchema,
+    json: eventsBodySchema,
+    xml: seriesXmlSchema,
+  },
+  {
+    operationId: 'getPerformance',
+    summary: 'Performance',
+    description: 'Script and fetch errors, per call, and the average page load, per period.',
+    expressPath: PERFORMANCE_PATH,
+    params: seriesPathSchema,
+    json: performanceBodySchema,
+    xml: seriesXmlSchema,
+  },
+  {
+    operationId: 'getCallerProfile',
+    summary: 'Caller profile',
+    description: 'Calls and distinct callers per period. Four segments after /api/profile; three are the geographic report.',
+    expressPath: CALLER_PROFILE_PATH,
+    params: seriesPathSchema,
+    json: callerProfileBodySchema,
+    xml: seriesXmlSchema,
+  },
+  {
+    operationId: 'getGeographic',
+    summary: 'Geographic',
+    description: 'Calls over the whole range by where the caller is from. Three segments after /api/profile; four are the caller profile.',
+    expressPath: GEOGRAPHIC_PATH,
+    params: rangePathSchema,
+    json: geographicBodySchema,
+    xml: geographicXmlSchema,
+  },
+  {
+    operationId: 'getFlow',
+    summary: 'Diagnostic flow',
+    description: `The form items callers went through over the range, per application; a range of more than ${MAX_FLOW_ENTRIES} form items is a 400.`,
+    expressPath: FLOW_PATH,
+    params: rangePathSchema,
+    json: flowBodySchema,
+    xml: flowXmlSchema,
+  },
+];
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** POST /api/auth and the raw-data resources, mounted at /api. */
+export function registerReportingOperations(registry: OpenAPIRegistry, headers: SharedHeaders, settings: ReportingSettings): void {
+  const window = `${settings.rateLimitWindowSeconds} s`;
+  const tooMany = errorResponse('Past the limit of the window: retry after Retry-After seconds', {
+    xml: true,
+    headers: { ...headers.rateLimit, ...headers.retryAfter },
+  });
+  const failed = errorResponse('unknown error: the cause is in the server log, under the request id', { xml: true });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/auth',
+    operationId: 'authenticate',
+    tags: [AUTHENTICATION_TAG],
+    summary: 'Temporary credentials for the raw-data resources',
+    description:
+      "Trades a tool account's login and password for a temporary login and password, to send as HTTP Basic " +
+      `credentials to the raw-data resources. A new pair on every success; each works until it is unused for ${settings.credentialTtlSeconds} s, ` +
+      "or the account is deactivated, its password changed or its credentials revoked. The fields may also come in the query string " +
+      `(the body wins). Counts against the authentication group: ${settings.authRateLimit} requests per ${window} per client address.`,
+    security: [],
+    request: {
+      body: {
+        required: false,
+        content: { [FORM_TYPE]: { schema: authenticationFieldsSchema }, [JSON_TYPE]: { schema: authenticationFieldsSchema } },
+      },
+    },
+    responses: {
+      200: { description: 'The temporary credentials', headers: { ...headers.rateLimit }, content: jsonOrXml(issuedCredentialsSchema) },
+      400: errorResponse('An invalid tool, a missing login or password, or a body that cannot be read', { xml: true, headers: headers.rateLimit }),
+      401: errorResponse('Unknown login, wrong password or inactive account: one answer for the three', { xml: true, headers: headers.rateLimit }),
+      429: tooMany,
+      500: failed,
+    },
+  });
+
+  for (const resource of DATA_RESOURCE_OPERATIONS) {
+    registry.registerPath({
+      method: 'get',
+      path: openApiPath('/api', resource.expressPath),
+      operationId: resource.operationId,
+      tags: [RAW_DATA_TAG],
+      summary: resource.summary,
+      description:
+        `${resource.description} Dates are local days of the account's time zone, both included, at most ${settings.maxRangeDays} days apart. ` +
+        `JSON, or XML when Accept prefers application/xml. HEAD answers the same without the body. All the raw-data resources ` +
+        `count together: ${settings.dataRateLimit} requests per ${window} per account.`,
+      security: [{ [BASIC_AUTH]: [] }],
+      request: {
+        params: resource.params,
+        headers: z.object({
+          'If-None-Match': z.string().optional().meta({ description: 'The ETag of a report received before: 304 while the data are unchanged' }),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'The report',
+          headers: { ...headers.rateLimit, ...headers.entityTag },
+          content: jsonOrXml(resource.json, resource.xml),
+        },
+        304: { description: 'The report is the one If-None-Match names', headers: { ...headers.rateLimit, ...headers.entityTag } },
+        400: errorResponse(
+          'A path part that is not valid (dates, range, period, phone), or a number that is not on the account',
+          { xml: true, headers: headers.rateLimit },
+        ),
+        401: errorResponse('Missing, unknown or expired temporary credentials, or an inactive account', {
+          xml: true,
+          headers: headers.basicChallenge,
+        }),
+        429: tooMany,
+        500: failed,
+      },
+    });
+  }
+}

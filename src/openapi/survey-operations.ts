@@ -1,0 +1,120 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { Config } from '../config/config';
+import { restCallFormSchema } from '../survey/rest-request';
+import { SESSION_COOKIE } from '../survey/session-cookie';
+import { SURVEY_SERVICE } from '../survey/wsdl';
+import { errorResponse, type SharedHeaders } from './components';
+
+export const SURVEY_TAG = 'Survey web service';
+
+const SOAP_TYPE = 'text/xml';
+const TEXT_TYPE = 'text/plain';
+
+type SurveySettings = Pick<Config, 'publicUrl' | 'soapPath' | 'surveyRestPath' | 'surveyRateLimit' | 'rateLimitWindowSeconds' | 'soapMaxBytes'>;
+
+/** Where the WSDL is: absolute with PUBLIC_URL, else relative to the server that serves the document. */
+export function wsdlAddress({ publicUrl, soapPath }: Pick<Config, 'publicUrl' | 'soapPath'>): string {
+  return `${publicUrl ?? ''}${soapPath}?wsdl`;
+}
+
+const sessionCookie = z.object({
+  [SESSION_COOKIE]: z.string().optional().meta({ description: 'Continues the survey whose answer set it; without it, a call starts a new survey' }),
+});
+
+const xmlBody = (description: string) => ({ [SOAP_TYPE]: { schema: z.string().meta({ description }) } });
+
+/**
+ * The survey web service: the WSDL and svcEval over SOAP 1.1 at SOAP_PATH (the WSDL is the contract;
+ * OpenAPI can only say that an XML envelope goes in and out), and its REST twin at SURVEY_REST_PATH.
+ */
+export function registerSurveyOperations(registry: OpenAPIRegistry, headers: SharedHeaders, settings: SurveySettings): void {
+  const wsdl = { url: wsdlAddress(settings), description: 'The WSDL: the contract of the SOAP service' };
+  const limit = `${settings.surveyRateLimit} calls (SOAP and REST together) per ${settings.rateLimitWindowSeconds} s per client address`;
+  const answered = { ...headers.rateLimit, ...headers.surveySession };
+
+  registry.registerPath({
+    method: 'get',
+    path: settings.soapPath,
+    operationId: 'getWsdl',
+    tags: [SURVEY_TAG],
+    summary: 'The WSDL of the SOAP service',
+    description: `Its soap:address is ${settings.publicUrl === undefined ? "the request's origin" : 'PUBLIC_URL'} and SOAP_PATH. Not rate-limited.`,
+    externalDocs: wsdl,
+    security: [],
+    request: {
+      query: z.object({ wsdl: z.string().optional().meta({ description: 'By convention (?wsdl); the WSDL is served with or without it' }) }),
+    },
+    responses: { 200: { description: 'The WSDL', content: xmlBody('A WSDL 1.1 document') } },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: settings.soapPath,
+    operationId: 'svcEval',
+    tags: [SURVEY_TAG],
+    summary: 'svcEval over SOAP 1.1',
+    description:
+      `rpc/encoded, as the WSDL describes: question_texts and answers (two ArrayOfstring, indexed alike) in, one string out. ${limit}. ` +
+      'Every failure is a SOAP 1.1 Fault: soap:Client for the caller\'s mistakes, soap:Server otherwise.',
+    externalDocs: wsdl,
+    security: [],
+    request: {
+      headers: z.object({
+        SOAPAction: z
+          .string()
+          .optional()
+          .meta({ description: `${SURVEY_SERVICE.soapAction}, quoted or not, or none; any other action is a soap:Client fault` }),
+      }),
+      cookies: sessionCookie,
+      body: { required: true, content: xmlBody(`A SOAP 1.1 envelope whose Body holds one ${SURVEY_SERVICE.operation} element`) },
+    },
+    responses: {
+      200: { description: 'The answer', headers: answered, content: xmlBody('A SOAP 1.1 envelope holding svcEvalResponse') },
+      413: { description: `The body is larger than SOAP_MAX_BYTES (${settings.soapMaxBytes} bytes)`, content: xmlBody('A SOAP 1.1 Fault') },
+      429: {
+        description: 'Past the limit of the window: retry after Retry-After seconds',
+        headers: { ...headers.rateLimit, ...headers.retryAfter },
+        content: xmlBody('A SOAP 1.1 Fault'),
+      },
+      500: { description: 'A SOAP 1.1 Fault: the faultcode says whose mistake it was', content: xmlBody('A SOAP 1.1 Fault') },
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: settings.surveyRestPath,
+    operationId: 'svcEvalRest',
+    tags: [SURVEY_TAG],
+    summary: 'svcEval as a form post (the REST twin)',
+    description:
+      'The same call as a form, for survey systems that post forms: the same parts and bounds, recordings as files, the same ' +
+      `handler and sessions. ${limit}. Errors are the API's error bodies.`,
+    security: [],
+    request: {
+      cookies: sessionCookie,
+      body: {
+        required: true,
+        content: { 'multipart/form-data': { schema: restCallFormSchema }, 'application/x-www-form-urlencoded': { schema: restCallFormSchema } },
+      },
+    },
+    responses: {
+      200: {
+        description: 'The answer, which the survey system stores as the response of the question',
+        headers: answered,
+        content: { [TEXT_TYPE]: { schema: z.string().meta({ description: "The handler's answer" }) } },
+      },
+      400: errorResponse('A form that breaks a rule of the call (missing or unequal arrays, a bound, a file no answer names)', {
+        xml: true,
+        headers: headers.rateLimit,
+      }),
+      413: errorResponse(`The body is larger than SOAP_MAX_BYTES (${settings.soapMaxBytes} bytes)`, { xml: true, headers: headers.rateLimit }),
+      415: errorResponse('A body that is not multipart/form-data or application/x-www-form-urlencoded', { xml: true, headers: headers.rateLimit }),
+      429: errorResponse('Past the limit of the window: retry after Retry-After seconds', {
+        xml: true,
+        headers: { ...headers.rateLimit, ...headers.retryAfter },
+      }),
+      500: errorResponse('The survey handler failed: the cause is in the server log', { xml: true }),
+    },
+  });
+}

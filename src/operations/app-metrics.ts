@@ -1,0 +1,130 @@
+import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
+import type { RateLimitRefusals } from '../reporting/rate-limit/groups';
+import { processMetrics } from './process-metrics';
+
+/** What an import of call records ended with (the admin import's summary has these fields). */
+export interface ImportedCalls {
+  readonly inserted: number;
+  readonly duplicates: number;
+  /** The rejections listed in the answer... */
+  readonly rejected: readonly unknown[];
+  /** ...and those beyond them. */
+  readonly rejectedMore: number;
+}
+
+export interface ImportedCallsCounter {
+  callsImported(summary: ImportedCalls): void;
+}
+
+/** One finished (or abandoned) HTTP request, as the request metrics record it. */
+export interface FinishedRequest {
+  /** The route pattern that answered, or UNKNOWN_ROUTE. */
+  readonly route: string;
+  readonly method: string;
+  /** The status code sent, or `aborted` when the client left before the answer was complete. */
+  readonly status: string;
+  readonly seconds: number;
+  /** The request's id (X-Request-Id, the access log's req.id): the latency exemplar's label; none for the probes. */
+  readonly requestId: string | undefined;
+}
+
+/**
+ * The application's metrics, one set per app: a prom-client Registry of its own (never prom-client's
+ * global one, since one process may build many apps), written through the narrow methods its users
+ * need. The process's metrics (event-loop delay, memory, CPU) are apart: see process-metrics.ts.
+ */
+export interface AppMetrics extends RateLimitRefusals, ImportedCallsCounter {
+  /** This app's metrics: what a scrape exposes besides the process's, and what tests read values from. */
+  readonly registry: Registry<OpenMetricsContentType>;
+  requestFinished(request: FinishedRequest): void;
+  /** Shows a dependency's error counter (at 0) before its first error. */
+  dependencyWatched(dependency: string): void;
+  /** A store call failed because of this dependency (a StoreDependency's name). */
+  dependencyFailed(dependency: string): void;
+  /** Live survey sessions, as the store counts them at scrape time; undefined (no sample) when it did not answer. */
+  surveySessionsLive(count: number | undefined): void;
+}
+
+/** The route label of a request no route answered (a 404): one value, whatever the path. */
+export const UNKNOWN_ROUTE = 'unknown';
+
+/** Seconds: reports and logins take milliseconds, an import of a large file minutes. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
+
+/** Every metric name, as docs/operations.md lists them. */
+export const METRIC_NAMES = {
+  requests: 'ivr_http_requests_total',
+  latency: 'ivr_http_request_duration_seconds',
+  refusals: 'ivr_rate_limit_refusals_total',
+  importedCalls: 'ivr_imported_calls_total',
+  dependencyErrors: 'ivr_dependency_errors_total',
+  surveySessions: 'ivr_survey_sessions_live',
+} as const;
+
+export function createAppMetrics(): AppMetrics {
+  // Started now, so the first scrape's event-loop figures cover the time since.
+  processMetrics();
+  // OpenMetrics, as prom-client requires of a registry whose metrics keep exemplars; never written out
+  // itself (its metrics() renames counters): a scrape writes it through exposition.ts, in either format.
+  const registry = new Registry<OpenMetricsContentType>();
+  registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  const registers = [registry];
+  const requests = new Counter({
+    name: METRIC_NAMES.requests,
+    help: 'HTTP requests answered, by route pattern, method and status (aborted: the client left first).',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers,
+  });
+  const latency = new Histogram({
+    name: METRIC_NAMES.latency,
+    help: 'Time from a request\'s arrival to the end of its answer, by route pattern and method; exemplars carry the request id.',
+    labelNames: ['route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
+    enableExemplars: true,
+    registers,
+  });
+  const refusals = new Counter({
+    name: METRIC_NAMES.refusals,
+    help: 'Requests refused with 429 by a rate-limit group (authentication, data, admin, survey).',
+    labelNames: ['group'] as const,
+    registers,
+  });
+  const importedCalls = new Counter({
+    name: METRIC_NAMES.importedCalls,
+    help: 'Call records of POST /admin/calls imports, by outcome: ingested (stored), duplicate (call id already stored), rejected.',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const dependencyErrors = new Counter({
+    name: METRIC_NAMES.dependencyErrors,
+    help: 'Store calls that failed because of a dependency: store (PostgreSQL) or redis.',
+    labelNames: ['dependency'] as const,
+    registers,
+  });
+  const surveySessions = new Gauge({
+    name: METRIC_NAMES.surveySessions,
+    help: 'Survey sessions not expired, counted in the store at scrape time (shared by every instance); no sample when the store did not answer.',
+    registers,
+  });
+  for (const outcome of ['ingested', 'duplicate', 'rejected']) importedCalls.inc({ outcome }, 0);
+
+  return {
+    registry,
+    requestFinished: ({ route, method, status, seconds, requestId }) => {
+      requests.inc({ route, method, status });
+      // prom-client types exemplar labels as the metric's own label names; an exemplar has its own.
+      const exemplarLabels = (requestId === undefined ? {} : { request_id: requestId }) as Record<'route', string>;
+      latency.observe({ labels: { route, method }, value: seconds, exemplarLabels });
+    },
+    refused: (group) => refusals.inc({ group }),
+    callsImported: ({ inserted, duplicates, rejected, rejectedMore }) => {
+      importedCalls.inc({ outcome: 'ingested' }, inserted);
+      importedCalls.inc({ outcome: 'duplicate' }, duplicates);
+      importedCalls.inc({ outcome: 'rejected' }, rejected.length + rejectedMore);
+    },
+    dependencyWatched: (dependency) => dependencyErrors.inc({ dependency }, 0),
+    dependencyFailed: (dependency) => dependencyErrors.inc({ dependency }),
+    // Unknown: no sample at all (Prometheus's "no data"), rather than a number that is not the count.
+    surveySessionsLive: (count) => (count === undefined ? surveySessions.remove() : surveySessions.set(count)),
+  };
+}

@@ -1,0 +1,75 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import { errors } from '../errors/catalogue';
+import { requireBearerToken } from '../http/bearer-token';
+import { methodNotAllowed } from '../http/error-handler';
+import type { AppMetrics } from './app-metrics';
+import { CONTENT_TYPES, exposition, type ExpositionFormat } from './exposition';
+import { processMetrics } from './process-metrics';
+
+export const METRICS_REALM = 'ivr-reporting metrics';
+
+export interface MetricsServices {
+  readonly metrics: AppMetrics;
+  /** METRICS_TOKEN; undefined: the metrics are open. */
+  readonly token: string | undefined;
+  /** Live survey sessions, from the store. */
+  readonly liveSurveySessions: () => Promise<number>;
+  /** How long a scrape waits for the store's count (READINESS_TIMEOUT_SECONDS): the metrics must come even when the store does not. */
+  readonly storeTimeoutSeconds: number;
+}
+
+/** The highest quality the Accept header gives any of these media ranges; 0 when it names none. */
+function quality(accept: string, ranges: readonly string[]): number {
+  let best = 0;
+  for (const entry of accept.split(',')) {
+    const [range = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (!ranges.includes(range)) continue;
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    best = Math.max(best, q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  return best;
+}
+
+/**
+ * OpenMetrics (with the latency exemplars) when the scraper prefers it, as Prometheus does; else the
+ * Prometheus text format. Media types are compared without their parameters: scrapers add version and
+ * escaping parameters that differ between Prometheus releases, and either format is served in one version.
+ */
+function negotiatedFormat(req: Request): ExpositionFormat {
+  const accept = req.get('accept') ?? '';
+  const openMetrics = quality(accept, ['application/openmetrics-text']);
+  return openMetrics > 0 && openMetrics > quality(accept, ['text/plain', 'text/*', '*/*']) ? 'openmetrics' : 'prometheus';
+}
+
+function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), timeoutMs);
+    work.then(resolve, () => resolve(undefined)).finally(() => clearTimeout(timer));
+  });
+}
+
+function scrape({ metrics, liveSurveySessions, storeTimeoutSeconds }: MetricsServices): RequestHandler {
+  return async (req, res) => {
+    metrics.surveySessionsLive(await withTimeout(Promise.resolve().then(liveSurveySessions), storeTimeoutSeconds * 1000));
+    const format = negotiatedFormat(req);
+    const text = await exposition([processMetrics(), metrics.registry], format);
+    res.status(200).vary('Accept').set({ 'Content-Type': CONTENT_TYPES[format], 'Cache-Control': 'no-store' }).send(text);
+  };
+}
+
+/**
+ * GET /metrics for Prometheus: the process's default metrics and the app's own, outside every rate-limit
+ * group; with METRICS_TOKEN set, only for `Authorization: Bearer <METRICS_TOKEN>` (401 with its own
+ * Bearer challenge otherwise, through the error catalogue). Mounted after the access log: scrapes, and
+ * above all refused ones, are logged.
+ */
+export function metricsRouter(services: MetricsServices): Router {
+  const router = Router();
+  const guard: RequestHandler[] =
+    services.token === undefined ? [] : [requireBearerToken(services.token, () => errors.metricsUnauthorized(METRICS_REALM))];
+  router
+    .route('/metrics')
+    .get(...guard, scrape(services))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  return router;
+}

@@ -1,0 +1,37 @@
+import type { Express, RequestHandler, Response } from 'express';
+import { performance } from 'node:perf_hooks';
+import { UNKNOWN_ROUTE, type AppMetrics } from './app-metrics';
+import { recordRoutePatterns, routePattern } from './route-patterns';
+
+const STARTED = Symbol('request metrics start');
+
+interface TimedRequest {
+  [STARTED]?: number;
+}
+
+/**
+ * Counts and times every request of the app, from its arrival to the end of its answer (or the client's
+ * leaving), labelled by route pattern, method and status. Mounted first, so it sees every request, the
+ * probes and 404s included. The request id (set later by the access log, absent for the probes) is read
+ * when the answer ends and becomes the latency exemplar, so a slow bucket in Prometheus leads to the
+ * very log line of its request. One listener function for every response, as the access log does.
+ */
+export function requestMetrics(app: Express, metrics: Pick<AppMetrics, 'requestFinished'>): RequestHandler {
+  recordRoutePatterns(app);
+  function recordRequest(this: Response): void {
+    const req = this.req;
+    const started = (req as TimedRequest)[STARTED] ?? performance.now();
+    metrics.requestFinished({
+      route: routePattern(req) ?? UNKNOWN_ROUTE,
+      method: req.method,
+      status: this.writableFinished ? String(this.statusCode) : 'aborted',
+      seconds: (performance.now() - started) / 1000,
+      requestId: req.id,
+    });
+  }
+  return (req, res, next) => {
+    (req as TimedRequest)[STARTED] = performance.now();
+    res.on('close', recordRequest);
+    next();
+  };
+}

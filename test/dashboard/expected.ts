@@ -1,0 +1,87 @@
+import { DateTime } from 'luxon';
+
+/**
+ * What the dashboard should show for an API answer, worked out here independently of the page's code:
+ * period keys read as local dates with luxon in the account's time zone, CSV quoted as RFC 4180 says.
+ */
+
+export type SeriesAnswer = Record<string, Record<string, number>>;
+export interface GeographicAnswer {
+  US: Record<string, number>;
+  NON_US: { country: string; calls: number }[];
+}
+export interface FlowEntry {
+  page: string;
+  form: string;
+  item: string;
+  visits: number;
+  filled: number;
+  nomatch: number;
+  noinput: number;
+  transfer: number;
+  disconnect: number;
+}
+export interface FlowAnswer {
+  applications: Record<string, FlowEntry[]>;
+}
+
+/** A table as the page shows it: the title, column headers and each row's cells, as text. */
+export interface ShownTable {
+  title: string;
+  columns: string[];
+  rows: string[][];
+}
+
+export const FLOW_FIELDS = ['page', 'form', 'item', 'visits', 'filled', 'nomatch', 'noinput', 'transfer', 'disconnect'] as const;
+
+const keysOf = (answer: SeriesAnswer): string[] => Object.keys(Object.values(answer)[0] ?? {}).sort((a, b) => Number(a) - Number(b));
+
+export const localDate = (key: string, timeZone: string): string =>
+  DateTime.fromSeconds(Number(key), { zone: timeZone }).toISODate() as string;
+
+export function seriesRows(answer: SeriesAnswer, timeZone: string): string[][] {
+  return keysOf(answer).map((key) => [localDate(key, timeZone), ...Object.keys(answer).map((name) => String(answer[name]![key]))]);
+}
+
+/** The end of each chart's accessible name (its label comes first): the span and the range of its values. */
+export function chartNameEndings(answer: SeriesAnswer, period: string, timeZone: string): string[] {
+  const dates = keysOf(answer).map((key) => localDate(key, timeZone));
+  return Object.values(answer).map((series) => {
+    const values = Object.values(series);
+    const span = `${dates.length} periods from ${dates[0]} to ${dates.at(-1)}`;
+    return ` by ${period}, ${span}: lowest ${Math.min(...values)}, highest ${Math.max(...values)}. The numbers are in the table.`;
+  });
+}
+
+export function geographicRows(answer: GeographicAnswer): string[][] {
+  return [
+    ...Object.entries(answer.US).map(([state, calls]) => ['US', state, String(calls)]),
+    ...answer.NON_US.map(({ country, calls }) => [country, '', String(calls)]),
+  ];
+}
+
+export function flowTables(answer: FlowAnswer, scope: string): { title: string; rows: string[][] }[] {
+  return Object.entries(answer.applications).map(([application, entries]) => ({
+    title: `Form items of ${application}: ${scope}`,
+    rows: entries.map((entry) => FLOW_FIELDS.map((field) => String(entry[field]))),
+  }));
+}
+
+const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+export const csv = (lines: readonly (readonly string[])[]): string => lines.map((line) => `${line.map(csvField).join(',')}\r\n`).join('');
+
+export function seriesCsv(answer: SeriesAnswer, timeZone: string): string {
+  return csv([['period_start', ...Object.keys(answer)], ...seriesRows(answer, timeZone)]);
+}
+
+export function geographicCsv(answer: GeographicAnswer): string {
+  return csv([['country', 'state', 'calls'], ...geographicRows(answer)]);
+}
+
+export function flowCsv(answer: FlowAnswer): string {
+  const rows = Object.entries(answer.applications).flatMap(([application, entries]) =>
+    entries.map((entry) => [application, ...FLOW_FIELDS.map((field) => String(entry[field]))]),
+  );
+  return csv([['application', ...FLOW_FIELDS], ...rows]);
+}

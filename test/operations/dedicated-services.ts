@@ -1,0 +1,170 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/*
+ * A PostgreSQL cluster and a Redis server of a suite's own, which the suite stops and starts: never the
+ * shared TEST_DATABASE_URL and TEST_REDIS_URL instances, which other suites use at the same time. The
+ * binaries are found as .ci/services.sh finds them: Debian's newest /usr/lib/postgresql/<version>/bin
+ * (else initdb and pg_ctl on PATH), and redis-server on PATH. As root (CI is root), PostgreSQL runs as the
+ * postgres user, since it refuses to run as root. Every wait is on an event: a process's exit (pg_ctl -w
+ * exits once the server accepts connections, or is gone), or Redis saying it accepts connections.
+ */
+
+const run = promisify(execFile);
+
+export interface ServiceBinaries {
+  /** The folder of initdb and pg_ctl. */
+  readonly postgresBin: string;
+  readonly redisServer: string;
+}
+
+function onPath(name: string): string | undefined {
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(folder, name);
+    if (folder !== '' && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function postgresBin(): string | undefined {
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    const versions = readdirSync(debian)
+      .filter((version) => existsSync(path.join(debian, version, 'bin', 'initdb')))
+      .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
+    if (versions[0] !== undefined) return path.join(debian, versions[0], 'bin');
+  }
+  const initdb = onPath('initdb');
+  return initdb !== undefined && existsSync(path.join(path.dirname(initdb), 'pg_ctl')) ? path.dirname(initdb) : undefined;
+}
+
+/** The binaries, or undefined when either service is missing. */
+export function findServiceBinaries(): ServiceBinaries | undefined {
+  const bin = postgresBin();
+  const redisServer = onPath('redis-server');
+  return bin === undefined || redisServer === undefined ? undefined : { postgresBin: bin, redisServer };
+}
+
+/**
+ * Runs the suite where the binaries are, skips it where they are not, and runs it anyway under CI=true,
+ * where a missing binary must fail the run (as test/support/global-setup.ts does for the shared services).
+ */
+export const describeWithServiceBinaries = findServiceBinaries() !== undefined || process.env.CI === 'true' ? describe : describe.skip;
+
+export function requireServiceBinaries(): ServiceBinaries {
+  const binaries = findServiceBinaries();
+  if (binaries === undefined) throw new Error('initdb, pg_ctl and redis-server are needed (Debian: postgresql and redis-server; see .ci/services.sh)');
+  return binaries;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+const isRoot = process.getuid?.() === 0;
+
+/** The command as the postgres user when this process is root. */
+function asPostgresOwner(command: string, args: readonly string[]): [string, string[]] {
+  return isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, [...args]];
+}
+
+async function owner(user: string): Promise<{ uid: number; gid: number }> {
+  const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run('id', ['-u', user]), run('id', ['-g', user])]);
+  return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
+}
+
+export interface DedicatedService {
+  readonly url: string;
+  /** Resolves once the service accepts connections. */
+  start(): Promise<void>;
+  /** Resolves once the service's process is gone. */
+  stop(): Promise<void>;
+  /** Stops it if it runs and removes its files. */
+  destroy(): Promise<void>;
+}
+
+/** A new cluster in a temporary folder, on a free loopback port; not started. */
+export async function createDedicatedPostgres(bin: string): Promise<DedicatedService> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'ivr-readiness-pg-'));
+  if (isRoot) {
+    const { uid, gid } = await owner('postgres');
+    chownSync(folder, uid, gid);
+  }
+  const data = path.join(folder, 'data');
+  const port = await freePort();
+  const pgCtl = path.join(bin, 'pg_ctl');
+  const pg = (command: string, args: readonly string[]) => run(...asPostgresOwner(command, args));
+  await pg(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  const options = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=30`;
+  let running = false;
+  const stop = async (mode: 'fast' | 'immediate') => {
+    await pg(pgCtl, ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
+    running = false;
+  };
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    start: async () => {
+      // -w: pg_ctl exits once the server accepts connections.
+      await pg(pgCtl, ['-D', data, '-l', path.join(folder, 'postgres.log'), '-w', '-t', '60', '-o', options, 'start']);
+      running = true;
+    },
+    // fast: the server ends its sessions and exits; -w: pg_ctl exits once it is gone.
+    stop: () => stop('fast'),
+    destroy: async () => {
+      if (running) await stop('immediate').catch(() => undefined);
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A Redis server without persistence on a free loopback port; not started. */
+export async function createDedicatedRedis(redisServer: string): Promise<DedicatedService> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'ivr-readiness-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const stop = async () => {
+    const stopping = child;
+    if (stopping === undefined) return;
+    child = undefined;
+    if (stopping.exitCode === null && stopping.signalCode === null) {
+      const exited = once(stopping, 'exit');
+      stopping.kill('SIGTERM');
+      await exited;
+    }
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    start: async () => {
+      const started = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child = started;
+      await new Promise<void>((resolve, reject) => {
+        let output = '';
+        started.stdout.setEncoding('utf8');
+        started.stdout.on('data', (chunk: string) => {
+          output += chunk;
+          if (output.includes('Ready to accept connections')) resolve();
+        });
+        started.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before it accepted connections:\n${output}`)));
+        started.once('error', reject);
+      });
+    },
+    stop,
+    destroy: async () => {
+      await stop();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
