@@ -35,8 +35,8 @@ export interface AppDependencies {
 }
 
 /**
- * The one Express app: the API reference, the dashboard at /, the reporting API under /api, the survey
- * web service at SOAP_PATH, then 404 and the error handler.
+ * The one Express app: the probes and metrics, the reporting API under /api, the admin API, the API
+ * reference, the dashboard at /, the survey web service at SOAP_PATH, then 404 and the error handler.
  */
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -57,12 +57,14 @@ export function createApp(deps: AppDependencies): Express {
       else res.send(renderError(req, res, stalled));
     }),
   );
-  // The API reference: outside every limit group, and built once, so a mistake in it stops the start.
-  app.use(apiReferenceRouter({ document: apiDocument(deps.config), publicUrl: deps.config.publicUrl }));
-  app.use(dashboardRouter(loadDashboardAssets()));
   app.use('/api', reportingRouter(services.reporting));
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
   if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));
+  // The pages after the APIs, whose paths they do not share, so that no report request is matched
+  // against them. The API reference: outside every limit group, and built at start, so a mistake in
+  // it stops the start.
+  app.use(apiReferenceRouter({ document: apiDocument(deps.config), publicUrl: deps.config.publicUrl }));
+  app.use(dashboardRouter(loadDashboardAssets()));
   app.use(surveyRouter(services.survey));
   app.use(notFound());
   app.use(errorHandler(deps.logger));

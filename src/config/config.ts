@@ -39,6 +39,13 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/**
+ * The paths the server's own routes answer (the reporting and admin APIs, the API reference and its
+ * document, the dashboard's files, the probes and the metrics): the survey service mounted on one of
+ * them would hide the route or be hidden by it, depending on the order.
+ */
+export const RESERVED_PATHS = ['/api', '/admin', '/docs', '/openapi.json', '/dashboard', '/healthz', '/readyz', '/metrics'] as const;
+
 /** An absolute URL path of plain segments, so it is safe in routes, cookies and the WSDL. */
 const urlPath = z
   .string()
@@ -46,8 +53,8 @@ const urlPath = z
   .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, 'must be a path such as /survey')
   .transform((value) => value.replace(/\/+$/, ''))
   .refine(
-    (value) => !['/api', '/admin'].some((taken) => value === taken || value.startsWith(`${taken}/`)),
-    'must not be under /api or /admin, the paths of the reporting and admin APIs',
+    (value) => !RESERVED_PATHS.some((taken) => value === taken || value.startsWith(`${taken}/`)),
+    `must not be one of the server's own paths or under them: ${RESERVED_PATHS.join(', ')}`,
   );
 
 const publicUrl = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional());

@@ -42,12 +42,19 @@ function contentTypeOf(name: string): string {
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
+let loaded: DashboardAssets | undefined;
+
 /**
- * The dashboard's files, read once. Their addresses carry a digest of every file, so a browser may keep
- * them for good: any change to any of them gives them all new addresses, and the page, which is never
- * kept without asking, names the new ones.
+ * The dashboard's files, read once per process (every app of it serves the same). Their addresses carry
+ * a digest of every file, so a browser may keep them for good: any change to any of them gives them all
+ * new addresses, and the page, which is never kept without asking, names the new ones.
  */
 export function loadDashboardAssets(): DashboardAssets {
+  loaded ??= readDashboardAssets();
+  return loaded;
+}
+
+function readDashboardAssets(): DashboardAssets {
   const sources = new Map<string, string>(
     readdirSync(BROWSER_FOLDER)
       .filter((name) => name !== PAGE)

@@ -47,8 +47,12 @@ export const errors = {
     new AppError('IVR_BODY_STALLED', 400, `the request body stopped arriving: nothing came for ${seconds} s`, { Connection: 'close' }),
   malformedPathPart: (part: string) =>
     new AppError('IVR_MALFORMED_PATH_PART', 400, `path part ${part} is not valid percent-encoded UTF-8`),
-  invalidLogin: () =>
-    new AppError('IVR_INVALID_LOGIN', 401, 'invalid login or password, or the account is inactive'),
+  // Every 401 carries a challenge (RFC 9110). The login is a form post, not Basic: a Basic challenge
+  // here would make a browser ask for a password that /api/auth does not take that way.
+  invalidLogin: (realm: string) =>
+    new AppError('IVR_INVALID_LOGIN', 401, 'invalid login or password, or the account is inactive', {
+      'WWW-Authenticate': `Form realm="${realm}"`,
+    }),
   unauthorized: (realm: string) =>
     new AppError(
       'IVR_UNAUTHORIZED',

@@ -20,6 +20,7 @@ export interface SharedHeaders {
   readonly rateLimit: Headers;
   readonly retryAfter: Headers;
   readonly basicChallenge: Headers;
+  readonly formChallenge: Headers;
   /** Empty without the admin API. */
   readonly bearerChallenge: Headers;
   readonly surveySession: Headers;
@@ -52,6 +53,13 @@ export function registerSharedComponents(registry: OpenAPIRegistry, adminApi: bo
     },
     retryAfter: header(registry, 'Retry-After', 'Seconds until the window ends and requests are counted afresh', count(1)),
     basicChallenge: header(registry, 'WWW-Authenticate', `The challenge: Basic realm="${REALM}"`, text),
+    formChallenge: header(
+      registry,
+      'WWW-Authenticate',
+      `The challenge: Form realm="${REALM}" (post the fields again; not Basic, so that browsers do not prompt)`,
+      text,
+      'WWW-Authenticate-Form',
+    ),
     bearerChallenge: adminApi
       ? header(registry, 'WWW-Authenticate', `The challenge: Bearer realm="${ADMIN_REALM}"`, text, 'WWW-Authenticate-Bearer')
       : {},

@@ -14,23 +14,24 @@ import { registerSurveyOperations, SURVEY_TAG, wsdlAddress } from './survey-oper
 export const OPENAPI_PATH = '/openapi.json';
 export const REFERENCE_TAG = 'API reference';
 
+const DOCUMENTED_SETTINGS = [
+  'publicUrl',
+  'adminToken',
+  'authRateLimit',
+  'dataRateLimit',
+  'adminRateLimit',
+  'surveyRateLimit',
+  'rateLimitWindowSeconds',
+  'maxRangeDays',
+  'credentialTtlSeconds',
+  'soapPath',
+  'surveyRestPath',
+  'soapMaxBytes',
+  'metricsToken',
+] as const satisfies ReadonlyArray<keyof Config>;
+
 /** What the document describes of this server's configuration. */
-export type DocumentedConfig = Pick<
-  Config,
-  | 'publicUrl'
-  | 'adminToken'
-  | 'authRateLimit'
-  | 'dataRateLimit'
-  | 'adminRateLimit'
-  | 'surveyRateLimit'
-  | 'rateLimitWindowSeconds'
-  | 'maxRangeDays'
-  | 'credentialTtlSeconds'
-  | 'soapPath'
-  | 'surveyRestPath'
-  | 'soapMaxBytes'
-  | 'metricsToken'
->;
+export type DocumentedConfig = Pick<Config, (typeof DOCUMENTED_SETTINGS)[number]>;
 
 export type ApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -57,11 +58,38 @@ function introduction(config: DocumentedConfig): string {
   ].join('\n');
 }
 
+/** Documents already built, by what they describe: building one takes milliseconds, and tests build an app each. */
+const builtDocuments = new Map<string, ApiDocument>();
+const MOST_DOCUMENTS_KEPT = 16;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const property of Object.values(value)) deepFreeze(property);
+  }
+  return value;
+}
+
 /**
  * The OpenAPI 3.1 document of this server, generated from the zod schemas that its routes validate
- * requests with and that describe its answers, with the example session attached. Built once, at start.
+ * requests with and that describe its answers, with the example session attached. Built once per
+ * configuration it describes, and frozen, since every app of that configuration shares it.
  */
 export function apiDocument(config: DocumentedConfig): ApiDocument {
+  // The tokens' values are not described, only whether they are set.
+  const key = JSON.stringify(
+    DOCUMENTED_SETTINGS.map((setting) => (setting === 'adminToken' || setting === 'metricsToken' ? config[setting] !== undefined : config[setting])),
+  );
+  let document = builtDocuments.get(key);
+  if (document === undefined) {
+    if (builtDocuments.size >= MOST_DOCUMENTS_KEPT) builtDocuments.clear();
+    document = deepFreeze(buildDocument(config));
+    builtDocuments.set(key, document);
+  }
+  return document;
+}
+
+function buildDocument(config: DocumentedConfig): ApiDocument {
   const adminApi = config.adminToken !== undefined;
   const registry = new OpenAPIRegistry();
   const headers = registerSharedComponents(registry, adminApi);

@@ -240,7 +240,12 @@ const REPORTING: readonly ExampleExchange[] = [
     summary: 'A wrong password, as JSON',
     operationId: 'authenticate',
     body: { mediaType: JSON_TYPE, value: { tool, login, password: 'wrong-password' } },
-    response: { status: 401, mediaType: JSON_TYPE, body: { error: 'invalid login or password, or the account is inactive' } },
+    response: {
+      status: 401,
+      mediaType: JSON_TYPE,
+      headers: { 'WWW-Authenticate': 'Form realm="IVR reporting API"' },
+      body: { error: 'invalid login or password, or the account is inactive' },
+    },
   },
   {
     name: 'days',

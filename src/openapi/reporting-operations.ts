@@ -121,7 +121,10 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
     responses: {
       200: { description: 'The temporary credentials', headers: { ...headers.rateLimit }, content: jsonOrXml(issuedCredentialsSchema) },
       400: errorResponse('An invalid tool, a missing login or password, or a body that cannot be read', { xml: true, headers: headers.rateLimit }),
-      401: errorResponse('Unknown login, wrong password or inactive account: one answer for the three', { xml: true, headers: headers.rateLimit }),
+      401: errorResponse('Unknown login, wrong password or inactive account: one answer for the three', {
+        xml: true,
+        headers: { ...headers.rateLimit, ...headers.formChallenge },
+      }),
       429: tooMany,
       500: failed,
     },

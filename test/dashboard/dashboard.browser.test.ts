@@ -77,6 +77,10 @@ const CALLS = [
     caller: '8005550100',
     path: [step('pay.vxml', 'confirm', 'yes, "no"', { visits: 1, noinput: 1, disconnect: 1 }, 'https://ivr.example.com/billing.vxml')],
   }),
+  call(PHONE, '2018-02-20T10:00:00-05:00', {
+    form_items: 1,
+    path: [step('+menu.vxml', '-form', '=HYPERLINK("https://example.com","x")', { visits: 1 }, '@https://ivr.example.com/odd.vxml')],
+  }),
   call(SECOND_PHONE, '2018-02-28T23:59:00-05:00', { caller: '+16175550123', duration_seconds: 200 }),
   call(PHONE, '2018-03-01T00:00:00-05:00', { caller: '+33142685300', duration_seconds: 5 }),
 ];
@@ -312,6 +316,24 @@ describeInBrowser('the dashboard in headless Chromium', () => {
       expect(text).toBe(
         'application,page,form,item,visits,filled,nomatch,noinput,transfer,disconnect\r\n' +
           'https://ivr.example.com/billing.vxml,pay.vxml,confirm,"yes, ""no""",1,0,0,1,0,1\r\n',
+      );
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('writes texts that a spreadsheet would run as formulas after an apostrophe in the CSV', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'dashboard-downloads-'));
+    try {
+      await openDashboard();
+      const downloads = await watchDownloads(folder);
+      await signInAndWaitForReports();
+      await showQuery({ start: '2018-02-20', end: '2018-02-20', period: 'day', phone: PHONE });
+      await statusIs(`Showing 2018-02-20 to 2018-02-20 by day, number ${PHONE}.`);
+      const { text } = await downloads.fetch('#report-flow a.download');
+      expect(text).toBe(
+        'application,page,form,item,visits,filled,nomatch,noinput,transfer,disconnect\r\n' +
+          `'@https://ivr.example.com/odd.vxml,'+menu.vxml,'-form,"'=HYPERLINK(""https://example.com"",""x"")",1,0,0,0,0,0\r\n`,
       );
     } finally {
       await rm(folder, { recursive: true, force: true });

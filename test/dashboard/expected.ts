@@ -67,7 +67,11 @@ export function flowTables(answer: FlowAnswer, scope: string): { title: string; 
   }));
 }
 
-const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+/** RFC 4180 quoting, after an apostrophe before a text (not a number) that a spreadsheet would run as a formula. */
+const csvField = (cell: string): string => {
+  const text = /^[=+\-@\t\r]/.test(cell) && !Number.isFinite(Number(cell)) ? `'${cell}` : cell;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
 
 export const csv = (lines: readonly (readonly string[])[]): string => lines.map((line) => `${line.map(csvField).join(',')}\r\n`).join('');
 

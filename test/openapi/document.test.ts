@@ -37,6 +37,16 @@ describe('the OpenAPI document', () => {
     expect(operations.sort()).toEqual(servedRoutes(app).filter((route) => !isPage(route)));
   });
 
+  test('is built once per configuration it describes, frozen, and anew when a described setting differs', () => {
+    const document = apiDocument(buildTestApp({}).config);
+    expect(apiDocument(buildTestApp({ LOG_LEVEL: 'silent' }).config)).toBe(document);
+    expect(Object.isFrozen(document.paths)).toBe(true);
+    const withAdmin = apiDocument(buildTestApp({ ADMIN_TOKEN }).config);
+    expect(withAdmin).not.toBe(document);
+    expect(Object.keys(withAdmin.paths ?? {}).some((route) => route.startsWith('/admin'))).toBe(true);
+    expect(apiDocument(buildTestApp({ ADMIN_TOKEN: `${ADMIN_TOKEN}-another` }).config)).toBe(withAdmin);
+  });
+
   test('sends "Try it out" to the server that serves it: "/" by default', () => {
     const document = apiDocument(buildTestApp({}).config);
     expect(document.servers).toEqual([{ url: '/', description: 'This server' }]);

@@ -163,6 +163,7 @@ describe('POST /api/auth', () => {
   ])('returns 401 with one message for %s', async (_case, body) => {
     const response = await auth().type('form').send(body);
     expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Form realm="IVR reporting API"');
     expect(response.body).toEqual({ error: INVALID_LOGIN });
   });
 
@@ -170,6 +171,7 @@ describe('POST /api/auth', () => {
     await addAccount(testApp.store, { tool: 'insight', login: 'carol', password: 'pw', active: false });
     const response = await auth().type('form').send({ tool: 'insight', login: 'carol', password: 'pw' });
     expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Form realm="IVR reporting API"');
     expect(response.body).toEqual({ error: INVALID_LOGIN });
   });
 

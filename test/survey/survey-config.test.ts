@@ -45,17 +45,26 @@ describe('the survey web service configuration', () => {
     expect(loadConfig({ SOAP_PATH: '/ivr' }).surveyRestPath).toBe('/ivr/rest');
   });
 
+  const RESERVED =
+    "must not be one of the server's own paths or under them: /api, /admin, /docs, /openapi.json, /dashboard, /healthz, /readyz, /metrics";
+
   test.each([
     ['SOAP_PATH', 'survey', 'must be a path such as /survey'],
     ['SOAP_PATH', '/survey/:id', 'must be a path such as /survey'],
-    ['SOAP_PATH', '/api/survey', 'must not be under /api or /admin, the paths of the reporting and admin APIs'],
-    ['SOAP_PATH', '/admin', 'must not be under /api or /admin, the paths of the reporting and admin APIs'],
+    ['SOAP_PATH', '/api/survey', RESERVED],
+    ['SOAP_PATH', '/admin', RESERVED],
+    ['SOAP_PATH', '/docs', RESERVED],
+    ['SOAP_PATH', '/openapi.json', RESERVED],
+    ['SOAP_PATH', '/dashboard/survey', RESERVED],
+    ['SOAP_PATH', '/healthz', RESERVED],
+    ['SOAP_PATH', '/readyz', RESERVED],
+    ['SOAP_PATH', '/metrics/', RESERVED],
     ['SOAP_MAX_BYTES', '0', 'Too small: expected number to be >=1'],
     ['SOAP_MAX_BYTES', '10MB', 'must be a whole number'],
     ['SURVEY_SESSION_TTL_SECONDS', '-5', 'must be a whole number'],
     ['SURVEY_HANDLER_TIMEOUT_SECONDS', '0', 'Too small: expected number to be >=1'],
     ['SURVEY_REST_PATH', '/survey', 'must differ from SOAP_PATH'],
-    ['SURVEY_REST_PATH', '/api/rest', 'must not be under /api or /admin, the paths of the reporting and admin APIs'],
+    ['SURVEY_REST_PATH', '/api/rest', RESERVED],
     ['SURVEY_MAX_SESSIONS', '0', 'Too small: expected number to be >=1'],
     ['SURVEY_RATE_LIMIT', 'lots', 'must be a whole number'],
     ['SURVEY_MAX_DEPTH', '4', 'Too small: expected number to be >=5'],

@@ -2,7 +2,8 @@ import { element, uniqueId } from './dom.js';
 
 /**
  * A table as data: `columns` ({ name, label, numeric, bar }) and `rows` of values. The page renders it,
- * and the CSV download writes the very same values, so the file holds what the page shows.
+ * and the CSV download writes the very same values, so the file holds what the page shows (a text that
+ * would start a formula after an apostrophe).
  */
 
 function barCell(value, largest) {
@@ -50,9 +51,17 @@ export function renderTable({ title, columns, rows }) {
   ]);
 }
 
-/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
+/** How a cell that a spreadsheet would run as a formula begins (OWASP, "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. A text that
+ * would start a formula (form item names come from the imported calls) is written after an apostrophe,
+ * which a spreadsheet shows as text; a number is written as it is.
+ */
 function csvField(value) {
-  const text = String(value);
+  const raw = String(value);
+  const text = FORMULA_START.test(raw) && !Number.isFinite(Number(raw)) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

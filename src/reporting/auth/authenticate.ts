@@ -3,6 +3,7 @@ import type { PasswordHasher } from '../../accounts/password-hasher';
 import { errors } from '../../errors/catalogue';
 import { accountId, type Tool } from '../../domain/account';
 import type { Store } from '../../storage/store';
+import { REALM } from '../basic-auth/require-credentials';
 import type { IssuedCredentials, TemporaryCredentials } from './temporary-credentials';
 
 export interface AuthenticationRequest {
@@ -25,7 +26,7 @@ export function authenticator(store: Store, credentials: TemporaryCredentials, p
   return async ({ tool, login, password }) => {
     const account = await store.accounts.find(accountId(tool, login));
     const matches = await passwords.verify(password, account?.passwordHash ?? (await decoyHash()));
-    if (account === undefined || !matches || !account.active) throw errors.invalidLogin();
+    if (account === undefined || !matches || !account.active) throw errors.invalidLogin(REALM);
     return credentials.issue(account);
   };
 }
