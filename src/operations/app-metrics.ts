@@ -2,18 +2,15 @@ import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from
 import type { RateLimitRefusals } from '../reporting/rate-limit/groups';
 import { processMetrics } from './process-metrics';
 
-/** What an import of call records ended with (the admin import's summary has these fields). */
+/** Records of an import, counted as each is settled: rejected as it is read, the others as the store answers their batch. */
 export interface ImportedCalls {
   readonly inserted: number;
   readonly duplicates: number;
-  /** The rejections listed in the answer... */
-  readonly rejected: readonly unknown[];
-  /** ...and those beyond them. */
-  readonly rejectedMore: number;
+  readonly rejected: number;
 }
 
 export interface ImportedCallsCounter {
-  callsImported(summary: ImportedCalls): void;
+  callsImported(records: ImportedCalls): void;
 }
 
 /** One finished (or abandoned) HTTP request, as the request metrics record it. */
@@ -117,10 +114,10 @@ export function createAppMetrics(): AppMetrics {
       latency.observe({ labels: { route, method }, value: seconds, exemplarLabels });
     },
     refused: (group) => refusals.inc({ group }),
-    callsImported: ({ inserted, duplicates, rejected, rejectedMore }) => {
-      importedCalls.inc({ outcome: 'ingested' }, inserted);
-      importedCalls.inc({ outcome: 'duplicate' }, duplicates);
-      importedCalls.inc({ outcome: 'rejected' }, rejected.length + rejectedMore);
+    callsImported: ({ inserted, duplicates, rejected }) => {
+      if (inserted > 0) importedCalls.inc({ outcome: 'ingested' }, inserted);
+      if (duplicates > 0) importedCalls.inc({ outcome: 'duplicate' }, duplicates);
+      if (rejected > 0) importedCalls.inc({ outcome: 'rejected' }, rejected);
     },
     dependencyWatched: (dependency) => dependencyErrors.inc({ dependency }, 0),
     dependencyFailed: (dependency) => dependencyErrors.inc({ dependency }),

@@ -27,7 +27,7 @@ export class BatchesInFlight {
   private failed = false;
 
   constructor(
-    private readonly calls: CallRepository,
+    private readonly calls: Pick<CallRepository, 'add'>,
     private readonly limit: number,
   ) {}
 

@@ -3,6 +3,7 @@ import type { AddCallsResult, Store } from '../../storage/store';
 import { BatchesInFlight } from './batches-in-flight';
 import { describeIssues } from '../field-errors';
 import type { RawRecord } from './raw-record';
+import type { ImportedCalls, ImportedCallsCounter } from '../../operations/app-metrics';
 
 export interface Rejection {
   /** NDJSON: the line in the body; JSON array: the position in the array. Both 1-based. */
@@ -21,6 +22,8 @@ export interface ImportSummary {
 }
 
 export const LISTED_REJECTIONS = 100;
+
+const REJECTED_ONE: ImportedCalls = { inserted: 0, duplicates: 0, rejected: 1 };
 
 /**
  * A batch is also full at this many bytes of records, so that batches of long paths stay bounded in
@@ -58,12 +61,24 @@ export class CallImport {
   private rejectedMore = 0;
   private readonly batches: BatchesInFlight;
 
+  /**
+   * `counter` hears of every record as it is settled, whatever becomes of the request: the metrics count
+   * the calls an import stored even when a later batch fails or the sender goes away.
+   */
   constructor(
     store: Store,
+    private readonly counter: ImportedCallsCounter,
     private readonly batchSize: number,
     batchesInFlight: number,
   ) {
-    this.batches = new BatchesInFlight(store.calls, batchesInFlight);
+    const countedCalls = {
+      add: async (records: readonly CallRecord[]): Promise<AddCallsResult> => {
+        const result = await store.calls.add(records);
+        counter.callsImported({ inserted: result.inserted, duplicates: result.duplicates, rejected: result.unknownPhone.length });
+        return result;
+      },
+    };
+    this.batches = new BatchesInFlight(countedCalls, batchesInFlight);
   }
 
   readonly take = (raw: RawRecord): void => {
@@ -72,6 +87,7 @@ export class CallImport {
     const parsed = parseRecord(raw);
     if (typeof parsed === 'string') {
       this.batchRejections.push({ line: raw.line, error: parsed });
+      this.counter.callsImported(REJECTED_ONE);
     } else {
       this.batch.push(parsed);
       this.batchLines.push(raw.line);

@@ -67,14 +67,13 @@ function summaryBody(summary: ImportSummary): z.input<typeof importSummarySchema
 export function importCallsRoute(store: Store, counter: ImportedCallsCounter): RequestHandler {
   return async (req, res) => {
     const splitter = splitterFor(req);
-    const callImport = new CallImport(store, BATCH_SIZE, BATCHES_IN_FLIGHT);
+    const callImport = new CallImport(store, counter, BATCH_SIZE, BATCHES_IN_FLIGHT);
     for await (const chunk of req as AsyncIterable<Buffer>) {
       splitter.push(chunk, callImport.take);
       if (callImport.batchIsFull) await callImport.flush();
     }
     splitter.end(callImport.take);
     const summary = await callImport.finish();
-    counter.callsImported(summary);
     res.status(200).json(summaryBody(summary));
   };
 }
