@@ -304,40 +304,33 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     }
   });
 
-  test('quotes texts with commas and quotes in the CSV of the diagnostic flow', async () => {
+  /** The diagnostic flow's CSV as downloaded for one day of PHONE. */
+  async function flowCsvOfDay(day: string): Promise<string> {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'dashboard-downloads-'));
     try {
       await openDashboard();
       const downloads = await watchDownloads(folder);
       await signInAndWaitForReports();
-      await showQuery({ start: '2018-02-14', end: '2018-02-14', period: 'day', phone: PHONE });
-      await statusIs(`Showing 2018-02-14 to 2018-02-14 by day, number ${PHONE}.`);
-      const { text } = await downloads.fetch('#report-flow a.download');
-      expect(text).toBe(
-        'application,page,form,item,visits,filled,nomatch,noinput,transfer,disconnect\r\n' +
-          'https://ivr.example.com/billing.vxml,pay.vxml,confirm,"yes, ""no""",1,0,0,1,0,1\r\n',
-      );
+      await showQuery({ start: day, end: day, period: 'day', phone: PHONE });
+      await statusIs(`Showing ${day} to ${day} by day, number ${PHONE}.`);
+      return (await downloads.fetch('#report-flow a.download')).text;
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  }
+
+  const FLOW_CSV_HEADER = 'application,page,form,item,visits,filled,nomatch,noinput,transfer,disconnect\r\n';
+
+  test('quotes texts with commas and quotes in the CSV of the diagnostic flow', async () => {
+    expect(await flowCsvOfDay('2018-02-14')).toBe(
+      `${FLOW_CSV_HEADER}https://ivr.example.com/billing.vxml,pay.vxml,confirm,"yes, ""no""",1,0,0,1,0,1\r\n`,
+    );
   });
 
   test('writes texts that a spreadsheet would run as formulas after an apostrophe in the CSV', async () => {
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'dashboard-downloads-'));
-    try {
-      await openDashboard();
-      const downloads = await watchDownloads(folder);
-      await signInAndWaitForReports();
-      await showQuery({ start: '2018-02-20', end: '2018-02-20', period: 'day', phone: PHONE });
-      await statusIs(`Showing 2018-02-20 to 2018-02-20 by day, number ${PHONE}.`);
-      const { text } = await downloads.fetch('#report-flow a.download');
-      expect(text).toBe(
-        'application,page,form,item,visits,filled,nomatch,noinput,transfer,disconnect\r\n' +
-          `'@https://ivr.example.com/odd.vxml,'+menu.vxml,'-form,"'=HYPERLINK(""https://example.com"",""x"")",1,0,0,0,0,0\r\n`,
-      );
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
+    expect(await flowCsvOfDay('2018-02-20')).toBe(
+      `${FLOW_CSV_HEADER}'@https://ivr.example.com/odd.vxml,'+menu.vxml,'-form,"'=HYPERLINK(""https://example.com"",""x"")",1,0,0,0,0,0\r\n`,
+    );
   });
 
   test('signs in with the keyboard alone, its focus visible, and moves the focus to the reports', async () => {
