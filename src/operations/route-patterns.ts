@@ -2,11 +2,27 @@ import type { Express, Request } from 'express';
 
 const ROUTE = Symbol('route');
 const PATTERN = Symbol('route pattern');
+const LAST_PATTERN = Symbol('last pattern of the route');
+
+/** A route of Express, which keeps the pattern it last gave, and the mount path it was under then. */
+interface PatternedRoute {
+  path: unknown;
+  [LAST_PATTERN]?: { readonly baseUrl: string; readonly pattern: string };
+}
 
 interface PatternedRequest {
   baseUrl: string;
-  [ROUTE]?: { path: unknown };
+  [ROUTE]?: PatternedRoute;
   [PATTERN]?: string;
+}
+
+function patternOf(route: PatternedRoute, baseUrl: string): string {
+  const last = route[LAST_PATTERN];
+  if (last !== undefined && last.baseUrl === baseUrl) return last.pattern;
+  const joined = `${baseUrl}${String(route.path)}`;
+  const pattern = joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
+  route[LAST_PATTERN] = { baseUrl, pattern };
+  return pattern;
 }
 
 /**
@@ -24,10 +40,10 @@ export function recordRoutePatterns(app: Express): void {
     get(this: PatternedRequest) {
       return this[ROUTE];
     },
-    set(this: PatternedRequest, route: { path: unknown }) {
+    // A route is almost always reached under one mount path: its pattern is joined once, not per request.
+    set(this: PatternedRequest, route: PatternedRoute) {
       this[ROUTE] = route;
-      const pattern = `${this.baseUrl}${String(route.path)}`;
-      this[PATTERN] = pattern.length > 1 && pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
+      this[PATTERN] = patternOf(route, this.baseUrl);
     },
   });
 }
