@@ -13,8 +13,8 @@ import { answerStalledBodies } from './http/stalled-body';
 import { apiDocument } from './openapi/document';
 import { apiReferenceRouter } from './openapi/reference-router';
 import type { AppMetrics } from './operations/app-metrics';
-import { metricsRouter } from './operations/metrics-route';
-import { probeRouter } from './operations/probes';
+import { mountMetrics } from './operations/metrics-route';
+import { mountProbes } from './operations/probes';
 import { requestMetrics } from './operations/request-metrics';
 import { reportingRouter } from './reporting/router';
 import type { Store } from './storage/store';
@@ -35,8 +35,8 @@ export interface AppDependencies {
 }
 
 /**
- * The one Express app: the probes and metrics, the reporting API under /api, the admin API, the API
- * reference, the dashboard at /, the survey web service at SOAP_PATH, then 404 and the error handler.
+ * The one Express app: the probes and metrics, the reporting API under /api, the admin API, the survey
+ * web service at SOAP_PATH, the API reference, the dashboard at /, then 404 and the error handler.
  */
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -47,9 +47,9 @@ export function createApp(deps: AppDependencies): Express {
   const services = composeServices(deps);
   // Metrics see every request; the probes come before the access log, which would drown in them (src/operations/probes.ts).
   app.use(requestMetrics(app, services.operations.metrics));
-  app.use(probeRouter(services.operations.readiness));
+  mountProbes(app, services.operations.readiness);
   app.use(accessLog(deps.logger));
-  app.use(metricsRouter(services.operations.scrape));
+  mountMetrics(app, services.operations.scrape);
   app.use(
     answerStalledBodies((req, res) => {
       const stalled = errors.bodyStalled(deps.config.requestIdleTimeoutSeconds);
@@ -60,12 +60,12 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', reportingRouter(services.reporting));
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
   if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));
-  // The pages after the APIs, whose paths they do not share, so that no report request is matched
-  // against them. The API reference: outside every limit group, and built at start, so a mistake in
-  // it stops the start.
+  app.use(surveyRouter(services.survey));
+  // The pages after the services, whose paths they do not share (config.ts keeps SOAP_PATH off them),
+  // so that no report or svcEval call is matched against them. The API reference: outside every limit
+  // group, and built at start, so a mistake in it stops the start.
   app.use(apiReferenceRouter({ document: apiDocument(deps.config), publicUrl: deps.config.publicUrl }));
   app.use(dashboardRouter(loadDashboardAssets()));
-  app.use(surveyRouter(services.survey));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,7 +1,7 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import { errors } from '../errors/catalogue';
 import { requireBearerToken } from '../http/bearer-token';
-import { methodNotAllowed } from '../http/error-handler';
+import { getOnlyAtMountPath } from '../http/get-only-router';
 import type { AppMetrics } from './app-metrics';
 import { CONTENT_TYPES, exposition, type ExpositionFormat } from './exposition';
 import { processMetrics } from './process-metrics';
@@ -63,13 +63,8 @@ function scrape({ metrics, liveSurveySessions, storeTimeoutSeconds }: MetricsSer
  * Bearer challenge otherwise, through the error catalogue). Mounted after the access log: scrapes, and
  * above all refused ones, are logged.
  */
-export function metricsRouter(services: MetricsServices): Router {
-  const router = Router();
+export function mountMetrics(app: Express, services: MetricsServices): void {
   const guard: RequestHandler[] =
     services.token === undefined ? [] : [requireBearerToken(services.token, () => errors.metricsUnauthorized(METRICS_REALM))];
-  router
-    .route('/metrics')
-    .get(...guard, scrape(services))
-    .all(methodNotAllowed(['GET', 'HEAD']));
-  return router;
+  app.use('/metrics', getOnlyAtMountPath([...guard, scrape(services)]));
 }

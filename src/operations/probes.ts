@@ -1,5 +1,5 @@
-import { Router, type RequestHandler } from 'express';
-import { methodNotAllowed } from '../http/error-handler';
+import type { Express, RequestHandler } from 'express';
+import { getOnlyAtMountPath } from '../http/get-only-router';
 import { liveness } from './health';
 import type { Readiness } from './readiness';
 
@@ -18,11 +18,10 @@ function readinessRoute(readiness: Readiness): RequestHandler {
  * The load balancer's probes, GET /healthz (liveness) and GET /readyz (readiness). Mounted outside every
  * rate-limit group and authentication, and before the access log: a load balancer asks every few seconds
  * per instance, and those lines would bury the requests the log is for (the readiness checks log their
- * own changes of state; the request metrics count the probes).
+ * own changes of state; the request metrics count the probes). Each at its own mount path, so that every
+ * other request passes them by a path comparison rather than through a router.
  */
-export function probeRouter(readiness: Readiness): Router {
-  const router = Router();
-  router.route('/healthz').get(liveness()).all(methodNotAllowed(['GET', 'HEAD']));
-  router.route('/readyz').get(readinessRoute(readiness)).all(methodNotAllowed(['GET', 'HEAD']));
-  return router;
+export function mountProbes(app: Express, readiness: Readiness): void {
+  app.use('/healthz', getOnlyAtMountPath([liveness()]));
+  app.use('/readyz', getOnlyAtMountPath([readinessRoute(readiness)]));
 }

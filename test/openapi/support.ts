@@ -50,7 +50,10 @@ export function servedRoutes(app: Express): string[] {
     for (const layer of stack) {
       if (layer.route !== undefined) {
         for (const method of Object.keys(layer.route.methods).filter((name) => name !== '_all')) {
-          routes.push(`${method.toUpperCase()} ${`${prefix}${layer.route.path}`.replace(/:(\w+)/g, '{$1}')}`);
+          // A route at the mount path of its router ('/' under '/metrics') is the mount path itself.
+          const joined = `${prefix}${layer.route.path}`;
+          const full = joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
+          routes.push(`${method.toUpperCase()} ${full.replace(/:(\w+)/g, '{$1}')}`);
         }
       } else if (layer.handle?.stack !== undefined) {
         walk(layer.handle.stack, layer.rawPath === '/' ? prefix : `${prefix}${String(layer.rawPath)}`);
