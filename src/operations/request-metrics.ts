@@ -1,7 +1,7 @@
 import type { Express, RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { UNKNOWN_ROUTE, type AppMetrics } from './app-metrics';
-import { recordRoutePatterns, routePattern } from './route-patterns';
+import { routePatterns } from './route-patterns';
 
 const STARTED = Symbol('request metrics start');
 
@@ -17,7 +17,7 @@ interface TimedRequest {
  * very log line of its request. One listener function for every response, as the access log does.
  */
 export function requestMetrics(app: Express, metrics: Pick<AppMetrics, 'requestFinished'>): RequestHandler {
-  recordRoutePatterns(app);
+  const routePattern = routePatterns(app);
   function recordRequest(this: Response): void {
     const req = this.req;
     const started = (req as TimedRequest)[STARTED] ?? performance.now();

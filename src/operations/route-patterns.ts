@@ -1,54 +1,49 @@
 import type { Express, Request } from 'express';
 
-const ROUTE = Symbol('route');
-const PATTERN = Symbol('route pattern');
-const LAST_PATTERN = Symbol('last pattern of the route');
-
-/** A route of Express, which keeps the pattern it last gave, and the mount path it was under then. */
-interface PatternedRoute {
-  path: unknown;
-  [LAST_PATTERN]?: { readonly baseUrl: string; readonly pattern: string };
+/** What the walk reads of Express's (the router package's) layers: a route, or a router mounted at a path. */
+interface Layer {
+  readonly rawPath?: unknown;
+  readonly route?: { readonly path: unknown };
+  readonly handle?: { readonly stack?: readonly Layer[] };
 }
 
-interface PatternedRequest {
-  baseUrl: string;
-  [ROUTE]?: PatternedRoute;
-  [PATTERN]?: string;
+/** A path of a layer or route as text: its first path when it has several. */
+const pathText = (path: unknown): string => String(Array.isArray(path) ? path[0] : path);
+
+/** `/api` and `/events/:start`, or `/metrics` and `/`, joined into one pattern without a trailing slash. */
+function joined(prefix: string, path: string): string {
+  const pattern = prefix + path;
+  return pattern.length > 1 && pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
 }
 
-function patternOf(route: PatternedRoute, baseUrl: string): string {
-  const last = route[LAST_PATTERN];
-  if (last !== undefined && last.baseUrl === baseUrl) return last.pattern;
-  const joined = `${baseUrl}${String(route.path)}`;
-  const pattern = joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
-  route[LAST_PATTERN] = { baseUrl, pattern };
-  return pattern;
+function walk(stack: readonly Layer[], prefix: string, patterns: Map<object, string>): void {
+  for (const layer of stack) {
+    if (layer.route !== undefined) {
+      if (!patterns.has(layer.route)) patterns.set(layer.route, joined(prefix, pathText(layer.route.path)));
+    } else if (layer.handle?.stack !== undefined) {
+      const mountPath = pathText(layer.rawPath);
+      walk(layer.handle.stack, mountPath === '/' ? prefix : joined(prefix, mountPath), patterns);
+    }
+  }
 }
 
 /**
- * Records, for each request of this app, the full pattern of the route that answers it
- * (`/api/events/:start/:end/:period/:phone`), never the path asked (one label value per route, not per
- * phone and date). Express sets `req.route` when a route matches, while `req.baseUrl` is the mount path
- * of the router that holds the route; by the time an error handler answers, that router has restored
- * `req.baseUrl`. So the pattern is taken at that assignment, through an accessor on this app's own
- * request prototype (`app.request`), which costs nothing per request and touches no other app.
+ * The full pattern (`/api/events/:start/:end/:period/:phone`) of every route of the app, by route, from
+ * one walk of its routers once they are all mounted: never the path asked, so one label value per route,
+ * not per phone and date. Nothing is done per request: the request's route is `req.route`, the last one
+ * Express matched, which it never unsets, so an answer from the error handler keeps it. (An accessor on
+ * the request prototype catching `req.route` as it was set, tried first, slowed every property store on
+ * requests by several microseconds.)
  */
-export function recordRoutePatterns(app: Express): void {
-  Object.defineProperty(app.request, 'route', {
-    configurable: true,
-    enumerable: true,
-    get(this: PatternedRequest) {
-      return this[ROUTE];
-    },
-    // A route is almost always reached under one mount path: its pattern is joined once, not per request.
-    set(this: PatternedRequest, route: PatternedRoute) {
-      this[ROUTE] = route;
-      this[PATTERN] = patternOf(route, this.baseUrl);
-    },
-  });
-}
-
-/** The full pattern of the route that matched the request last, if any did. */
-export function routePattern(req: Request): string | undefined {
-  return (req as unknown as PatternedRequest)[PATTERN];
+export function routePatterns(app: Express): (req: Request) => string | undefined {
+  let patterns: Map<object, string> | undefined;
+  return (req) => {
+    const route = req.route as object | undefined;
+    if (route === undefined) return undefined;
+    if (patterns === undefined) {
+      patterns = new Map();
+      walk((app.router as unknown as { stack: readonly Layer[] }).stack, '', patterns);
+    }
+    return patterns.get(route);
+  };
 }
