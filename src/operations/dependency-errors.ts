@@ -1,4 +1,4 @@
-import { failedDependency } from '../storage/dependency-error';
+import { failedDependency, marksFailures, onRejection } from '../storage/dependency-error';
 import type { Store } from '../storage/store';
 import type { AppMetrics } from './app-metrics';
 
@@ -6,32 +6,12 @@ type Counter = Pick<AppMetrics, 'dependencyWatched' | 'dependencyFailed'>;
 
 const REPOSITORIES = ['accounts', 'phones', 'credentials', 'calls', 'rateLimits', 'surveySessions'] as const satisfies readonly (keyof Store)[];
 
-/**
- * The repository behind a Proxy, so that any repository, a plain object or itself a proxy (the tests'
- * deferred PostgreSQL store), keeps every method; each method's wrapper is made once.
- */
+/** The repository with each failure it marked counted against its dependency, then rethrown. */
 function counting<Repository extends object>(repository: Repository, counter: Counter): Repository {
-  const onFailure = (error: unknown): never => {
+  return onRejection(repository, (error) => {
     const dependency = failedDependency(error);
     if (dependency !== undefined) counter.dependencyFailed(dependency);
     throw error;
-  };
-  const wrappers = new Map<PropertyKey, unknown>();
-  return new Proxy(repository, {
-    get(target, property) {
-      const member: unknown = Reflect.get(target, property);
-      if (typeof member !== 'function') return member;
-      let wrapper = wrappers.get(property);
-      if (wrapper === undefined) {
-        const method = member as (...args: unknown[]) => unknown;
-        wrapper = (...args: unknown[]) => {
-          const result = method.apply(target, args);
-          return result instanceof Promise ? result.catch(onFailure) : result;
-        };
-        wrappers.set(property, wrapper);
-      }
-      return wrapper;
-    },
   });
 }
 
@@ -40,10 +20,12 @@ function counting<Repository extends object>(repository: Repository, counter: Co
  * with (src/storage/dependency-error.ts): here, once per failed call, whatever then becomes of the error
  * (a 500 from the error handler, a rate limit that fails open, a SOAP fault). Errors without a mark (a
  * bug in the memory store) are not a dependency's and are not counted. The readiness checks are not
- * store calls and are not counted.
+ * store calls and are not counted. Only the repositories that mark their failures are wrapped: the
+ * in-memory ones, on every report's path, are used as they are.
  */
 export function countingDependencyErrors(store: Store, counter: Counter): Store {
   for (const dependency of store.dependencies) counter.dependencyWatched(dependency.name);
-  const counted = Object.fromEntries(REPOSITORIES.map((name) => [name, counting(store[name], counter)])) as Pick<Store, (typeof REPOSITORIES)[number]>;
+  const marking = REPOSITORIES.filter((name) => marksFailures(store[name]));
+  const counted = Object.fromEntries(marking.map((name) => [name, counting(store[name], counter)])) as Partial<Pick<Store, (typeof REPOSITORIES)[number]>>;
   return { ...store, ...counted };
 }

@@ -19,6 +19,7 @@ export class NotReadyError extends Error {
 }
 
 const FAILED_DEPENDENCY = Symbol('ivr-reporting.failedDependency');
+const MARKS_FAILURES = Symbol('ivr-reporting.marksFailures');
 
 /** The dependency (a StoreDependency's name) whose call failed with this error, if a store marked it. */
 export function failedDependency(error: unknown): string | undefined {
@@ -34,19 +35,28 @@ function markedFailure(error: unknown, dependency: string): never {
   throw error;
 }
 
+/** The repository (a plain object of asynchronous methods) with `handle` on each rejection of its methods. */
+export function onRejection<Repository extends object>(repository: Repository, handle: (error: unknown) => never): Repository {
+  const methods = Object.entries(repository).map(([name, member]: [string, unknown]) => {
+    if (typeof member !== 'function') return [name, member];
+    const method = member as (...args: unknown[]) => Promise<unknown>;
+    return [name, (...args: unknown[]) => method.apply(repository, args).catch(handle)];
+  });
+  return Object.fromEntries(methods) as Repository;
+}
+
 /**
  * The repository (a plain object of asynchronous methods) with each rejection marked as a failure of
  * `dependency`: the error itself is rethrown, unchanged for logs and handlers, and the metrics count it
  * under that name wherever it ends (the error handler, a rate limit that fails open, a SOAP fault).
  */
 export function markingFailures<Repository extends object>(dependency: string, repository: Repository): Repository {
-  const methods = Object.entries(repository).map(([name, member]: [string, unknown]) => {
-    if (typeof member !== 'function') return [name, member];
-    const method = member as (...args: unknown[]) => Promise<unknown>;
-    return [
-      name,
-      (...args: unknown[]) => method.apply(repository, args).catch((error: unknown) => markedFailure(error, dependency)),
-    ];
-  });
-  return Object.fromEntries(methods) as Repository;
+  const marked = onRejection(repository, (error) => markedFailure(error, dependency));
+  Object.defineProperty(marked, MARKS_FAILURES, { value: true });
+  return marked;
+}
+
+/** Whether the repository's failures are marked (markingFailures): only such a repository's calls can fail on a dependency. */
+export function marksFailures(repository: object): boolean {
+  return (repository as { [MARKS_FAILURES]?: unknown })[MARKS_FAILURES] === true;
 }

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { DiagnosticFlow, Geographic } from '../reporting/oracle/expected';
 
 /**
  * What the dashboard should show for an API answer, worked out here independently of the page's code:
@@ -6,24 +7,8 @@ import { DateTime } from 'luxon';
  */
 
 export type SeriesAnswer = Record<string, Record<string, number>>;
-export interface GeographicAnswer {
-  US: Record<string, number>;
-  NON_US: { country: string; calls: number }[];
-}
-export interface FlowEntry {
-  page: string;
-  form: string;
-  item: string;
-  visits: number;
-  filled: number;
-  nomatch: number;
-  noinput: number;
-  transfer: number;
-  disconnect: number;
-}
-export interface FlowAnswer {
-  applications: Record<string, FlowEntry[]>;
-}
+export type GeographicAnswer = Geographic;
+export type FlowAnswer = Extract<DiagnosticFlow, { status: 200 }>['body'];
 
 /** A table as the page shows it: the title, column headers and each row's cells, as text. */
 export interface ShownTable {
