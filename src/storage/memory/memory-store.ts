@@ -1,10 +1,10 @@
 import type { Account } from '../../domain/account';
 import { isAccountPhones, type AddCallsResult, type AssignPhoneResult, type PhoneScope, type Store, type TemporaryCredential } from '../store';
+import { CallIdSet } from './call-id-set';
 import { CallerTable } from './caller-table';
 import { CallHistory, emptyStoredCall, NO_CALLER } from './call-history';
 import { CallRollups } from './call-rollups';
 import { FormItemTable } from './form-item-table';
-import { TextTable } from './text-table';
 import { createMemorySurveySessions } from './survey-sessions';
 
 interface WindowCount {
@@ -23,7 +23,7 @@ export function createMemoryStore(): Store {
   const phonesByAccount = new Map<string, Set<string>>();
   const credentials = new Map<string, TemporaryCredential>();
   const phoneIndexes = new Map<string, number>();
-  const callIds = new TextTable();
+  const callIds = new CallIdSet();
   const callers = new CallerTable();
   const formItems = new FormItemTable();
   const history = new CallHistory();
@@ -55,13 +55,6 @@ export function createMemoryStore(): Store {
   /** The indexes of the numbers in scope that have calls. */
   function scopeIndexes(scope: PhoneScope): number[] {
     return knownPhoneIndexes(isAccountPhones(scope) ? (phonesByAccount.get(scope.ownedBy) ?? []) : scope);
-  }
-
-  /** Whether the call id is new; a new one is kept. */
-  function addCallId(callId: string): boolean {
-    const known = callIds.size;
-    callIds.intern(callId);
-    return callIds.size > known;
   }
 
   /** One pass over the call history, however many of the phones it rebuilds. */
@@ -186,7 +179,7 @@ export function createMemoryStore(): Store {
           const account = owner === undefined ? undefined : accounts.get(owner);
           if (account === undefined) {
             unknownPhone.push(position);
-          } else if (!addCallId(record.callId)) {
+          } else if (!callIds.add(record.callId)) {
             duplicates += 1;
           } else {
             const caller = record.caller === undefined ? NO_CALLER : callers.intern(record.caller);

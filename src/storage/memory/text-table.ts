@@ -1,31 +1,20 @@
+import {
+  ARENA_CHUNK_BYTES,
+  ARENA_MASK,
+  ARENA_SHIFT,
+  hashBytes,
+  INITIAL_SLOTS,
+  MAX_LOAD,
+  MAX_TEXT_UNITS,
+  MAX_UTF8_BYTES_PER_UNIT,
+  tooLongText,
+} from './text-bytes';
 import { Uint32Column } from './uint32-column';
 
-/** Arena chunks of 1 MiB; a text never straddles two. */
-const ARENA_SHIFT = 20;
-const ARENA_CHUNK_BYTES = 1 << ARENA_SHIFT;
-const ARENA_MASK = ARENA_CHUNK_BYTES - 1;
 /** Positions are 32-bit: chunk number and offset together. */
 const MAX_ARENA_CHUNKS = 2 ** (32 - ARENA_SHIFT);
 /** Each text is stored after its byte length in two bytes. */
 const LENGTH_BYTES = 2;
-const MAX_UTF8_BYTES_PER_UNIT = 3;
-export const MAX_TEXT_UNITS = Math.floor((2 ** 16 - 1) / MAX_UTF8_BYTES_PER_UNIT);
-
-const INITIAL_SLOTS = 1 << 10;
-/** The table grows when more than three slots in four are taken, keeping probe sequences short. */
-const MAX_LOAD = 0.75;
-
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
-/** FNV-1a over UTF-8 bytes, then a finaliser so that the low bits, which pick the slot, depend on every byte. */
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let hash = FNV_OFFSET;
-  for (let index = start; index < end; index += 1) hash = Math.imul(hash ^ (bytes[index] as number), FNV_PRIME);
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
-  return (hash ^ (hash >>> 16)) >>> 0;
-}
 
 /**
  * A set of texts, each with a small integer id (0, 1, 2, ... in order of arrival), held as UTF-8 bytes in
@@ -71,7 +60,7 @@ export class TextTable {
    * compares bytes with bytes and an insertion only has to move the tail. Returns their length.
    */
   private stage(text: string): number {
-    if (text.length > MAX_TEXT_UNITS) throw new RangeError(`a stored text is at most ${MAX_TEXT_UNITS} characters`);
+    if (text.length > MAX_TEXT_UNITS) throw tooLongText();
     if (this.tail + LENGTH_BYTES + text.length * MAX_UTF8_BYTES_PER_UNIT > ARENA_CHUNK_BYTES) {
       if (this.arena.length === MAX_ARENA_CHUNKS) throw new RangeError('the text table is full (4 GiB)');
       this.arena.push(Buffer.allocUnsafeSlow(ARENA_CHUNK_BYTES));

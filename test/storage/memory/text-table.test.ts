@@ -1,4 +1,5 @@
-import { MAX_TEXT_UNITS, TextTable } from '../../../src/storage/memory/text-table';
+import { MAX_TEXT_UNITS } from '../../../src/storage/memory/text-bytes';
+import { TextTable } from '../../../src/storage/memory/text-table';
 
 describe('text table', () => {
   it('gives each new text the next id and a known text its id', () => {
