@@ -19,7 +19,7 @@ import {
   uniqueRedisPrefix,
   type TestSchema,
 } from '../support/services';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { proxyForUrl, type TcpProxy } from '../support/tcp-proxy';
 import { addAccount } from '../support/test-app';
 
 const UNKNOWN_ERROR = { error: 'unknown error' };
@@ -50,10 +50,9 @@ async function serveOn(storeInUse: Store): Promise<string> {
 
 /** The URL of `target` through a new TCP proxy (kept in `proxy`), so the test can cut or freeze it. */
 async function throughProxy(target: string): Promise<string> {
-  const url = new URL(target);
-  proxy = await startTcpProxy(url.hostname, Number(url.port));
-  url.host = proxy.address;
-  return url.toString();
+  const through = await proxyForUrl(target);
+  proxy = through.proxy;
+  return through.url;
 }
 
 const authenticate = (url: string) =>

@@ -13,7 +13,7 @@ import type { Store } from '../../src/storage/store';
 import { FakeClock } from '../support/fake-clock';
 import { serve } from '../support/http';
 import { createTestSchema, describeWithPostgres, describeWithRedis, testRedisUrl, uniqueRedisPrefix, type TestSchema } from '../support/services';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { proxyForUrl, type TcpProxy } from '../support/tcp-proxy';
 
 /*
  * Readiness against the shared test PostgreSQL and Redis, which this file never stops: a schema behind
@@ -49,10 +49,9 @@ async function serveOn(storeInUse: Store, env: NodeJS.ProcessEnv = {}): Promise<
 }
 
 async function throughProxy(target: string): Promise<string> {
-  const url = new URL(target);
-  proxy = await startTcpProxy(url.hostname, Number(url.port));
-  url.host = proxy.address;
-  return url.toString();
+  const through = await proxyForUrl(target);
+  proxy = through.proxy;
+  return through.url;
 }
 
 async function inSchema(url: string, sql: string): Promise<void> {

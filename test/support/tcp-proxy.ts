@@ -92,3 +92,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     close: cut,
   };
 }
+
+/** A proxy to the host and port of a connection URL, and that URL with the proxy's address in their place. */
+export async function proxyForUrl(target: string): Promise<{ readonly proxy: TcpProxy; readonly url: string }> {
+  const url = new URL(target);
+  const proxy = await startTcpProxy(url.hostname, Number(url.port));
+  url.host = proxy.address;
+  return { proxy, url: url.toString() };
+}
