@@ -381,6 +381,22 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     await page.waitForFunction((expected) => document.getElementById('query-error')?.textContent === expected, {}, malformed);
     expect(pageProblems).toEqual([]);
   });
+
+  test('says what is wrong with the query form on signing in again, rather than showing nothing', async () => {
+    const credentials = await authenticate(server.url);
+    await openDashboard();
+    await signInAndWaitForReports();
+    await page.$eval('#phone', (input: PageElement) => (input.value = '12ab'));
+    await page.click('#sign-out');
+    await page.waitForSelector('#sign-in-section:not([hidden])');
+    await page.$eval('#login', (input: PageElement) => (input.value = ''));
+    await signIn();
+    await page.waitForSelector('#reports:not([hidden])');
+    const malformed = await apiError(credentials, `volume/${pathOf(FEBRUARY.start, FEBRUARY.end)}/day/12ab`);
+    await page.waitForFunction((expected) => document.getElementById('query-error')?.textContent === expected, {}, malformed);
+    expect(await page.$eval('#status', (status: PageElement) => status.textContent)).toBe('');
+    expect(pageProblems).toEqual([]);
+  });
 });
 
 /**

@@ -111,6 +111,13 @@ async function load(query) {
       : `Asked for ${describeQuery(query)}: ${failures.length} of ${REPORTS.length} reports could not be shown.`;
 }
 
+/** Shows the reports the query form asks for, or says what is wrong with it. */
+async function loadFromForm() {
+  const read = readQueryForm(page.queryForm);
+  if (read.problem !== undefined) page.queryError.textContent = read.problem;
+  else await load(read.query);
+}
+
 page.signInForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   if (session.signingIn) return;
@@ -127,8 +134,7 @@ page.signInForm.addEventListener('submit', async (event) => {
     page.session.hidden = false;
     page.reports.hidden = false;
     page.reportsTitle.focus();
-    const read = readQueryForm(page.queryForm);
-    if (read.query !== undefined) await load(read.query);
+    await loadFromForm();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     noteAuthLimit(error.rateLimit);
@@ -140,12 +146,7 @@ page.signInForm.addEventListener('submit', async (event) => {
 
 page.queryForm.addEventListener('submit', (event) => {
   event.preventDefault();
-  const read = readQueryForm(page.queryForm);
-  if (read.problem !== undefined) {
-    page.queryError.textContent = read.problem;
-    return;
-  }
-  void load(read.query);
+  void loadFromForm();
 });
 
 page.signOut.addEventListener('click', () => signOut());
