@@ -16,6 +16,7 @@ import type { AppMetrics } from './operations/app-metrics';
 import { mountMetrics } from './operations/metrics-route';
 import { mountProbes } from './operations/probes';
 import { requestMetrics } from './operations/request-metrics';
+import type { ShutdownState } from './operations/shutdown-state';
 import { reportingRouter } from './reporting/router';
 import type { Store } from './storage/store';
 import { surveyRouter } from './survey/router';
@@ -32,6 +33,8 @@ export interface AppDependencies {
   readonly surveyHandler?: SurveyHandler;
   /** This app's metrics (GET /metrics); a fresh set when not given. Tests pass theirs to read values. */
   readonly metrics?: AppMetrics;
+  /** Set when the process starts shutting down (src/serve.ts); GET /readyz then answers 503. Never set when not given. */
+  readonly shutdown?: ShutdownState;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AdminServices } from './admin/router';
 import { createAppMetrics } from './operations/app-metrics';
 import { countingDependencyErrors } from './operations/dependency-errors';
 import { operationsServices, type OperationsServices } from './operations/services';
+import { shutdownState } from './operations/shutdown-state';
 import { authenticator } from './reporting/auth/authenticate';
 import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
@@ -27,7 +28,7 @@ export interface Services {
  * The composition root: every service is built here, once, from the configuration and the shared
  * dependencies (store, clock, logger); the routers receive services and never read the configuration.
  */
-export function composeServices({ config, store: storeGiven, clock, logger, surveyHandler, metrics: metricsGiven }: AppDependencies): Services {
+export function composeServices({ config, store: storeGiven, clock, logger, surveyHandler, metrics: metricsGiven, shutdown }: AppDependencies): Services {
   const metrics = metricsGiven ?? createAppMetrics();
   // Every service uses the store through this view, so each failed call counts against its dependency.
   const store = countingDependencyErrors(storeGiven, metrics);
@@ -81,6 +82,7 @@ export function composeServices({ config, store: storeGiven, clock, logger, surv
     logger,
     metricsToken: config.metricsToken,
     readinessTimeoutSeconds: config.readinessTimeoutSeconds,
+    shutdown: shutdown ?? shutdownState(),
   });
   return { reporting, admin, survey, operations };
 }

@@ -14,9 +14,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const STARTUP_FAILURES = [ConfigError, SeedFileError, DependencyUnavailableError, ListenError];
 
 /**
- * Starts the server, prints the banner on standard error, and stops gracefully on SIGTERM or SIGINT;
- * exits 1 with one line on a bad configuration or seed file, an unreachable PostgreSQL or Redis, or an
- * address it cannot listen on.
+ * Starts the server, prints the banner on standard error, and stops gracefully on SIGTERM or SIGINT:
+ * GET /readyz answers 503 from the first signal; the server goes on serving for SHUTDOWN_DRAIN_SECONDS
+ * (a second signal ends that wait), then stops accepting and finishes the requests in flight, for at most
+ * SHUTDOWN_GRACE_MS. A signal after that takes its default course. Exits 1 with one line on a bad
+ * configuration or seed file, an unreachable PostgreSQL or Redis, or an address it cannot listen on.
  */
 export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   let started: Started;
@@ -29,10 +31,10 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     }
     throw error;
   }
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
+  let endDrain: ((signal: NodeJS.Signals) => void) | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
     started.logger.info({ signal }, 'shutting down: finishing requests in flight');
     const forced = setTimeout(() => {
       started.logger.error('requests still in flight after the grace period; closing them');
@@ -47,8 +49,27 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  function onSignal(signal: NodeJS.Signals): void {
+    if (endDrain !== undefined) {
+      endDrain(signal);
+      return;
+    }
+    started.shutdown.begin();
+    const drainSeconds = started.config.shutdownDrainSeconds;
+    if (drainSeconds === 0) {
+      stop(signal);
+      return;
+    }
+    started.logger.info({ signal, drainSeconds }, 'shutting down: still serving for SHUTDOWN_DRAIN_SECONDS while /readyz answers 503');
+    const waited = setTimeout(() => endDrain?.(signal), drainSeconds * 1000);
+    endDrain = (signalNow) => {
+      clearTimeout(waited);
+      endDrain = undefined;
+      stop(signalNow);
+    };
+  }
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   // Printed last: whoever reads it may signal the process at once.
   process.stderr.write(banner(started.running.url, started.config, started.demo));
 }

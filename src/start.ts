@@ -9,6 +9,7 @@ import { loadSeedFile } from './startup-data/seed-file';
 import type { Store } from './storage/store';
 import { loadSurveyHandler } from './survey/handler-module';
 import { systemClock, type Clock } from './time/clock';
+import { shutdownState, type ShutdownState } from './operations/shutdown-state';
 
 export interface Started {
   readonly config: Config;
@@ -17,6 +18,8 @@ export interface Started {
   readonly running: RunningServer;
   /** Set when the bundled demo data was loaded (no SEED_FILE). */
   readonly demo: DemoAccount | undefined;
+  /** Begun at the first signal: GET /readyz answers 503 from then on. */
+  readonly shutdown: ShutdownState;
   /** Stops accepting, finishes requests in flight, closes the store. */
   stop(): Promise<void>;
 }
@@ -39,6 +42,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config, logger);
+  const shutdown = shutdownState();
   let demo: DemoAccount | undefined;
   let running: RunningServer;
   try {
@@ -49,7 +53,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
       // A durable store keeps the demo account from an earlier start, perhaps changed since: left as it is.
       demo = await loadDemoData(store, clock);
     }
-    running = await listen(createApp({ config, store, clock, logger, surveyHandler }), config.host, config.port, {
+    running = await listen(createApp({ config, store, clock, logger, surveyHandler, shutdown }), config.host, config.port, {
       idleTimeoutSeconds: config.requestIdleTimeoutSeconds,
       logger,
     });
@@ -64,6 +68,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
     store,
     running,
     demo,
+    shutdown,
     stop: async () => {
       await running.close();
       await store.close();

@@ -108,6 +108,7 @@ const schema = z.object({
   DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(DEFAULT_DEPENDENCY_TIMEOUT_SECONDS),
   METRICS_TOKEN: metricsToken,
   READINESS_TIMEOUT_SECONDS: integer(1, 60).default(DEFAULT_READINESS_TIMEOUT_SECONDS),
+  SHUTDOWN_DRAIN_SECONDS: integer(0, 3600).default(0),
 }).superRefine((variables, context) => {
   if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });
@@ -173,6 +174,11 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** How long GET /readyz waits for each dependency's answer before it reports it unavailable (503). */
   readonly readinessTimeoutSeconds: number;
+  /**
+   * How long the server keeps serving after SIGTERM or SIGINT while GET /readyz answers 503, before it
+   * stops accepting and finishes the requests in flight; a second signal ends the wait.
+   */
+  readonly shutdownDrainSeconds: number;
 }
 
 /**
@@ -242,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dependencyTimeoutSeconds: parsed.DEPENDENCY_TIMEOUT_SECONDS,
     metricsToken: parsed.METRICS_TOKEN,
     readinessTimeoutSeconds: parsed.READINESS_TIMEOUT_SECONDS,
+    shutdownDrainSeconds: parsed.SHUTDOWN_DRAIN_SECONDS,
   });
 }
 

@@ -29,7 +29,7 @@ const readinessSchema = z
           reason: z.string().optional().meta({ description: 'Why not, when unavailable; the server log has the cause' }),
         }),
       )
-      .meta({ description: "Each of the store's dependencies by name" }),
+      .meta({ description: "Each of the store's dependencies by name, and `server` (unavailable) once the process is shutting down" }),
   })
   .meta({ id: 'Readiness' }) satisfies z.ZodType<ReadinessReport>;
 
@@ -57,7 +57,7 @@ export function registerMonitoringOperations(registry: OpenAPIRegistry, { metric
     security: [],
     responses: {
       200: { description: 'Every check is ready', headers: NOT_STORED, content: jsonOnly(readinessSchema) },
-      503: { description: 'A check is unavailable', headers: NOT_STORED, content: jsonOnly(readinessSchema) },
+      503: { description: 'A check is unavailable, or the server is shutting down', headers: NOT_STORED, content: jsonOnly(readinessSchema) },
     },
   });
   if (metricsToken !== undefined) {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { NotReadyError } from '../storage/dependency-error';
 import type { StoreDependency } from '../storage/store';
+import type { ShutdownState } from './shutdown-state';
 
 export type ReadinessStatus = 'ready' | 'unavailable';
 
@@ -22,7 +23,13 @@ export interface ReadinessSettings {
   /** READINESS_TIMEOUT_SECONDS: a check not answered by then is unavailable. */
   readonly timeoutSeconds: number;
   readonly logger: Logger;
+  /** While it shuts down, the server is not ready whatever its dependencies say. */
+  readonly shutdown: ShutdownState;
 }
+
+/** The check that appears, unavailable, once the server is shutting down. */
+export const SHUTDOWN_CHECK = 'server';
+const SHUTTING_DOWN: CheckResult = { status: 'unavailable', reason: 'the server is shutting down' };
 
 type Outcome = { readonly ok: true } | { readonly ok: false; readonly error?: unknown };
 
@@ -47,7 +54,7 @@ function bounded(check: () => Promise<void>, timeoutMs: number): Promise<Outcome
  * here. The answer names no cause; the log does, once per change: a warning when a check starts failing
  * (with the error), a line when it passes again.
  */
-export function readiness(dependencies: readonly StoreDependency[], { timeoutSeconds, logger }: ReadinessSettings): Readiness {
+export function readiness(dependencies: readonly StoreDependency[], { timeoutSeconds, logger, shutdown }: ReadinessSettings): Readiness {
   const timeoutMs = timeoutSeconds * 1000;
   const inFlight = new Map<string, Promise<CheckResult>>();
   const lastStatus = new Map<string, ReadinessStatus>();
@@ -87,6 +94,7 @@ export function readiness(dependencies: readonly StoreDependency[], { timeoutSec
   return async () => {
     const results = await Promise.all(dependencies.map(checked));
     const checks = Object.fromEntries(dependencies.map(({ name }, index) => [name, results[index] as CheckResult]));
+    if (shutdown.shuttingDown) return { status: 'unavailable', checks: { ...checks, [SHUTDOWN_CHECK]: SHUTTING_DOWN } };
     return { status: results.every((result) => result.status === 'ready') ? 'ready' : 'unavailable', checks };
   };
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../time/clock';
 import type { AppMetrics } from './app-metrics';
 import type { MetricsServices } from './metrics-route';
 import { readiness, type Readiness } from './readiness';
+import type { ShutdownState } from './shutdown-state';
 
 /** What the probes and the metrics endpoint are made of, built once in the composition root. */
 export interface OperationsServices {
@@ -19,12 +20,13 @@ export interface OperationsDependencies {
   readonly logger: Logger;
   readonly metricsToken: string | undefined;
   readonly readinessTimeoutSeconds: number;
+  readonly shutdown: ShutdownState;
 }
 
-export function operationsServices({ metrics, store, clock, logger, metricsToken, readinessTimeoutSeconds }: OperationsDependencies): OperationsServices {
+export function operationsServices({ metrics, store, clock, logger, metricsToken, readinessTimeoutSeconds, shutdown }: OperationsDependencies): OperationsServices {
   return {
     metrics,
-    readiness: readiness(store.dependencies, { timeoutSeconds: readinessTimeoutSeconds, logger }),
+    readiness: readiness(store.dependencies, { timeoutSeconds: readinessTimeoutSeconds, logger, shutdown }),
     scrape: {
       metrics,
       token: metricsToken,

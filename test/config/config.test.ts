@@ -36,6 +36,7 @@ describe('configuration', () => {
       dependencyTimeoutSeconds: 5,
       metricsToken: undefined,
       readinessTimeoutSeconds: 2,
+      shutdownDrainSeconds: 0,
     });
   });
 

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { readiness } from '../../src/operations/readiness';
+import { shutdownState } from '../../src/operations/shutdown-state';
 import { NotReadyError } from '../../src/storage/dependency-error';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { Store, StoreDependency } from '../../src/storage/store';
@@ -139,9 +140,23 @@ describe('GET /readyz', () => {
     hung.pass();
   });
 
+  test('answers 503 naming the server once it shuts down, its dependencies still checked, while /healthz and the API answer as before', async () => {
+    const { app, shutdown } = buildOperationsApp();
+    expect((await request(app).get('/readyz')).status).toBe(200);
+    shutdown.begin();
+    const response = await request(app).get('/readyz');
+    expect(response.status).toBe(503);
+    expect(response.headers['content-type']).toBe(JSON_TYPE);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.text).toBe('{"status":"unavailable","checks":{"store":{"status":"ready"},"server":{"status":"unavailable","reason":"the server is shutting down"}}}');
+    expect((await request(app).get('/healthz')).status).toBe(200);
+    const auth = await request(app).post('/api/auth').type('form').send({ tool: 'dev', login: 'nobody', password: 'nothing' });
+    expect(auth.status).toBe(401);
+  });
+
   test('asks each dependency once for probes that arrive while its check is under way', async () => {
     const store = controlledDependency('store');
-    const ready = readiness([store.dependency], { timeoutSeconds: 60, logger: createLogger('silent') });
+    const ready = readiness([store.dependency], { timeoutSeconds: 60, logger: createLogger('silent'), shutdown: shutdownState() });
     const reports = Promise.all([ready(), ready(), ready()]);
     await store.asked();
     expect(store.calls()).toBe(1);
@@ -187,6 +202,19 @@ describe('the probes', () => {
     const accessLine = await logs.waitFor('request completed');
     expect(accessLine.req).toMatchObject({ url: '/nowhere', id: missing.headers['x-request-id'] });
     expect(logs.lines.filter((line) => line.msg === 'request completed')).toHaveLength(1);
+  });
+});
+
+describe('SHUTDOWN_DRAIN_SECONDS', () => {
+  test('is 0 unless set, a whole number of seconds up to an hour', () => {
+    expect(loadConfig({}).shutdownDrainSeconds).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '3600' }).shutdownDrainSeconds).toBe(3600);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '3601' })).toThrow(
+      new ConfigError('invalid configuration: SHUTDOWN_DRAIN_SECONDS="3601": Too big: expected number to be <=3600'),
+    );
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(
+      new ConfigError('invalid configuration: SHUTDOWN_DRAIN_SECONDS="-1": must be a whole number'),
+    );
   });
 });
 

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { createAppMetrics, type AppMetrics } from '../../src/operations/app-metrics';
+import { shutdownState, type ShutdownState } from '../../src/operations/shutdown-state';
 import type { Store } from '../../src/storage/store';
 import { FakeClock } from '../support/fake-clock';
 import { LogLines } from '../support/log-lines';
@@ -15,6 +16,8 @@ export interface OperationsApp {
   readonly store: Store;
   readonly metrics: AppMetrics;
   readonly clock: FakeClock;
+  /** The app's shutdown state, for the test to begin. */
+  readonly shutdown: ShutdownState;
   /** Every log line at debug and above, parsed. */
   readonly logs: LogLines;
 }
@@ -23,8 +26,9 @@ export interface OperationsApp {
 export function buildOperationsApp(env: NodeJS.ProcessEnv = {}, store: Store = createTestStore(), clock = new FakeClock()): OperationsApp {
   const metrics = createAppMetrics();
   const logs = new LogLines();
-  const app = createApp({ config: loadConfig(env), store, clock, logger: createLogger('debug', logs), metrics });
-  return { app, store, metrics, clock, logs };
+  const shutdown = shutdownState();
+  const app = createApp({ config: loadConfig(env), store, clock, logger: createLogger('debug', logs), metrics, shutdown });
+  return { app, store, metrics, clock, shutdown, logs };
 }
 
 /** A counter's or gauge's value for exactly these labels, read from the app's registry; undefined when it has no such series. */

@@ -125,6 +125,29 @@ describe('the server process', () => {
     expect(await server.exited()).toBe(0);
   });
 
+  test('with SHUTDOWN_DRAIN_SECONDS, answers /readyz with 503 from SIGTERM on and goes on serving until a second signal, then exits 0', async () => {
+    server = startServerProcess({ LOG_LEVEL: 'info', SHUTDOWN_DRAIN_SECONDS: '3600' });
+    const url = await server.listening();
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    await server.logs.waitFor(/"msg":"shutting down: still serving for SHUTDOWN_DRAIN_SECONDS while \/readyz answers 503"/);
+    const readiness = await fetch(`${url}/readyz`);
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toEqual({
+      status: 'unavailable',
+      checks: { store: { status: 'ready' }, server: { status: 'unavailable', reason: 'the server is shutting down' } },
+    });
+    const auth = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'demo', password: 'demo-password' }) });
+    expect(auth.status).toBe(200);
+    server.child.kill('SIGINT');
+    expect(await server.exited()).toBe(0);
+    const lines = server.logs.text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; signal?: string; drainSeconds?: number });
+    expect(lines.filter((line) => line.msg.startsWith('shutting down')).map(({ msg, signal, drainSeconds }) => ({ msg, signal, drainSeconds }))).toEqual([
+      { msg: 'shutting down: still serving for SHUTDOWN_DRAIN_SECONDS while /readyz answers 503', signal: 'SIGTERM', drainSeconds: 3600 },
+      { msg: 'shutting down: finishing requests in flight', signal: 'SIGINT', drainSeconds: undefined },
+    ]);
+  });
+
   test('exits 0 on SIGINT', async () => {
     server = startServerProcess({});
     await server.listening();
