@@ -157,7 +157,7 @@ const postgres: RowGroup = {
   method:
     `PostgreSQL (rows 7, 8), measured by bench/postgres.ts on a database it creates on BENCH_DATABASE_URL's server: records per second ` +
     `of version-1 records POSTed to /admin/calls (5,000 a request) of a server on PostgreSQL; and the p50 of the one-year daily ` +
-    `query (REPORT_CACHE_BYTES=0) over about ${count(settings.postgresQueryDays * 300)} calls on PostgreSQL (vacuumed and analysed once they are in) against the same calls in memory; ${rounds}.`,
+    `query (REPORT_CACHE_BYTES=0) over about ${count(settings.postgresQueryDays * 300)} calls on PostgreSQL (vacuumed and analysed once they are in) against the same calls in memory; ${rounds}; multiple = median of the rounds' multiples.`,
   unmeasured: [
     { figure: 'import via the admin API into PostgreSQL, fsync on', goal: '>= 50,000 records/s' },
     { figure: 'one-year daily query p50, PostgreSQL vs memory', goal: '<= 2x' },

@@ -37,7 +37,7 @@ import type * as PostgresStoreModule from '../src/storage/postgres/postgres-stor
 import type { Store } from '../src/storage/store';
 import { credentialsFor, PHONES, TIME_ZONE } from './bench-account';
 import { compiled, serverModules } from './compiled';
-import { median, RUNS } from './rounds';
+import { compare, median, RUNS, type Comparison } from './rounds';
 
 export interface PostgresBenchOptions {
   /** A PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/postgres; a user that may create databases. */
@@ -65,7 +65,7 @@ export interface PostgresBenchResult {
   readonly queryCalls: number;
   readonly postgresQueryP50Ms: number;
   readonly memoryQueryP50Ms: number;
-  /** postgresQueryP50Ms / memoryQueryP50Ms. */
+  /** The median of the rounds' multiples (each round's PostgreSQL p50 over its memory p50), as bench/rounds.ts's compare gives every ratio. */
   readonly queryRatio: number;
 }
 
@@ -235,7 +235,7 @@ async function queryP50(target: QueryTarget, requests: number, deadline: Deadlin
 async function measureQueries(
   targets: { postgres: QueryTarget; memory: QueryTarget },
   { rounds, requests, deadline, progress }: { rounds: number; requests: number; deadline: Deadline; progress: (line: string) => void },
-): Promise<{ postgres: number; memory: number }> {
+): Promise<Comparison> {
   const samples = { postgres: [] as number[], memory: [] as number[] };
   for (const name of ['postgres', 'memory'] as const) await queryP50(targets[name], Math.min(requests, 20), deadline);
   for (let round = 1; round <= rounds; round += 1) {
@@ -249,7 +249,7 @@ async function measureQueries(
     if (bodies[0] !== bodies[1]) throw new Error('bench/postgres: PostgreSQL and memory answered different reports');
     progress(`query round ${round}/${rounds}: p50 PostgreSQL ${samples.postgres.at(-1)?.toFixed(2)} ms, memory ${samples.memory.at(-1)?.toFixed(2)} ms`);
   }
-  return { postgres: median(samples.postgres), memory: median(samples.memory) };
+  return compare(samples.postgres, samples.memory);
 }
 
 export async function measurePostgres(options: PostgresBenchOptions): Promise<PostgresBenchResult> {
@@ -304,9 +304,9 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
       importV1RecordsPerSecond: imported.v1,
       importV2RecordsPerSecond: imported.v2,
       queryCalls,
-      postgresQueryP50Ms: queries.postgres,
-      memoryQueryP50Ms: queries.memory,
-      queryRatio: queries.postgres / queries.memory,
+      postgresQueryP50Ms: queries.measured,
+      memoryQueryP50Ms: queries.baseline,
+      queryRatio: queries.ratio,
     };
   } finally {
     for (const server of servers) await server.close();

@@ -46,7 +46,8 @@ export function renderReport(report: Report): string {
     '',
     `Measured by \`npm run bench\` (\`bench/performance.ts\`) on ${report.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ` +
       `${report.minutes.toFixed(0)} minutes in all. Every figure is a ratio or multiple against a baseline measured in the same run ` +
-      '(except where the goal is an absolute figure), so it holds on machines whose speed drifts.',
+      '(except where the goal is an absolute figure), so it holds on machines whose speed drifts. Where the time and memory ' +
+      'go, and why the goals not met are not, is in [performance-costs.md](performance-costs.md).',
     ...(report.reducedSizes
       ? ['', '**Reduced sizes or rounds (BENCH_QUICK or smaller values): these figures are a smoke test of the harness, not the figures of record.**']
       : []),
