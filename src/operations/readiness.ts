@@ -28,7 +28,7 @@ export interface ReadinessSettings {
 }
 
 /** The check that appears, unavailable, once the server is shutting down. */
-export const SHUTDOWN_CHECK = 'server';
+const SHUTDOWN_CHECK = 'server';
 const SHUTTING_DOWN: CheckResult = { status: 'unavailable', reason: 'the server is shutting down' };
 
 type Outcome = { readonly ok: true } | { readonly ok: false; readonly error?: unknown };
