@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app';
 import { loadConfig, type Config } from './config/config';
 import { createLogger } from './logger';
+import { shutdownState, type ShutdownState } from './operations/shutdown-state';
 import { listen, type RunningServer } from './server';
 import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo/demo-account';
 import { openStore } from './storage/open-store';
@@ -9,7 +10,6 @@ import { loadSeedFile } from './startup-data/seed-file';
 import type { Store } from './storage/store';
 import { loadSurveyHandler } from './survey/handler-module';
 import { systemClock, type Clock } from './time/clock';
-import { shutdownState, type ShutdownState } from './operations/shutdown-state';
 
 export interface Started {
   readonly config: Config;
