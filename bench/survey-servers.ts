@@ -20,7 +20,7 @@ import type * as ClockModule from '../src/time/clock';
 import { compiled } from './compiled';
 import { announce } from './processes';
 
-async function soapOnlyServer(renderWsdl: (address: string) => string): Promise<string> {
+async function soapOnlyServer(renderWsdl: (address: string, operation: 'svcEval') => string): Promise<string> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -31,7 +31,7 @@ async function soapOnlyServer(renderWsdl: (address: string) => string): Promise<
     );
     return { svcEvalResponse: answers.includes('yes') ? 'accepted' : 'rejected' };
   };
-  soapListen(server, '/survey', { SampleWebservice: { SampleWebservicePort: { svcEval } } }, renderWsdl(`${url}/survey`));
+  soapListen(server, '/survey', { SampleWebservice: { SampleWebservicePort: { svcEval } } }, renderWsdl(`${url}/survey`, 'svcEval'));
   return `${url}/survey`;
 }
 

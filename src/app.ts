@@ -19,7 +19,7 @@ import { requestMetrics } from './operations/request-metrics';
 import type { ShutdownState } from './operations/shutdown-state';
 import { reportingRouter } from './reporting/router';
 import type { Store } from './storage/store';
-import { surveyRouter } from './survey/router';
+import { soapPathMatcher, surveyRouter } from './survey/router';
 import { sendSoapFault } from './survey/soap-fault';
 import type { SurveyHandler } from './survey/survey-handler';
 import type { Clock } from './time/clock';
@@ -39,7 +39,7 @@ export interface AppDependencies {
 
 /**
  * The one Express app: the probes and metrics, the reporting API under /api, the admin API, the survey
- * web service at SOAP_PATH, the API reference, the dashboard at /, then 404 and the error handler.
+ * web service at SOAP_PATH and SURVEY_PLUM_PATH, the API reference, the dashboard at /, then 404 and the error handler.
  */
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -53,10 +53,11 @@ export function createApp(deps: AppDependencies): Express {
   mountProbes(app, services.operations.readiness);
   app.use(accessLog(deps.logger));
   mountMetrics(app, services.operations.scrape);
+  const isSoapPath = soapPathMatcher(services.survey);
   app.use(
     answerStalledBodies((req, res) => {
       const stalled = errors.bodyStalled(deps.config.requestIdleTimeoutSeconds);
-      if (req.path === deps.config.soapPath) sendSoapFault(res, stalled);
+      if (isSoapPath(req.path)) sendSoapFault(res, stalled);
       else res.send(renderError(req, res, stalled));
     }),
   );

@@ -72,6 +72,7 @@ export function composeServices({ config, store: storeGiven, clock, logger, surv
     limit: surveyRateLimit(limitDependencies, { limit: config.surveyRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
     soapPath: config.soapPath,
     restPath: config.surveyRestPath,
+    plumPath: config.surveyPlumPath,
     publicUrl: config.publicUrl,
     logger,
   };

@@ -70,6 +70,9 @@ export const DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS = 30;
 export const DEFAULT_DEPENDENCY_TIMEOUT_SECONDS = 5;
 export const DEFAULT_READINESS_TIMEOUT_SECONDS = 2;
 
+const defaultRestPath = (soapPath: string) => `${soapPath}/rest`;
+const defaultPlumPath = (soapPath: string) => `${soapPath}/plum`;
+
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -95,6 +98,7 @@ const schema = z.object({
   SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
   SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
   SURVEY_REST_PATH: urlPath.optional(),
+  SURVEY_PLUM_PATH: urlPath.optional(),
   SURVEY_MAX_SESSIONS: integer(1).default(100_000),
   SURVEY_RATE_LIMIT: integer(1).default(20_000),
   SURVEY_MAX_DEPTH: integer(5, 1000).default(32),
@@ -113,8 +117,13 @@ const schema = z.object({
   if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });
   }
-  if (variables.SURVEY_REST_PATH === variables.SOAP_PATH) {
+  const restPath = variables.SURVEY_REST_PATH ?? defaultRestPath(variables.SOAP_PATH);
+  if (restPath === variables.SOAP_PATH) {
     context.addIssue({ code: 'custom', path: ['SURVEY_REST_PATH'], message: 'must differ from SOAP_PATH' });
+  }
+  const plumPath = variables.SURVEY_PLUM_PATH ?? defaultPlumPath(variables.SOAP_PATH);
+  if (plumPath === variables.SOAP_PATH || plumPath === restPath) {
+    context.addIssue({ code: 'custom', path: ['SURVEY_PLUM_PATH'], message: 'must differ from SOAP_PATH and SURVEY_REST_PATH' });
   }
 });
 
@@ -155,6 +164,8 @@ export interface Config {
   readonly surveyHandlerTimeoutSeconds: number;
   /** Path of the service's REST twin (multipart form posts); SOAP_PATH + /rest unless set. */
   readonly surveyRestPath: string;
+  /** Path of the plumEval SOAP service and its WSDL; SOAP_PATH + /plum unless set. */
+  readonly surveyPlumPath: string;
   /** Live survey sessions kept at most; beyond it the longest idle is forgotten first. */
   readonly surveyMaxSessions: number;
   /** svcEval calls (SOAP and REST) per client address and rate-limit window. */
@@ -232,7 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     surveyHandler: parsed.SURVEY_HANDLER,
     surveySessionTtlSeconds: parsed.SURVEY_SESSION_TTL_SECONDS,
     surveyHandlerTimeoutSeconds: parsed.SURVEY_HANDLER_TIMEOUT_SECONDS,
-    surveyRestPath: parsed.SURVEY_REST_PATH ?? `${parsed.SOAP_PATH}/rest`,
+    surveyRestPath: parsed.SURVEY_REST_PATH ?? defaultRestPath(parsed.SOAP_PATH),
+    surveyPlumPath: parsed.SURVEY_PLUM_PATH ?? defaultPlumPath(parsed.SOAP_PATH),
     surveyMaxSessions: parsed.SURVEY_MAX_SESSIONS,
     surveyRateLimit: parsed.SURVEY_RATE_LIMIT,
     surveyMessageLimits: Object.freeze({

@@ -26,6 +26,7 @@ const DOCUMENTED_SETTINGS = [
   'credentialTtlSeconds',
   'soapPath',
   'surveyRestPath',
+  'surveyPlumPath',
   'soapMaxBytes',
   'metricsToken',
 ] as const satisfies ReadonlyArray<keyof Config>;
@@ -54,7 +55,8 @@ function introduction(config: DocumentedConfig): string {
       ? 'The admin API is off on this server (it exists only when `ADMIN_TOKEN` is set), so it is not listed here.'
       : 'The admin API takes the server\'s `ADMIN_TOKEN` as a Bearer token.',
     '',
-    `The survey web service's contract is its WSDL: [${wsdlAddress(config)}](${wsdlAddress(config)}).`,
+    `The survey web service's contract is its WSDL: [${wsdlAddress(config, config.soapPath)}](${wsdlAddress(config, config.soapPath)}) for svcEval, ` +
+      `[${wsdlAddress(config, config.surveyPlumPath)}](${wsdlAddress(config, config.surveyPlumPath)}) for plumEval.`,
   ].join('\n');
 }
 
@@ -119,8 +121,8 @@ function buildDocument(config: DocumentedConfig): ApiDocument {
       ...(adminApi ? [{ name: ADMIN_TAG, description: 'Accounts, their numbers and call records, behind the admin token' }] : []),
       {
         name: SURVEY_TAG,
-        description: 'svcEval, over SOAP 1.1 and as a form post',
-        externalDocs: { url: wsdlAddress(config), description: 'The WSDL: the contract of the SOAP service' },
+        description: 'svcEval and plumEval over SOAP 1.1, and as a form post',
+        externalDocs: { url: wsdlAddress(config, config.soapPath), description: "svcEval's WSDL: the contract of the SOAP service" },
       },
       { name: MONITORING_TAG, description: 'The probes of a load balancer and the metrics of Prometheus' },
       { name: REFERENCE_TAG, description: 'This document; the page at /docs renders it' },

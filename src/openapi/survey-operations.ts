@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../config/config';
 import { restCallFormSchema } from '../survey/rest-request';
 import { SESSION_COOKIE } from '../survey/session-cookie';
-import { SURVEY_SERVICE } from '../survey/wsdl';
+import { SURVEY_OPERATIONS, SURVEY_SERVICE } from '../survey/wsdl';
 import { errorResponse, type SharedHeaders } from './components';
 
 export const SURVEY_TAG = 'Survey web service';
@@ -11,11 +11,11 @@ export const SURVEY_TAG = 'Survey web service';
 const SOAP_TYPE = 'text/xml';
 const TEXT_TYPE = 'text/plain';
 
-type SurveySettings = Pick<Config, 'publicUrl' | 'soapPath' | 'surveyRestPath' | 'surveyRateLimit' | 'rateLimitWindowSeconds' | 'soapMaxBytes'>;
+type SurveySettings = Pick<Config, 'publicUrl' | 'soapPath' | 'surveyRestPath' | 'surveyPlumPath' | 'surveyRateLimit' | 'rateLimitWindowSeconds' | 'soapMaxBytes'>;
 
-/** Where the WSDL is: absolute with PUBLIC_URL, else relative to the server that serves the document. */
-export function wsdlAddress({ publicUrl, soapPath }: Pick<Config, 'publicUrl' | 'soapPath'>): string {
-  return `${publicUrl ?? ''}${soapPath}?wsdl`;
+/** Where a WSDL is: absolute with PUBLIC_URL, else relative to the server that serves the document. */
+export function wsdlAddress({ publicUrl }: Pick<Config, 'publicUrl'>, path: string): string {
+  return `${publicUrl ?? ''}${path}?wsdl`;
 }
 
 const sessionCookie = z.object({
@@ -25,61 +25,75 @@ const sessionCookie = z.object({
 const xmlBody = (description: string) => ({ [SOAP_TYPE]: { schema: z.string().meta({ description }) } });
 
 /**
- * The survey web service: the WSDL and svcEval over SOAP 1.1 at SOAP_PATH (the WSDL is the contract;
- * OpenAPI can only say that an XML envelope goes in and out), and its REST twin at SURVEY_REST_PATH.
+ * The survey web service: svcEval's WSDL at SOAP_PATH and plumEval's at SURVEY_PLUM_PATH, each path
+ * answering calls of either over SOAP 1.1 (the WSDL is the contract; OpenAPI can only say that an XML
+ * envelope goes in and out), and the REST twin at SURVEY_REST_PATH.
  */
 export function registerSurveyOperations(registry: OpenAPIRegistry, headers: SharedHeaders, settings: SurveySettings): void {
-  const wsdl = { url: wsdlAddress(settings), description: 'The WSDL: the contract of the SOAP service' };
   const limit = `${settings.surveyRateLimit} calls (SOAP and REST together) per ${settings.rateLimitWindowSeconds} s per client address`;
   const answered = { ...headers.rateLimit, ...headers.surveySession };
 
-  registry.registerPath({
-    method: 'get',
-    path: settings.soapPath,
-    operationId: 'getWsdl',
-    tags: [SURVEY_TAG],
-    summary: 'The WSDL of the SOAP service',
-    description: `Its soap:address is ${settings.publicUrl === undefined ? "the request's origin" : 'PUBLIC_URL'} and SOAP_PATH. Not rate-limited.`,
-    externalDocs: wsdl,
-    security: [],
-    request: {
-      query: z.object({ wsdl: z.string().optional().meta({ description: 'By convention (?wsdl); the WSDL is served with or without it' }) }),
+  const soapServices = [
+    { path: settings.soapPath, variable: 'SOAP_PATH', operation: 'svcEval', wsdlOperationId: 'getWsdl', parts: 'question_texts and answers (two ArrayOfstring, indexed alike)' },
+    {
+      path: settings.surveyPlumPath,
+      variable: 'SURVEY_PLUM_PATH',
+      operation: 'plumEval',
+      wsdlOperationId: 'getPlumEvalWsdl',
+      parts: 'question_texts and answers (two ArrayOfstring, indexed alike), ani_ip, dnis and session_id (strings)',
     },
-    responses: { 200: { description: 'The WSDL', content: xmlBody('A WSDL 1.1 document') } },
-  });
-
-  registry.registerPath({
-    method: 'post',
-    path: settings.soapPath,
-    operationId: 'svcEval',
-    tags: [SURVEY_TAG],
-    summary: 'svcEval over SOAP 1.1',
-    description:
-      `rpc/encoded, as the WSDL describes: question_texts and answers (two ArrayOfstring, indexed alike) in, one string out. ${limit}. ` +
-      'Every failure is a SOAP 1.1 Fault: soap:Client for the caller\'s mistakes, soap:Server otherwise.',
-    externalDocs: wsdl,
-    security: [],
-    request: {
-      headers: z.object({
-        SOAPAction: z
-          .string()
-          .optional()
-          .meta({ description: `${SURVEY_SERVICE.soapAction}, quoted or not, or none; any other action is a soap:Client fault` }),
-      }),
-      cookies: sessionCookie,
-      body: { required: true, content: xmlBody(`A SOAP 1.1 envelope whose Body holds one ${SURVEY_SERVICE.operation} element`) },
-    },
-    responses: {
-      200: { description: 'The answer', headers: answered, content: xmlBody('A SOAP 1.1 envelope holding svcEvalResponse') },
-      413: { description: `The body is larger than SOAP_MAX_BYTES (${settings.soapMaxBytes} bytes)`, content: xmlBody('A SOAP 1.1 Fault') },
-      429: {
-        description: 'Past the limit of the window: retry after Retry-After seconds',
-        headers: { ...headers.rateLimit, ...headers.retryAfter },
-        content: xmlBody('A SOAP 1.1 Fault'),
+  ] as const;
+  for (const { path, variable, operation, wsdlOperationId, parts } of soapServices) {
+    const wsdl = { url: wsdlAddress(settings, path), description: `The WSDL of ${operation}: the contract of the SOAP service` };
+    registry.registerPath({
+      method: 'get',
+      path,
+      operationId: wsdlOperationId,
+      tags: [SURVEY_TAG],
+      summary: `The WSDL of ${operation}`,
+      description: `Its soap:address is ${settings.publicUrl === undefined ? "the request's origin" : 'PUBLIC_URL'} and ${variable}. Not rate-limited.`,
+      externalDocs: wsdl,
+      security: [],
+      request: {
+        query: z.object({ wsdl: z.string().optional().meta({ description: 'By convention (?wsdl); the WSDL is served with or without it' }) }),
       },
-      500: { description: 'A SOAP 1.1 Fault: the faultcode says whose mistake it was', content: xmlBody('A SOAP 1.1 Fault') },
-    },
-  });
+      responses: { 200: { description: 'The WSDL', content: xmlBody('A WSDL 1.1 document') } },
+    });
+
+    registry.registerPath({
+      method: 'post',
+      path,
+      operationId: operation,
+      tags: [SURVEY_TAG],
+      summary: `${operation} over SOAP 1.1`,
+      description:
+        `rpc/encoded, as the WSDL describes: ${parts} in, one string out; an absent array is an empty one. ` +
+        `A call of the other operation (${SURVEY_OPERATIONS.filter((other) => other !== operation).join(', ')}) is answered here too. ${limit}. ` +
+        'Every failure is a SOAP 1.1 Fault: soap:Client for the caller\'s mistakes, soap:Server otherwise.',
+      externalDocs: wsdl,
+      security: [],
+      request: {
+        headers: z.object({
+          SOAPAction: z
+            .string()
+            .optional()
+            .meta({ description: `${SURVEY_SERVICE.soapAction}, quoted or not, or none; any other action is a soap:Client fault` }),
+        }),
+        cookies: sessionCookie,
+        body: { required: true, content: xmlBody(`A SOAP 1.1 envelope whose Body holds one ${SURVEY_OPERATIONS.join(' or ')} element`) },
+      },
+      responses: {
+        200: { description: 'The answer', headers: answered, content: xmlBody(`A SOAP 1.1 envelope holding ${operation}Response (svcEvalResponse for a svcEval call)`) },
+        413: { description: `The body is larger than SOAP_MAX_BYTES (${settings.soapMaxBytes} bytes)`, content: xmlBody('A SOAP 1.1 Fault') },
+        429: {
+          description: 'Past the limit of the window: retry after Retry-After seconds',
+          headers: { ...headers.rateLimit, ...headers.retryAfter },
+          content: xmlBody('A SOAP 1.1 Fault'),
+        },
+        500: { description: 'A SOAP 1.1 Fault: the faultcode says whose mistake it was', content: xmlBody('A SOAP 1.1 Fault') },
+      },
+    });
+  }
 
   registry.registerPath({
     method: 'post',

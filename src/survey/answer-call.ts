@@ -97,7 +97,7 @@ function sessionIdFor(sessionIdPart: string): string {
 }
 
 /**
- * Answers one svcEval call, SOAP or REST, whose parts were checked: continues the survey that the
+ * Answers one call, svcEval, plumEval or REST, whose parts were checked: continues the survey that the
  * session_id part names, or else the one whose cookie the caller sent back (unless unknown or idle for
  * longer than the TTL), or starts a new one; runs the handler and keeps its new state. A call that
  * fails changes nothing.

@@ -2,7 +2,7 @@ import type { SurveyMessageLimits } from '../config/config';
 import { errors } from '../errors/catalogue';
 import type { SurveyCall } from './survey-handler';
 
-/** The parts of svcEval as a caller sent them, SOAP envelope or REST form alike; absent parts are undefined. */
+/** The parts of a call as a caller sent them, SOAP envelope or REST form alike; absent parts are undefined. */
 export interface ReceivedParts {
   questionTexts?: string[];
   answers?: string[];
@@ -54,11 +54,12 @@ function items(count: number): string {
   return count === 1 ? '1 item' : `${count} items`;
 }
 
-/** Section 4.3 of the specification: both arrays are required and indexed alike. */
+/**
+ * Section 4.3 of the specification: the arrays are indexed alike. An absent array is an empty one, since
+ * that is how some clients (suds) send an array of no item.
+ */
 export function callParts(received: ReceivedParts): CallParts {
-  const { questionTexts, answers, aniIp, dnis, sessionId } = received;
-  if (questionTexts === undefined) throw errors.invalidSurveyCall(`svcEval is missing the ${PART_NAMES.questionTexts} part`);
-  if (answers === undefined) throw errors.invalidSurveyCall(`svcEval is missing the ${PART_NAMES.answers} part`);
+  const { questionTexts = [], answers = [], aniIp, dnis, sessionId } = received;
   if (questionTexts.length !== answers.length) {
     throw errors.invalidSurveyCall(
       `question_texts has ${items(questionTexts.length)} but answers has ${items(answers.length)}; ` +

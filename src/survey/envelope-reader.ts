@@ -1,7 +1,6 @@
 import sax from 'sax';
 import type { SurveyMessageLimits } from '../config/config';
-import type { ReceivedParts } from './call-parts';
-import { envelopeRules, refused } from './envelope-rules';
+import { envelopeRules, refused, type SoapCallParts } from './envelope-rules';
 
 declare module 'sax' {
   interface SAXOptions {
@@ -14,11 +13,11 @@ export interface EnvelopeReader {
   /** Parses the next piece of the message; throws the fault to answer as soon as the message breaks a rule. */
   write(text: string): void;
   /** The parts, once the whole message has been written. */
-  end(): ReceivedParts;
+  end(): SoapCallParts;
 }
 
 /**
- * Reads a SOAP 1.1 svcEval message as it arrives, with sax (a streaming parser that builds no tree),
+ * Reads a SOAP 1.1 svcEval or plumEval message as it arrives, with sax (a streaming parser that builds no tree),
  * and applies the message's rules (envelope-rules.ts) to its events. Refuses a message that is not
  * well-formed, and any document type declaration (so no entity is ever declared, expanded or fetched).
  */

@@ -1,13 +1,21 @@
 import type { SurveyMessageLimits } from '../config/config';
 import { errors } from '../errors/catalogue';
 import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type TextPart } from './call-parts';
-import { SOAP_11_ENVELOPE, SURVEY_SERVICE } from './wsdl';
+import { isSurveyOperation, SOAP_11_ENVELOPE, SURVEY_OPERATIONS, type SurveyOperation } from './wsdl';
 
 const SOAP_12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
 const NEXT_ACTOR = 'http://schemas.xmlsoap.org/soap/actor/next';
 const XML_SCHEMA_INSTANCE = 'http://www.w3.org/2001/XMLSchema-instance';
 
-/** Where an open element stands in the svcEval message; what it may hold follows from it. */
+const OPERATIONS_NAMED = SURVEY_OPERATIONS.join(' or ');
+const ONE_CALL = `the SOAP Body must hold exactly one element, the ${OPERATIONS_NAMED} call`;
+
+/** A SOAP call's parts and the operation it named. */
+export interface SoapCallParts extends ReceivedParts {
+  readonly operation: SurveyOperation;
+}
+
+/** Where an open element stands in the svcEval or plumEval message; what it may hold follows from it. */
 type Place =
   | { readonly kind: 'envelope' | 'header' | 'body' | 'call' | 'ignored' }
   | { readonly kind: 'array'; readonly part: ArrayPart; readonly items: string[]; itemName?: string }
@@ -73,14 +81,14 @@ export interface EnvelopeEvents {
   text(text: string): void;
   closeTag(): void;
   /** The parts, once the whole message was reported; throws the fault for what the message lacks. */
-  end(): ReceivedParts;
+  end(): SoapCallParts;
 }
 
 /**
- * The rules of a SOAP 1.1 svcEval message, applied as its events arrive, keeping only the parts. Every
- * structural bound is checked on the event that would cross it: depth and element count when a tag
- * opens, attributes one by one, text piece by piece. Lets through only an envelope with exactly one
- * Body holding one svcEval and no header it must understand.
+ * The rules of a SOAP 1.1 svcEval or plumEval message, applied as its events arrive, keeping only the
+ * parts. Every structural bound is checked on the event that would cross it: depth and element count
+ * when a tag opens, attributes one by one, text piece by piece. Lets through only an envelope with
+ * exactly one Body holding one call of an operation and no header it must understand.
  */
 export function envelopeRules(limits: SurveyMessageLimits): EnvelopeEvents {
   const stack: Frame[] = [];
@@ -89,7 +97,7 @@ export function envelopeRules(limits: SurveyMessageLimits): EnvelopeEvents {
   let attributes = 0;
   let rootClosed = false;
   let bodies = 0;
-  let calls = 0;
+  let operation: SurveyOperation | undefined;
   const partsSeen = new Set<string>();
 
   function namespaceOf(name: string, own: ReadonlyMap<string, string> | undefined): string | undefined {
@@ -153,17 +161,15 @@ export function envelopeRules(limits: SurveyMessageLimits): EnvelopeEvents {
         return { kind: 'ignored' };
       }
       case 'body': {
-        calls += 1;
-        if (calls > 1) refused(`the SOAP Body must hold exactly one element, the ${SURVEY_SERVICE.operation} call`);
-        if (local !== SURVEY_SERVICE.operation) {
-          refused(`unknown operation ${shown(local)}; this service has one operation, ${SURVEY_SERVICE.operation}`);
-        }
+        if (operation !== undefined) refused(ONE_CALL);
+        if (!isSurveyOperation(local)) refused(`unknown operation ${shown(local)}; this service answers ${SURVEY_OPERATIONS.join(' and ')}`);
+        operation = local;
         return { kind: 'call' };
       }
       case 'call': {
         // Parts the WSDL does not declare are left alone, as SOAP processors leave unknown content.
         if (!ARRAY_PARTS.has(name) && !TEXT_PARTS.has(name)) return { kind: 'ignored' };
-        if (partsSeen.has(name)) refused(`svcEval holds more than one ${name} part`);
+        if (partsSeen.has(name)) refused(`${operation} holds more than one ${name} part`);
         partsSeen.add(name);
         const arrayPart = ARRAY_PARTS.get(name);
         if (arrayPart !== undefined) return { kind: 'array', part: arrayPart, items: [] };
@@ -221,7 +227,7 @@ export function envelopeRules(limits: SurveyMessageLimits): EnvelopeEvents {
           return;
         default:
           if (!/\S/.test(text)) return;
-          if (place.kind === 'call') refused(`${SURVEY_SERVICE.operation} holds text between its parts; send only its part elements`);
+          if (place.kind === 'call') refused(`${operation} holds text between its parts; send only its part elements`);
           if (place.kind === 'array') {
             refused(`${PART_NAMES[place.part]} must be an array of strings (one child element per item), not text`);
           }
@@ -241,10 +247,10 @@ export function envelopeRules(limits: SurveyMessageLimits): EnvelopeEvents {
       }
     },
     end() {
-      if (elements === 0) refused('the request body is empty; send a SOAP 1.1 envelope that calls svcEval');
+      if (elements === 0) refused(`the request body is empty; send a SOAP 1.1 envelope that calls ${OPERATIONS_NAMED}`);
       if (bodies === 0) refused('the SOAP envelope must hold exactly one Body');
-      if (calls === 0) refused(`the SOAP Body must hold exactly one element, the ${SURVEY_SERVICE.operation} call`);
-      return received;
+      if (operation === undefined) return refused(ONE_CALL);
+      return { ...received, operation };
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { SurveyMessageLimits } from '../config/config';
-import type { ReceivedParts } from './call-parts';
-import { envelopeRules, type EnvelopeEvents } from './envelope-rules';
+import { envelopeRules, type EnvelopeEvents, type SoapCallParts } from './envelope-rules';
 
 /** Thrown inside the scan for anything outside plain XML: the message is then sax's to read. */
 class NotPlain extends Error {}
@@ -70,7 +69,7 @@ class PlainScan {
     private readonly events: EnvelopeEvents,
   ) {}
 
-  parts(): ReceivedParts {
+  parts(): SoapCallParts {
     this.skipWhitespace();
     if (this.text.startsWith(XML_DECLARATION, this.index) && isXmlWhitespace(this.text.charCodeAt(this.index + XML_DECLARATION.length))) {
       const end = this.text.indexOf('?>', this.index + XML_DECLARATION.length);
@@ -202,10 +201,10 @@ class PlainScan {
  * five entities and character references) costs a fraction of a sax parse. Anything else returns
  * undefined: a comment, CDATA, a processing instruction, a document type, another entity, a name
  * beyond ASCII, an unexpected character, a message that is not whole, and any message that breaks a
- * rule of svcEval. The caller then reads it with sax, which answers it as it always did (the fault
+ * rule of the call. The caller then reads it with sax, which answers it as it always did (the fault
  * included), so this path only ever gives the parts sax gives, the same events going to the same rules.
  */
-export function readPlainEnvelope(text: string, limits: SurveyMessageLimits): ReceivedParts | undefined {
+export function readPlainEnvelope(text: string, limits: SurveyMessageLimits): SoapCallParts | undefined {
   try {
     return new PlainScan(text, envelopeRules(limits)).parts();
   } catch {

@@ -5,13 +5,19 @@ import { z } from 'zod';
 import type { SurveyMessageLimits } from '../config/config';
 import { errors, type AppError } from '../errors/catalogue';
 import { readBody } from './body-stream';
-import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ReceivedParts, type SurveyCallBounds } from './call-parts';
+import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type SurveyCallBounds } from './call-parts';
 import type { SurveyFile } from './survey-handler';
 
 const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 
-/** Array fields by their form names: PHP's `name[]` convention, or the bare name repeated. */
-const ARRAY_FIELDS = new Map([...ARRAY_PARTS, ...[...ARRAY_PARTS].map(([name, part]) => [`${name}[]`, part] as const)]);
+/** Array fields listed in form order by their names: PHP's `name[]` convention, or the bare name repeated. */
+const LISTED_FIELDS = new Map([...ARRAY_PARTS, ...[...ARRAY_PARTS].map(([name, part]) => [`${name}[]`, part] as const)]);
+
+/** `name[N]`, the indexed convention: items ordered by N, whatever the order of the fields. */
+const INDEXED_FIELD = /^([a-z_]+)\[(0|[1-9][0-9]{0,8})\]$/;
+
+/** How one array part's items arrived: listed in form order, or indexed; one form may not mix the two. */
+type ArrayItems = { readonly kind: 'listed'; readonly items: string[] } | { readonly kind: 'indexed'; readonly items: Map<number, string> };
 
 /**
  * The form as the API reference documents it, by the names the reader below takes. Busboy reads the form,
@@ -19,12 +25,16 @@ const ARRAY_FIELDS = new Map([...ARRAY_PARTS, ...[...ARRAY_PARTS].map(([name, pa
  */
 export const restCallFormSchema = z
   .object({
-    [PART_NAMES.questionTexts]: z
-      .array(z.string())
-      .meta({ description: `The question texts of the current page, in page order (the field may also be named ${PART_NAMES.questionTexts}[])` }),
-    [PART_NAMES.answers]: z
-      .array(z.string())
-      .meta({ description: `answers[i] is the answer to question_texts[i] (the field may also be named ${PART_NAMES.answers}[])` }),
+    [PART_NAMES.questionTexts]: z.array(z.string()).optional().meta({
+      description:
+        `The question texts of the current page, in page order; absent, none. The field may also be named ${PART_NAMES.questionTexts}[], ` +
+        `or ${PART_NAMES.questionTexts}[0], ${PART_NAMES.questionTexts}[1], ... (ordered by index)`,
+    }),
+    [PART_NAMES.answers]: z.array(z.string()).optional().meta({
+      description:
+        `answers[i] is the answer to question_texts[i]; absent, none. The field may also be named ${PART_NAMES.answers}[], ` +
+        `or ${PART_NAMES.answers}[0], ${PART_NAMES.answers}[1], ... (ordered by index)`,
+    }),
     [PART_NAMES.aniIp]: z.string().optional().meta({ description: "The caller's address, when the survey system sends it" }),
     [PART_NAMES.dnis]: z.string().optional().meta({ description: 'The number called, when the survey system sends it' }),
     [PART_NAMES.sessionId]: z
@@ -34,7 +44,7 @@ export const restCallFormSchema = z
     recording: z
       .array(z.string().meta({ format: 'binary' }))
       .optional()
-      .meta({ description: 'Recordings as file parts (multipart only; any field name), each named as the answer that refers to it (file-1.wav)' }),
+      .meta({ description: 'Recordings as file parts (multipart only; any field name), each handed to the handler under its file name, or its field name when it has none (file-1.wav)' }),
   })
   .meta({ id: 'SurveyCallForm' });
 
@@ -48,7 +58,8 @@ export interface RestCall {
  * writes, so a refusal is kept as `failure` (the first one wins) and thrown by the reader between writes.
  */
 class FormCollector {
-  readonly parts: ReceivedParts = {};
+  private readonly parts: ReceivedParts = {};
+  private readonly arrays = new Map<ArrayPart, ArrayItems>();
   readonly files: SurveyFile[] = [];
   failure: AppError | undefined;
 
@@ -64,14 +75,20 @@ class FormCollector {
       this.fail(textTooLong(`the field ${name}`, this.limits.maxTextLength));
       return;
     }
-    const arrayField = ARRAY_FIELDS.get(name);
-    if (arrayField !== undefined) {
-      const items = (this.parts[arrayField] ??= []);
-      if (items.length >= this.limits.maxItems) {
-        this.fail(tooManyItems(arrayField, this.limits.maxItems));
-        return;
-      }
-      items.push(value);
+    const listed = LISTED_FIELDS.get(name);
+    if (listed !== undefined) {
+      this.addItem(name, listed, undefined, value);
+      return;
+    }
+    const indexed = INDEXED_FIELD.exec(name);
+    const indexedPart = indexed === null ? undefined : ARRAY_PARTS.get(indexed[1] as string);
+    if (indexedPart !== undefined) {
+      this.addItem(name, indexedPart, Number(indexed?.[2]), value);
+      return;
+    }
+    const bracketed = [...ARRAY_PARTS.keys()].find((part) => name.startsWith(`${part}[`));
+    if (bracketed !== undefined) {
+      this.fail(errors.invalidSurveyCall(`the field ${name.slice(0, 64)} is not an item of ${bracketed}; name items ${bracketed}[] or ${bracketed}[0], ${bracketed}[1], ...`));
       return;
     }
     const textField = TEXT_PARTS.get(name);
@@ -80,29 +97,48 @@ class FormCollector {
     else this.parts[textField] = value;
   }
 
-  file(stream: Readable, { filename, mimeType }: FileInfo): void {
-    if (this.failure !== undefined || filename === undefined || filename === '') {
-      if (this.failure === undefined) this.fail(errors.invalidSurveyCall('a file part has no file name; name it as its answer does (file-1.wav)'));
+  private addItem(field: string, part: ArrayPart, index: number | undefined, value: string): void {
+    const arrived: ArrayItems = this.arrays.get(part) ?? (index === undefined ? { kind: 'listed', items: [] } : { kind: 'indexed', items: new Map() });
+    this.arrays.set(part, arrived);
+    if ((arrived.kind === 'indexed') !== (index !== undefined)) {
+      const name = PART_NAMES[part];
+      this.fail(errors.invalidSurveyCall(`the form names items of ${name} both as ${name}[] and as ${name}[N]; use one of the two`));
+      return;
+    }
+    const count = arrived.kind === 'listed' ? arrived.items.length : arrived.items.size;
+    if (count >= this.limits.maxItems) {
+      this.fail(tooManyItems(part, this.limits.maxItems));
+      return;
+    }
+    if (arrived.kind === 'listed') arrived.items.push(value);
+    else if (arrived.items.has(index as number)) this.fail(errors.invalidSurveyCall(`the form holds the field ${field} twice`));
+    else arrived.items.set(index as number, value);
+  }
+
+  /** The parts, the indexed arrays in the order of their indexes. */
+  received(): ReceivedParts {
+    const received: ReceivedParts = { ...this.parts };
+    for (const [part, items] of this.arrays) {
+      received[part] = items.kind === 'listed' ? items.items : [...items.items].sort(([a], [b]) => a - b).map(([, value]) => value);
+    }
+    return received;
+  }
+
+  /**
+   * Every file goes to the handler, as the reference's sample saves every file it is sent; one sent
+   * without a file name is named by its field (`file-1.wav`, as the survey system names recordings).
+   */
+  file(field: string, stream: Readable, { filename, mimeType }: FileInfo): void {
+    if (this.failure !== undefined) {
       stream.resume();
       return;
     }
+    const name = filename === undefined || filename === '' ? field : filename;
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => this.files.push({ name: filename, contentType: mimeType, data: Buffer.concat(chunks) }));
+    stream.on('end', () => this.files.push({ name, contentType: mimeType, data: Buffer.concat(chunks) }));
     // A form cut short mid-file fails the file's stream as well as the parser: one refusal is enough.
     stream.on('error', (error: Error) => this.fail(errors.invalidSurveyCall(`the form could not be read: ${error.message}`)));
-  }
-
-  /** Every file must be the recording of an answer that names it; two files of one name would be ambiguous. */
-  checkFiles(): void {
-    const names = new Set<string>();
-    for (const { name } of this.files) {
-      if (names.has(name)) throw errors.invalidSurveyCall(`the form holds two files named ${name}`);
-      names.add(name);
-      if (!(this.parts.answers ?? []).includes(name)) {
-        throw errors.invalidSurveyCall(`the file ${name} is named by no answer; an answer names the recording it carries`);
-      }
-    }
   }
 }
 
@@ -136,7 +172,7 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCal
   const tooMany = (what: string) => () =>
     form.fail(errors.invalidSurveyCall(`the form holds too many ${what}; see SURVEY_MAX_ITEMS`));
   parser.on('field', (name, value, info) => form.field(name, value, info));
-  parser.on('file', (_name, stream, info) => form.file(stream, info));
+  parser.on('file', (name, stream, info) => form.file(name, stream, info));
   parser.on('fieldsLimit', tooMany('fields'));
   parser.on('filesLimit', tooMany('files'));
   parser.on('partsLimit', tooMany('parts'));
@@ -157,6 +193,5 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCal
   parser.end();
   await done;
   if (form.failure !== undefined) throw form.failure;
-  form.checkFiles();
-  return { parts: form.parts, files: form.files };
+  return { parts: form.received(), files: form.files };
 }

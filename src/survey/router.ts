@@ -7,10 +7,10 @@ import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
 import { serviceAddress } from './service-address';
 import { presentedSessionId, sessionCookieSetter } from './session-cookie';
+import { evalResponseEnvelope } from './eval-response';
 import { sendSoapFault } from './soap-fault';
 import { readSoapCall } from './soap-request';
-import { svcEvalResponseEnvelope } from './svc-eval-response';
-import { renderWsdl } from './wsdl';
+import { renderWsdl, type SurveyOperation } from './wsdl';
 
 /** What the survey web service is made of, built once in the composition root. */
 export interface SurveyServices {
@@ -18,8 +18,11 @@ export interface SurveyServices {
   readonly bounds: SurveyCallBounds;
   /** The survey service's rate-limit group, SOAP and REST together. */
   readonly limit: RequestHandler;
+  /** svcEval's WSDL, and calls of either operation. */
   readonly soapPath: string;
   readonly restPath: string;
+  /** plumEval's WSDL, and calls of either operation. */
+  readonly plumPath: string;
   /** The WSDL's address when set; else the request's own host. */
   readonly publicUrl: string | undefined;
   readonly logger: Logger;
@@ -31,21 +34,22 @@ function requestLogger(logger: Logger, req: Request): Logger {
   return logger.child({ requestId: req.id });
 }
 
-function serveWsdl({ publicUrl, soapPath }: SurveyServices): RequestHandler {
+function serveWsdl({ publicUrl }: SurveyServices, path: string, operation: SurveyOperation): RequestHandler {
   return (req, res) => {
-    res.type(XML).send(renderWsdl(serviceAddress(req, publicUrl, soapPath)));
+    res.type(XML).send(renderWsdl(serviceAddress(req, publicUrl, path), operation));
   };
 }
 
-function answerSoapCall({ call, bounds, soapPath, logger }: SurveyServices): RequestHandler {
+/** A call of either operation, whichever WSDL its client was built from, answered as the operation it named. */
+function answerSoapCall({ call, bounds, logger }: SurveyServices, path: string): RequestHandler {
   // The session cookie of the survey the call belonged to, new or continued, on the path it came to.
-  const setSessionCookie = sessionCookieSetter(soapPath);
+  const setSessionCookie = sessionCookieSetter(path);
   return async (req, res) => {
-    const parts = callParts(await readSoapCall(req, bounds));
-    const answer = await answerCall(call, parts, presentedSessionId(req), () => requestLogger(logger, req));
+    const received = await readSoapCall(req, bounds);
+    const answer = await answerCall(call, callParts(received), presentedSessionId(req), () => requestLogger(logger, req));
     setSessionCookie(req, res, answer.sessionId);
     // end, not send: an answer to a POST needs no ETag, whose hash send would compute on every call.
-    res.status(200).setHeader('Content-Type', XML).end(svcEvalResponseEnvelope(answer.response));
+    res.status(200).setHeader('Content-Type', XML).end(evalResponseEnvelope(received.operation, answer.response));
   };
 }
 
@@ -61,12 +65,13 @@ function answerRestCall({ call, bounds, restPath, logger }: SurveyServices): Req
 }
 
 /**
- * Every failure at SOAP_PATH becomes a SOAP 1.1 fault; causes the caller did not make are logged. A
- * request already answered, or whose client is gone, is the app's error handler's.
+ * Every failure of a request routed to a SOAP path becomes a SOAP 1.1 fault (it is the route's own error
+ * handler, so whatever spelling of the path Express routed there); causes the caller did not make are
+ * logged. A request already answered, or whose client is gone, is the app's error handler's.
  */
-function soapFaults(logger: Logger, soapPath: string): ErrorRequestHandler {
+function soapFaults(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
-    if (res.headersSent || req.path !== soapPath || res.socket === null || res.socket.destroyed) {
+    if (res.headersSent || res.socket === null || res.socket.destroyed) {
       next(error);
       return;
     }
@@ -80,21 +85,36 @@ function soapFaults(logger: Logger, soapPath: string): ErrorRequestHandler {
 }
 
 /**
- * The survey web service of section 4.3: at SOAP_PATH the WSDL on GET (`?wsdl` by convention) and
- * svcEval on POST; at SURVEY_REST_PATH its REST twin. Both read their request once, as it arrives, within
- * the same bounds, count against the same per-address limit, and share the handler and sessions.
+ * The survey web service of section 4.3: at SOAP_PATH svcEval's WSDL on GET (`?wsdl` by convention), at
+ * SURVEY_PLUM_PATH plumEval's, and calls of either operation on POST to both; at SURVEY_REST_PATH the
+ * REST twin. All read their request once, as it arrives, within the same bounds, count against the same
+ * per-address limit, and share the handler and sessions.
  */
 export function surveyRouter(services: SurveyServices): Router {
   const router = Router();
-  router
-    .route(services.soapPath)
-    .get(serveWsdl(services))
-    .post(services.limit, answerSoapCall(services))
-    .all(methodNotAllowed(['GET', 'HEAD', 'POST']));
+  const faults = soapFaults(services.logger);
+  for (const [path, operation] of [
+    [services.soapPath, 'svcEval'],
+    [services.plumPath, 'plumEval'],
+  ] as const) {
+    router
+      .route(path)
+      .get(serveWsdl(services, path, operation))
+      .post(services.limit, answerSoapCall(services, path))
+      .all(methodNotAllowed(['GET', 'HEAD', 'POST']), faults);
+  }
   router
     .route(services.restPath)
     .post(services.limit, answerRestCall(services))
     .all(methodNotAllowed(['POST']));
-  router.use(soapFaults(services.logger, services.soapPath));
   return router;
+}
+
+/**
+ * Whether a request path is one of the SOAP services' as Express routes it (any letter case, a trailing
+ * slash or not), for answers given before the survey router runs.
+ */
+export function soapPathMatcher({ soapPath, plumPath }: Pick<SurveyServices, 'soapPath' | 'plumPath'>): (path: string) => boolean {
+  const paths = new Set([soapPath.toLowerCase(), plumPath.toLowerCase()]);
+  return (path) => paths.has(path.toLowerCase().replace(/\/$/, ''));
 }

@@ -2,9 +2,9 @@ import type { Request } from 'express';
 import { setImmediate as nextTurnOfEventLoop } from 'node:timers/promises';
 import { errors } from '../errors/catalogue';
 import { bodyTextDecoder, readBody } from './body-stream';
-import type { ReceivedParts, SurveyCallBounds } from './call-parts';
+import type { SurveyCallBounds } from './call-parts';
 import { envelopeReader, type EnvelopeReader } from './envelope-reader';
-import { shown } from './envelope-rules';
+import { shown, type SoapCallParts } from './envelope-rules';
 import { readPlainEnvelope } from './plain-envelope';
 import { SURVEY_SERVICE } from './wsdl';
 
@@ -17,7 +17,7 @@ const PIECE_LENGTH = 16_384;
 
 /**
  * SOAP 1.1 callers name the operation in the SOAPAction header; this service accepts its own action,
- * or none (absent or empty), since the Body already names svcEval.
+ * or none (absent or empty), since the Body already names the operation.
  */
 function checkSoapAction(header: string | undefined): void {
   const trimmed = header?.trim() ?? '';
@@ -37,14 +37,14 @@ async function writeInPieces(reader: EnvelopeReader, text: string): Promise<void
 }
 
 /**
- * Reads a svcEval SOAP request once, as it arrives: the parts, or the fault to answer as soon as one shows.
+ * Reads a svcEval or plumEval SOAP request once, as it arrives: the parts, or the fault to answer as soon as one shows.
  * A small body that came whole, as survey systems send a page, is first scanned as plain XML
  * (plain-envelope.ts); what that scan does not read, sax reads.
  */
-export async function readSoapCall(req: Request, { maxBytes, limits }: SurveyCallBounds): Promise<ReceivedParts> {
+export async function readSoapCall(req: Request, { maxBytes, limits }: SurveyCallBounds): Promise<SoapCallParts> {
   checkSoapAction(req.get('soapaction'));
   const decode = bodyTextDecoder(req);
-  let plainParts: ReceivedParts | undefined;
+  let plainParts: SoapCallParts | undefined;
   let reader: EnvelopeReader | undefined;
   await readBody(req, maxBytes, (bytes, wholeBody) => {
     const text = decode(bytes);

@@ -14,7 +14,7 @@ function xmlAfter(heading: string): string {
 }
 
 test('the WSDL in docs/survey-web-service.md is the one the server renders', () => {
-  expect(xmlAfter('## The WSDL')).toBe(renderWsdl('https://surveys.example.com/survey'));
+  expect(xmlAfter('## The WSDL')).toBe(renderWsdl('https://surveys.example.com/survey', 'svcEval'));
 });
 
 test('the answer in docs/survey-web-service.md is the one the server sends', () => {

@@ -53,6 +53,10 @@ test.each([
   expect(await handlerSaw(`${empty}${empty.replace(/question_texts/g, 'answers')}`)).toEqual({ questionTexts: [], answers: [] });
 });
 
+test('no items: both parts left out, as suds sends two empty arrays', async () => {
+  expect(await handlerSaw('')).toEqual({ questionTexts: [], answers: [] });
+});
+
 test('nil items keep their positions as empty strings', async () => {
   const call =
     '<question_texts><item>q1</item><item>q2</item><item>q3</item></question_texts>' +

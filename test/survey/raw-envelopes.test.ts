@@ -62,10 +62,9 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
   });
 
   test.each([
-    ['answers', svcEval(['Q1'], undefined), 'svcEval is missing the answers part'],
-    ['question_texts', svcEval(undefined, ['yes']), 'svcEval is missing the question_texts part'],
-    ['both (an empty svcEval element)', envelope('<ns1:svcEval/>'), 'svcEval is missing the question_texts part'],
-  ])('a missing part: %s', async (_missing, body, faultstring) => {
+    ['answers', svcEval(['Q1'], undefined), 'question_texts has 1 item but answers has 0 items; answers[i] must be the answer to question_texts[i]'],
+    ['question_texts', svcEval(undefined, ['yes']), 'question_texts has 0 items but answers has 1 item; answers[i] must be the answer to question_texts[i]'],
+  ])('an absent part is an empty array, so the other must be empty too: %s', async (_missing, body, faultstring) => {
     expectClientFault(await post(server.url, body), faultstring);
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
@@ -123,14 +122,14 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
     ['an empty body', ''],
     ['a body of white space', ' \r\n '],
   ])('%s, which the soap package would pass to the handler as no arguments', async (_case, body) => {
-    expectClientFault(await post(server.url, body), 'the request body is empty; send a SOAP 1.1 envelope that calls svcEval');
+    expectClientFault(await post(server.url, body), 'the request body is empty; send a SOAP 1.1 envelope that calls svcEval or plumEval');
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
   });
 
   test('a POST with no body at all', async () => {
     const response = await request(server.url).post('/survey').set('SOAPAction', '"urn:SampleWebserviceAction"');
-    expectClientFault(response, 'the request body is empty; send a SOAP 1.1 envelope that calls svcEval');
+    expectClientFault(response, 'the request body is empty; send a SOAP 1.1 envelope that calls svcEval or plumEval');
     await expectStillServing();
   });
 
@@ -154,14 +153,14 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
 
   test('an unknown operation, for which the soap package would send its stack trace', async () => {
     const response = await post(server.url, envelope('<ns1:deleteEverything><path>/etc</path></ns1:deleteEverything>'));
-    expectClientFault(response, 'unknown operation deleteEverything; this service has one operation, svcEval');
+    expectClientFault(response, 'unknown operation deleteEverything; this service answers svcEval and plumEval');
     expect(response.text).not.toMatch(/node_modules|at .*\.js/);
     await expectStillServing();
   });
 
   test('two calls in one Body', async () => {
-    const body = envelope('<ns1:svcEval/><ns1:svcEval/>');
-    expectClientFault(await post(server.url, body), 'the SOAP Body must hold exactly one element, the svcEval call');
+    const body = envelope('<ns1:svcEval/><ns1:plumEval/>');
+    expectClientFault(await post(server.url, body), 'the SOAP Body must hold exactly one element, the svcEval or plumEval call');
     await expectStillServing();
   });
 

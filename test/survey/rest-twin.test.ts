@@ -88,6 +88,45 @@ describe('what reaches the handler', () => {
     });
   });
 
+  test('indexed fields, name[0], name[1], ..., in the order of their indexes whatever the order of the fields', async () => {
+    await startServer();
+    const body = new FormData();
+    for (const [name, value] of [['question_texts[1]', 'Q2'], ['answers[10]', 'c'], ['question_texts[0]', 'Q1'], ['answers[1]', 'b'], ['question_texts[10]', 'Q3'], ['answers[0]', 'yes']]) {
+      body.append(name as string, value);
+    }
+    expect(await (await postForm(body)).text()).toBe('accepted');
+    expect(handlerCalls.map(({ questionTexts, answers }) => ({ questionTexts, answers }))).toEqual([
+      { questionTexts: ['Q1', 'Q2', 'Q3'], answers: ['yes', 'b', 'c'] },
+    ]);
+  });
+
+  test('a page with no question sends no array at all: both are empty', async () => {
+    await startServer();
+    const response = await postForm(new URLSearchParams([['session_id', 's-1']]).toString(), { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(await response.text()).toBe('rejected');
+    expect(handlerCalls).toEqual([{ questionTexts: [], answers: [], sessionId: 's-1', files: [], state: undefined }]);
+  });
+
+  test('every recording, whether an answer names it or not, under its file name or else its field name', async () => {
+    await startServer();
+    const body = form(['Record a message'], ['file-1.wav']);
+    body.append('file-1.wav', new Blob([Buffer.from('RIFF1')], { type: 'audio/wav' }), 'file-1.wav');
+    body.append('file-2.wav', new Blob([Buffer.from('RIFF2')], { type: 'audio/wav' }), 'file-2.wav');
+    const raw = `--b\r\nContent-Disposition: form-data; name="answers[]"\r\n\r\nyes\r\n` +
+      '--b\r\nContent-Disposition: form-data; name="file-3.wav"\r\nContent-Type: application/octet-stream\r\n\r\nRIFF3\r\n--b--\r\n';
+    expect((await postForm(body)).status).toBe(200);
+    expect((await postForm(raw, { 'Content-Type': 'multipart/form-data; boundary=b' })).status).toBe(400);
+    const rawWithQuestion = `--b\r\nContent-Disposition: form-data; name="question_texts[]"\r\n\r\nQ\r\n${raw}`;
+    expect((await postForm(rawWithQuestion, { 'Content-Type': 'multipart/form-data; boundary=b' })).status).toBe(200);
+    expect(handlerCalls.map(({ files }) => files?.map(({ name, contentType, data }) => ({ name, contentType, data: data.toString() })))).toEqual([
+      [
+        { name: 'file-1.wav', contentType: 'audio/wav', data: 'RIFF1' },
+        { name: 'file-2.wav', contentType: 'audio/wav', data: 'RIFF2' },
+      ],
+      [{ name: 'file-3.wav', contentType: 'application/octet-stream', data: 'RIFF3' }],
+    ]);
+  });
+
   test('a gzip-compressed form is read like any other', async () => {
     await startServer();
     const body = 'question_texts%5B%5D=Q&answers%5B%5D=yes';
@@ -102,30 +141,29 @@ describe('a call the twin refuses gets a non-2xx status and the API error body, 
     await expectError(await postForm(form(['Q1', 'Q2'], ['yes'])), 400, 'question_texts has 2 items but answers has 1 item; answers[i] must be the answer to question_texts[i]');
   });
 
-  test('a missing array', async () => {
+  test('an absent array with items in the other: an absent array is an empty one', async () => {
     await startServer();
-    await expectError(await postForm(form([], ['yes'])), 400, 'svcEval is missing the question_texts part');
+    await expectError(await postForm(form([], ['yes'])), 400, 'question_texts has 0 items but answers has 1 item; answers[i] must be the answer to question_texts[i]');
   });
 
-  test('a file that no answer names', async () => {
+  test('items named both name[] and name[N]', async () => {
     await startServer();
-    const body = form(['Record a message'], ['file-1.wav']);
-    body.append('file-2.wav', new Blob([Buffer.from('RIFF')], { type: 'audio/wav' }), 'file-2.wav');
-    await expectError(await postForm(body), 400, 'the file file-2.wav is named by no answer; an answer names the recording it carries');
+    const body = new URLSearchParams([['question_texts[0]', 'Q1'], ['question_texts[]', 'Q2'], ['answers[0]', 'a'], ['answers[1]', 'b']]);
+    await expectError(await postForm(body.toString(), { 'Content-Type': 'application/x-www-form-urlencoded' }), 400,
+      'the form names items of question_texts both as question_texts[] and as question_texts[N]; use one of the two');
   });
 
-  test('two files of one name', async () => {
+  test('one index twice', async () => {
     await startServer();
-    const body = form(['Record a message'], ['file-1.wav']);
-    for (let copy = 0; copy < 2; copy += 1) body.append('file-1.wav', new Blob([Buffer.from('RIFF')], { type: 'audio/wav' }), 'file-1.wav');
-    await expectError(await postForm(body), 400, 'the form holds two files named file-1.wav');
+    const body = new URLSearchParams([['question_texts[0]', 'Q1'], ['answers[0]', 'a'], ['answers[0]', 'b']]);
+    await expectError(await postForm(body.toString(), { 'Content-Type': 'application/x-www-form-urlencoded' }), 400, 'the form holds the field answers[0] twice');
   });
 
-  test('a file part without a file name (busboy takes an application/octet-stream part for a file)', async () => {
+  test.each(['answers[x]', 'answers[01]', 'answers[1234567890]', 'answers[0][1]'])('an array field whose brackets hold no index: %s', async (field) => {
     await startServer();
-    const body = '--b\r\nContent-Disposition: form-data; name="answers[]"\r\n\r\nyes\r\n' +
-      '--b\r\nContent-Disposition: form-data; name="recording"\r\nContent-Type: application/octet-stream\r\n\r\nRIFF\r\n--b--\r\n';
-    await expectError(await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' }), 400, 'a file part has no file name; name it as its answer does (file-1.wav)');
+    const body = new URLSearchParams([['question_texts[]', 'Q1'], ['answers[]', 'yes'], [field, 'b']]);
+    await expectError(await postForm(body.toString(), { 'Content-Type': 'application/x-www-form-urlencoded' }), 400,
+      `the field ${field} is not an item of answers; name items answers[] or answers[0], answers[1], ...`);
   });
 
   test('an optional field sent twice', async () => {

@@ -67,6 +67,6 @@ test('a fault reaches the soap package client as an error carrying the SOAP 1.1 
   server = await startTestServer();
   const client = await clientFor(server);
   await expect(svcEval(client, { question_texts: ['q1'] })).rejects.toThrow(
-    'soap:Client: svcEval is missing the answers part',
+    'soap:Client: question_texts has 1 item but answers has 0 items; answers[i] must be the answer to question_texts[i]',
   );
 });
