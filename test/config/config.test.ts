@@ -27,6 +27,7 @@ describe('configuration', () => {
       surveySessionTtlSeconds: 3600,
       surveyHandlerTimeoutSeconds: 10,
       surveyRestPath: '/survey/rest',
+      surveyPlumPath: '/survey/plum',
       surveyMaxSessions: 100_000,
       surveyRateLimit: 20_000,
       surveyMessageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },

@@ -24,13 +24,14 @@ export function faultBody(code: 'soap:Client' | 'soap:Server' | 'soap:MustUnders
   );
 }
 
-/** The exact body of a successful svcEval response (rpc/encoded: the part unqualified). */
-export function responseBody(response: string): string {
+/** The exact body of a successful svcEval or plumEval response (rpc/encoded: the part unqualified). */
+export function responseBody(response: string, operation: 'svcEval' | 'plumEval' = 'svcEval'): string {
+  const part = `${operation}Response`;
   return (
     '<?xml version="1.0" encoding="UTF-8"?>' +
     '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="urn:SampleWebservice" ' +
     'soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">' +
-    `<soap:Body><tns:svcEvalResponse><svcEvalResponse>${escapeText(response)}</svcEvalResponse></tns:svcEvalResponse></soap:Body>` +
+    `<soap:Body><tns:${part}><${part}>${escapeText(response)}</${part}></tns:${part}></soap:Body>` +
     '</soap:Envelope>'
   );
 }
@@ -71,10 +72,31 @@ export function svcEval(questionTexts: readonly (string | null)[] | undefined, a
   return envelope(`<ns1:svcEval>${parts}</ns1:svcEval>`);
 }
 
+/** The optional text parts of plumEval as PHP writes them; null is sent as xsi:nil, undefined is left out. */
+export interface PlumEvalTexts {
+  readonly ani_ip?: string | null;
+  readonly dnis?: string | null;
+  readonly session_id?: string | null;
+}
+
+/** A plumEval call with SOAP-encoded arrays and its text parts, written the way PHP's SoapClient writes it. */
+export function plumEval(questionTexts: readonly (string | null)[] | undefined, answers: readonly (string | null)[] | undefined, texts: PlumEvalTexts = {}): string {
+  const parts = [
+    questionTexts === undefined ? '' : encodedArray('question_texts', questionTexts),
+    answers === undefined ? '' : encodedArray('answers', answers),
+    ...(['ani_ip', 'dnis', 'session_id'] as const).map((name) => {
+      const value = texts[name];
+      if (value === undefined) return '';
+      return value === null ? `<${name} xsi:nil="true"/>` : `<${name} xsi:type="xsd:string">${escapeXml(value)}</${name}>`;
+    }),
+  ].join('');
+  return envelope(`<ns1:plumEval>${parts}</ns1:plumEval>`);
+}
+
 /** POSTs a body to the service as a SOAP 1.1 client does, unless the headers say otherwise. */
-export function post(baseUrl: string, body: string | Buffer, headers: Record<string, string> = {}): request.Test {
+export function post(baseUrl: string, body: string | Buffer, headers: Record<string, string> = {}, path = '/survey'): request.Test {
   return request(baseUrl)
-    .post('/survey')
+    .post(path)
     .set({ 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: SOAP_ACTION, ...headers })
     .send(body);
 }
@@ -104,9 +126,10 @@ export interface ClientRun {
   readonly requests: string[];
 }
 
-const PHP_CLIENT = path.join(__dirname, 'php', 'svc-eval-client.php');
-const ZEEP_CLIENT = path.join(__dirname, 'python', 'svc_eval_client.py');
-/** Debian's interpreter, where apt installs python3-zeep (a python3 earlier on PATH may be another). */
+const PHP_CLIENT = path.join(__dirname, 'php', 'eval-client.php');
+const ZEEP_CLIENT = path.join(__dirname, 'python', 'zeep_client.py');
+const SUDS_CLIENT = path.join(__dirname, 'python', 'suds_client.py');
+/** Debian's interpreter, where apt installs python3-zeep and python3-suds (a python3 earlier on PATH may be another). */
 const DEBIAN_PYTHON = '/usr/bin/python3';
 
 /** Fails with instructions when a client program is missing: the interop tests must run, not skip. */
@@ -125,6 +148,10 @@ export function requireZeep(): void {
   requireProgram(DEBIAN_PYTHON, ['-c', 'import zeep; print("yes")'], 'yes', "Python's zeep: apt-get install python3-zeep");
 }
 
+export function requireSuds(): void {
+  requireProgram(DEBIAN_PYTHON, ['-c', 'import suds; print("yes")'], 'yes', "Python's suds: apt-get install python3-suds");
+}
+
 /** Runs a client program that reads its calls as JSON on stdin and prints what happened as JSON. */
 function runClientProgram(command: string, args: readonly string[], input: unknown): Promise<ClientRun[]> {
   return new Promise((resolve, reject) => {
@@ -139,9 +166,34 @@ function runClientProgram(command: string, args: readonly string[], input: unkno
   });
 }
 
+export type SoapOperation = 'svcEval' | 'plumEval';
+
+/** The real SOAP clients a survey system is written with, each built from the WSDL it is given. */
+export const SOAP_CLIENTS = {
+  /** PHP's SoapClient in WSDL mode (svcEval's optional parts: without the WSDL, as SoapParams). */
+  'PHP SoapClient': { require: requirePhpSoap, command: 'php', script: PHP_CLIENT },
+  /** zeep (Python), which treats every declared part as required: plumEval's null parts go as xsi:nil. */
+  zeep: { require: requireZeep, command: DEBIAN_PYTHON, script: ZEEP_CLIENT },
+  /** suds (Python), which leaves out an array of no item and a part that is None. */
+  suds: { require: requireSuds, command: DEBIAN_PYTHON, script: SUDS_CLIENT },
+} as const;
+
+export type SoapClientName = keyof typeof SOAP_CLIENTS;
+
+/** Runs each list of calls on its own client of the given kind, built from the WSDL at `wsdl`. */
+export function runSoapClients(
+  name: SoapClientName,
+  wsdl: string,
+  clients: readonly (readonly PhpCall[])[],
+  operation: SoapOperation = 'svcEval',
+): Promise<ClientRun[]> {
+  const { command, script } = SOAP_CLIENTS[name];
+  return runClientProgram(command, [script], { wsdl, operation, clients });
+}
+
 /** Runs each list of calls on its own PHP SoapClient built from the WSDL at `wsdl`. */
 export function runPhpClients(wsdl: string, clients: readonly (readonly PhpCall[])[]): Promise<ClientRun[]> {
-  return runClientProgram('php', [PHP_CLIENT], { wsdl, clients });
+  return runSoapClients('PHP SoapClient', wsdl, clients);
 }
 
 /** Runs each list of calls on its own zeep client generated from the WSDL at `wsdl` (the two parts only). */
@@ -149,5 +201,5 @@ export function runZeepClients(
   wsdl: string,
   clients: readonly (readonly Pick<PhpCall, 'question_texts' | 'answers'>[])[],
 ): Promise<ClientRun[]> {
-  return runClientProgram(DEBIAN_PYTHON, [ZEEP_CLIENT], { wsdl, clients });
+  return runSoapClients('zeep', wsdl, clients);
 }

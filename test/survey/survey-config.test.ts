@@ -20,6 +20,7 @@ describe('the survey web service configuration', () => {
         SURVEY_SESSION_TTL_SECONDS: '60',
         SURVEY_HANDLER_TIMEOUT_SECONDS: '3',
         SURVEY_REST_PATH: '/forms/svc-eval/',
+        SURVEY_PLUM_PATH: '/ivr/plum-eval/',
         SURVEY_MAX_SESSIONS: '500',
         SURVEY_RATE_LIMIT: '60',
         SURVEY_MAX_DEPTH: '8',
@@ -35,6 +36,7 @@ describe('the survey web service configuration', () => {
       surveySessionTtlSeconds: 60,
       surveyHandlerTimeoutSeconds: 3,
       surveyRestPath: '/forms/svc-eval',
+      surveyPlumPath: '/ivr/plum-eval',
       surveyMaxSessions: 500,
       surveyRateLimit: 60,
       surveyMessageLimits: { maxDepth: 8, maxElements: 100, maxItems: 10, maxAttributes: 7, maxTextLength: 1000 },
@@ -43,6 +45,10 @@ describe('the survey web service configuration', () => {
 
   test('serves the REST twin under SOAP_PATH unless SURVEY_REST_PATH says otherwise', () => {
     expect(loadConfig({ SOAP_PATH: '/ivr' }).surveyRestPath).toBe('/ivr/rest');
+  });
+
+  test('serves plumEval under SOAP_PATH unless SURVEY_PLUM_PATH says otherwise', () => {
+    expect(loadConfig({ SOAP_PATH: '/ivr' }).surveyPlumPath).toBe('/ivr/plum');
   });
 
   const RESERVED =
@@ -65,6 +71,9 @@ describe('the survey web service configuration', () => {
     ['SURVEY_HANDLER_TIMEOUT_SECONDS', '0', 'Too small: expected number to be >=1'],
     ['SURVEY_REST_PATH', '/survey', 'must differ from SOAP_PATH'],
     ['SURVEY_REST_PATH', '/api/rest', RESERVED],
+    ['SURVEY_PLUM_PATH', '/survey', 'must differ from SOAP_PATH and SURVEY_REST_PATH'],
+    ['SURVEY_PLUM_PATH', '/survey/rest', 'must differ from SOAP_PATH and SURVEY_REST_PATH'],
+    ['SURVEY_PLUM_PATH', '/metrics/plum', RESERVED],
     ['SURVEY_MAX_SESSIONS', '0', 'Too small: expected number to be >=1'],
     ['SURVEY_RATE_LIMIT', 'lots', 'must be a whole number'],
     ['SURVEY_MAX_DEPTH', '4', 'Too small: expected number to be >=5'],

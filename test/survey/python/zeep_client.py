@@ -1,6 +1,7 @@
 """Drives zeep, a SOAP client generated from the WSDL, as a Python survey system would, for the interop tests.
 
-stdin: {"wsdl": URL, "clients": [[call, ...], ...]}, a call being {"question_texts": [...], "answers": [...]}.
+stdin: {"wsdl": URL, "operation"?: "svcEval" (default) | "plumEval", "clients": [[call, ...], ...]}, a call being
+{"question_texts": [...], "answers": [...], "ani_ip"?, "dnis"?, "session_id"?} (the three texts for plumEval, absent: None).
 Each inner list runs on its own client, whose HTTP session keeps the cookies it is given.
 stdout: {"clients": [{"results": [{"response": str} | {"fault": {"code", "string"}}, ...],
   "cookies": {name: value}, "requests": [the envelopes zeep sent]}]}
@@ -11,7 +12,7 @@ import os
 import sys
 
 from lxml import etree
-from zeep import Client, Plugin
+from zeep import Client, Plugin, xsd
 from zeep.exceptions import Fault
 from zeep.transports import Transport
 
@@ -38,7 +39,7 @@ class SentEnvelopes(Plugin):
         return envelope, http_headers
 
 
-def run(wsdl, calls):
+def run(wsdl, operation, calls):
     envelopes = SentEnvelopes()
     client = Client(wsdl, transport=OfflineTransport(), plugins=[envelopes])
     array_of_string = client.get_type("{urn:SampleWebservice}ArrayOfstring")
@@ -50,7 +51,13 @@ def run(wsdl, calls):
     results = []
     for call in calls:
         try:
-            response = client.service.svcEval(encoded(call["question_texts"]), encoded(call["answers"]))
+            arrays = [encoded(call["question_texts"]), encoded(call["answers"])]
+            if operation == "plumEval":
+                # zeep requires every declared part: a null one (dnis, for web surveys) is sent as xsi:nil.
+                texts = [call.get(part, xsd.Nil) for part in ("ani_ip", "dnis", "session_id")]
+                response = client.service.plumEval(*arrays, *texts)
+            else:
+                response = client.service.svcEval(*arrays)
             results.append({"response": response})
         except Fault as fault:
             results.append({"fault": {"code": fault.code, "string": fault.message}})
@@ -60,7 +67,8 @@ def run(wsdl, calls):
 
 def main():
     given = json.load(sys.stdin)
-    output = {"clients": [run(given["wsdl"], calls) for calls in given["clients"]]}
+    operation = given.get("operation", "svcEval")
+    output = {"clients": [run(given["wsdl"], operation, calls) for calls in given["clients"]]}
     json.dump(output, sys.stdout, ensure_ascii=False)
 
 
