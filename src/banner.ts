@@ -43,7 +43,7 @@ export function banner(url: string, config: Config, demo: DemoAccount | undefine
     `IVR reporting server listening on ${url} (${store} store${demo === undefined ? '' : ' with demo data'})`,
     `Dashboard: ${base}/`,
     `API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`,
-    `Survey web service WSDL: ${base}${config.soapPath}?wsdl`,
+    `Survey web service WSDL: ${base}${config.surveyPlumPath}?wsdl (plumEval), ${base}${config.soapPath}?wsdl (svcEval)`,
     config.adminToken === undefined
       ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'
       : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)`,

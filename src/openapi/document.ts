@@ -122,7 +122,7 @@ function buildDocument(config: DocumentedConfig): ApiDocument {
       {
         name: SURVEY_TAG,
         description: 'svcEval and plumEval over SOAP 1.1, and as a form post',
-        externalDocs: { url: wsdlAddress(config, config.soapPath), description: "svcEval's WSDL: the contract of the SOAP service" },
+        externalDocs: { url: wsdlAddress(config, config.soapPath), description: 'The WSDL of svcEval: the contract of the SOAP service' },
       },
       { name: MONITORING_TAG, description: 'The probes of a load balancer and the metrics of Prometheus' },
       { name: REFERENCE_TAG, description: 'This document; the page at /docs renders it' },

@@ -52,16 +52,19 @@ describe('the OpenAPI document', () => {
     expect(document.servers).toEqual([{ url: '/', description: 'This server' }]);
     expect(document.tags?.find(({ name }) => name === 'Survey web service')?.externalDocs).toEqual({
       url: '/survey?wsdl',
-      description: 'The WSDL: the contract of the SOAP service',
+      description: 'The WSDL of svcEval: the contract of the SOAP service',
     });
   });
 
   test('sends "Try it out" to PUBLIC_URL when it is set, and links the WSDL there', () => {
     const document = apiDocument(buildTestApp(CONFIGURATIONS['PUBLIC_URL, METRICS_TOKEN and other paths']).config);
     expect(document.servers).toEqual([{ url: 'https://reports.example.com/ivr', description: 'PUBLIC_URL' }]);
-    const wsdl = { url: 'https://reports.example.com/ivr/soap?wsdl', description: 'The WSDL: the contract of the SOAP service' };
+    const wsdl = { url: 'https://reports.example.com/ivr/soap?wsdl', description: 'The WSDL of svcEval: the contract of the SOAP service' };
     expect(document.paths?.['/soap']?.post?.externalDocs).toEqual(wsdl);
     expect(document.paths?.['/soap']?.get?.externalDocs).toEqual(wsdl);
+    const plumEvalWsdl = { url: 'https://reports.example.com/ivr/soap/plum?wsdl', description: 'The WSDL of plumEval: the contract of the SOAP service' };
+    expect(document.paths?.['/soap/plum']?.post?.externalDocs).toEqual(plumEvalWsdl);
+    expect(document.paths?.['/soap/plum']?.get?.externalDocs).toEqual(plumEvalWsdl);
   });
 
   test('secures the raw-data resources with Basic and the admin API with Bearer, and leaves the rest open', () => {

@@ -49,7 +49,7 @@ describe('the server process', () => {
       `IVR reporting server listening on ${url} (in-memory store with demo data)`,
       `Dashboard: ${url}/`,
       `API reference: ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
-      `Survey web service WSDL: ${url}/survey?wsdl`,
+      `Survey web service WSDL: ${url}/survey/plum?wsdl (plumEval), ${url}/survey?wsdl (svcEval)`,
       'Admin API: off (set ADMIN_TOKEN to turn it on)',
       '',
     ]);
@@ -109,7 +109,7 @@ describe('the server process', () => {
     expect(server.messages.text()).toContain(
       '\nDashboard: https://ivr.example.com/\n' +
         'API reference: https://ivr.example.com/docs (OpenAPI document: https://ivr.example.com/openapi.json)\n' +
-        'Survey web service WSDL: https://ivr.example.com/soap/eval?wsdl\n',
+        'Survey web service WSDL: https://ivr.example.com/soap/eval/plum?wsdl (plumEval), https://ivr.example.com/soap/eval?wsdl (svcEval)\n',
     );
   });
 

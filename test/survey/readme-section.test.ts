@@ -40,21 +40,28 @@ async function bash(script: string, base: string): Promise<string> {
   return (await run('bash', ['-c', script.replaceAll(DOCUMENTED_BASE, base)], { cwd: workDir })).stdout;
 }
 
-test('the section opens with its title and gives the WSDL address the server serves', async () => {
+test('the section opens with its title and gives the WSDL addresses the server serves, plumEval first', async () => {
   expect(SECTION.startsWith('## Pointing a survey at the web service\n')).toBe(true);
   server = startServerProcess({});
   const base = await server.listening();
-  const [address] = blocks('');
-  expect(address).toBe(`${DOCUMENTED_BASE}/survey?wsdl\n`);
-  const wsdl = await request(base).get((address ?? '').trim().replace(DOCUMENTED_BASE, ''));
-  expect(wsdl.status).toBe(200);
-  expect(wsdl.text).toContain(`<soap:address location="${base}/survey"/>`);
+  const [addresses] = blocks('');
+  expect(addresses).toBe(`${DOCUMENTED_BASE}/survey/plum?wsdl\n${DOCUMENTED_BASE}/survey?wsdl\n`);
+  const [plumEvalWsdl, svcEvalWsdl] = await Promise.all(
+    (addresses ?? '').trim().split('\n').map((address) => request(base).get(address.replace(DOCUMENTED_BASE, ''))),
+  );
+  expect(plumEvalWsdl?.status).toBe(200);
+  expect(plumEvalWsdl?.text).toContain('<operation name="plumEval">');
+  expect(plumEvalWsdl?.text).toContain(`<soap:address location="${base}/survey/plum"/>`);
+  expect(svcEvalWsdl?.status).toBe(200);
+  expect(svcEvalWsdl?.text).toContain('<operation name="svcEval">');
+  expect(svcEvalWsdl?.text).toContain(`<soap:address location="${base}/survey"/>`);
 });
 
-test('the PHP and curl commands, SOAP and REST, print what the section says', async () => {
+test('the PHP and curl commands, plumEval, svcEval and REST, print what the section says', async () => {
   server = startServerProcess({});
   const base = await server.listening();
-  const [php, curl, restCurl] = blocks('sh');
+  const [plumEvalPhp, php, curl, restCurl] = blocks('sh');
+  expect(await bash(plumEvalPhp ?? '', base)).toBe('rejected\naccepted\naccepted again\n');
   expect(await bash(php ?? '', base)).toBe('accepted\naccepted again\n');
   expect(svcEvalResponseOf(await bash(curl ?? '', base))).toBe('accepted');
   expect(svcEvalResponseOf(await bash(curl ?? '', base))).toBe('accepted again');
@@ -62,7 +69,7 @@ test('the PHP and curl commands, SOAP and REST, print what the section says', as
 });
 
 test('SURVEY_HANDLER as the section sets it runs the example handler', async () => {
-  const [, , , startWithHandler] = blocks('sh');
+  const [, , , , startWithHandler] = blocks('sh');
   const assignment = /^SURVEY_HANDLER=(\S+) npm start\n$/.exec(startWithHandler ?? '');
   expect(assignment).not.toBeNull();
   server = startServerProcess({ SURVEY_HANDLER: assignment?.[1] });
