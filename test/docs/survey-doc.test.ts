@@ -17,6 +17,12 @@ test('the WSDL in docs/survey-web-service.md is the one the server renders', () 
   expect(xmlAfter('## The WSDL')).toBe(renderWsdl('https://surveys.example.com/survey', 'svcEval'));
 });
 
+test("plumEval's messages in docs/survey-web-service.md are those the server renders, at the address it names", () => {
+  const plumEvalWsdl = renderWsdl('https://surveys.example.com/survey/plum', 'plumEval');
+  expect(plumEvalWsdl).toContain(xmlAfter("`plumEval`'s (`GET /survey/plum?wsdl`)"));
+  expect(plumEvalWsdl).toContain('<soap:address location="https://surveys.example.com/survey/plum"/>');
+});
+
 test('the answer in docs/survey-web-service.md is the one the server sends', () => {
   const answers = doc.slice(doc.indexOf('The answer, `200`'));
   expect(xmlAfter('The answer, `200`').trim()).toBe(responseBody('accepted'));
