@@ -171,8 +171,9 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCal
   const form = new FormCollector(limits);
   const tooMany = (what: string) => () =>
     form.fail(errors.invalidSurveyCall(`the form holds too many ${what}; see SURVEY_MAX_ITEMS`));
-  parser.on('field', (name, value, info) => form.field(name, value, info));
-  parser.on('file', (name, stream, info) => form.file(name, stream, info));
+  // Busboy reports a part whose name attribute is empty with no name at all, whatever its types say.
+  parser.on('field', (name: string | undefined, value, info) => form.field(name ?? '', value, info));
+  parser.on('file', (name: string | undefined, stream, info) => form.file(name ?? '', stream, info));
   parser.on('fieldsLimit', tooMany('fields'));
   parser.on('filesLimit', tooMany('files'));
   parser.on('partsLimit', tooMany('parts'));

@@ -127,6 +127,15 @@ describe('what reaches the handler', () => {
     ]);
   });
 
+  test('a field whose name is empty is left alone, like any field the form does not define', async () => {
+    await startServer();
+    const body = '--b\r\nContent-Disposition: form-data; name=""\r\n\r\nx\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="question_texts[]"\r\n\r\nQ\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="answers[]"\r\n\r\nyes\r\n--b--\r\n';
+    const response = await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' });
+    expect(await response.text()).toBe('accepted');
+  });
+
   test('a gzip-compressed form is read like any other', async () => {
     await startServer();
     const body = 'question_texts%5B%5D=Q&answers%5B%5D=yes';
