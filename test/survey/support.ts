@@ -131,6 +131,8 @@ const ZEEP_CLIENT = path.join(__dirname, 'python', 'zeep_client.py');
 const SUDS_CLIENT = path.join(__dirname, 'python', 'suds_client.py');
 /** Debian's interpreter, where apt installs python3-zeep and python3-suds (a python3 earlier on PATH may be another). */
 const DEBIAN_PYTHON = '/usr/bin/python3';
+/** -B: the client programs import a module of their own, whose bytecode must not land in the checkout. */
+const PYTHON_OPTIONS = ['-B'];
 
 /** Fails with instructions when a client program is missing: the interop tests must run, not skip. */
 function requireProgram(command: string, args: readonly string[], expected: string, install: string): void {
@@ -171,11 +173,11 @@ export type SoapOperation = 'svcEval' | 'plumEval';
 /** The real SOAP clients a survey system is written with, each built from the WSDL it is given. */
 export const SOAP_CLIENTS = {
   /** PHP's SoapClient in WSDL mode (svcEval's optional parts: without the WSDL, as SoapParams). */
-  'PHP SoapClient': { require: requirePhpSoap, command: 'php', script: PHP_CLIENT },
+  'PHP SoapClient': { require: requirePhpSoap, command: 'php', args: [PHP_CLIENT] },
   /** zeep (Python), which treats every declared part as required: plumEval's null parts go as xsi:nil. */
-  zeep: { require: requireZeep, command: DEBIAN_PYTHON, script: ZEEP_CLIENT },
+  zeep: { require: requireZeep, command: DEBIAN_PYTHON, args: [...PYTHON_OPTIONS, ZEEP_CLIENT] },
   /** suds (Python), which leaves out an array of no item and a part that is None. */
-  suds: { require: requireSuds, command: DEBIAN_PYTHON, script: SUDS_CLIENT },
+  suds: { require: requireSuds, command: DEBIAN_PYTHON, args: [...PYTHON_OPTIONS, SUDS_CLIENT] },
 } as const;
 
 export type SoapClientName = keyof typeof SOAP_CLIENTS;
@@ -187,8 +189,8 @@ export function runSoapClients(
   clients: readonly (readonly PhpCall[])[],
   operation: SoapOperation = 'svcEval',
 ): Promise<ClientRun[]> {
-  const { command, script } = SOAP_CLIENTS[name];
-  return runClientProgram(command, [script], { wsdl, operation, clients });
+  const { command, args } = SOAP_CLIENTS[name];
+  return runClientProgram(command, args, { wsdl, operation, clients });
 }
 
 /** Runs each list of calls on its own PHP SoapClient built from the WSDL at `wsdl`. */

@@ -1,20 +1,18 @@
 """Drives zeep, a SOAP client generated from the WSDL, as a Python survey system would, for the interop tests.
 
-stdin: {"wsdl": URL, "operation"?: "svcEval" (default) | "plumEval", "clients": [[call, ...], ...]}, a call being
-{"question_texts": [...], "answers": [...], "ani_ip"?, "dnis"?, "session_id"?} (the three texts for plumEval, absent: None).
-Each inner list runs on its own client, whose HTTP session keeps the cookies it is given.
-stdout: {"clients": [{"results": [{"response": str} | {"fault": {"code", "string"}}, ...],
-  "cookies": {name: value}, "requests": [the envelopes zeep sent]}]}
+Input and output as client_program.py says. Each inner list runs on its own client, whose HTTP session
+keeps the cookies it is given. zeep requires every part the WSDL declares: a null one (plumEval's dnis,
+for a web survey) is sent as xsi:nil.
 """
 
-import json
 import os
-import sys
 
 from lxml import etree
 from zeep import Client, Plugin, xsd
 from zeep.exceptions import Fault
 from zeep.transports import Transport
+
+from client_program import call_operation, serve
 
 SOAP_ENCODING = "http://schemas.xmlsoap.org/soap/encoding/"
 SOAP_ENCODING_SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "soap-encoding.xsd")
@@ -52,12 +50,7 @@ def run(wsdl, operation, calls):
     for call in calls:
         try:
             arrays = [encoded(call["question_texts"]), encoded(call["answers"])]
-            if operation == "plumEval":
-                # zeep requires every declared part: a null one (dnis, for web surveys) is sent as xsi:nil.
-                texts = [call.get(part, xsd.Nil) for part in ("ani_ip", "dnis", "session_id")]
-                response = client.service.plumEval(*arrays, *texts)
-            else:
-                response = client.service.svcEval(*arrays)
+            response = call_operation(client.service, operation, arrays, call, xsd.Nil)
             results.append({"response": response})
         except Fault as fault:
             results.append({"fault": {"code": fault.code, "string": fault.message}})
@@ -65,11 +58,4 @@ def run(wsdl, operation, calls):
     return {"results": results, "cookies": cookies, "requests": envelopes.sent}
 
 
-def main():
-    given = json.load(sys.stdin)
-    operation = given.get("operation", "svcEval")
-    output = {"clients": [run(given["wsdl"], operation, calls) for calls in given["clients"]]}
-    json.dump(output, sys.stdout, ensure_ascii=False)
-
-
-main()
+serve(run)
