@@ -63,7 +63,7 @@ function toAppError(error: unknown, req: Request): AppError | undefined {
 }
 
 export function notFound(): RequestHandler {
-  return (req, _res, next) => next(errors.notFound(req.path));
+  return (req, _res, next) => next(errors.notFound(req.baseUrl + req.path));
 }
 
 export function methodNotAllowed(allowed: readonly string[]): RequestHandler {

@@ -161,7 +161,7 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
         ),
         401: errorResponse('Missing, unknown or expired temporary credentials, or an inactive account', {
           xml: true,
-          headers: headers.basicChallenge,
+          headers: { ...headers.rateLimit, ...headers.basicChallenge },
         }),
         429: tooMany,
         500: failed,

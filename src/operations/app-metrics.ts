@@ -82,7 +82,7 @@ export function createAppMetrics(): AppMetrics {
   });
   const refusals = new Counter({
     name: METRIC_NAMES.refusals,
-    help: 'Requests refused with 429 by a rate-limit group (authentication, data, admin, survey).',
+    help: 'Requests refused with 429 by a rate-limit group (authentication, data, their windows of requests tied to no account, admin, survey).',
     labelNames: ['group'] as const,
     registers,
   });

@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { methodNotAllowed } from '../http/error-handler';
+import { Router, type ErrorRequestHandler } from 'express';
+import { methodNotAllowed, notFound } from '../http/error-handler';
 import type { Authenticate } from './auth/authenticate';
 import { authenticateRoute } from './auth/route';
 import type { TemporaryCredentials } from './auth/temporary-credentials';
@@ -15,20 +15,49 @@ export interface ReportingServices {
   readonly dataResources: readonly DataResource[];
 }
 
-/** The reporting API of section 4, mounted at /api. */
+/**
+ * The reporting API of section 4, mounted at /api. Every answer under /api/ carries a window's rate-limit
+ * headers: the request's group's, or, for one tied to no account (401, 405, 404), its own per address.
+ */
 export function reportingRouter({ authenticate, credentials, limits, dataResources }: ReportingServices): Router {
   const router = Router();
   router
     .route('/auth')
     .post(limits.authentication, ...authenticateRoute(authenticate))
-    .all(methodNotAllowed(['POST']));
+    .all(limits.unidentifiedAuthentication, methodNotAllowed(['POST']));
 
-  const authenticateData = requireCredentials(credentials);
+  const authenticateData = requireCredentials(credentials, limits.unidentifiedData);
   for (const resource of dataResources) {
     router
       .route(resource.path)
       .get(authenticateData, limits.data, resource.handler)
-      .all(methodNotAllowed(['GET', 'HEAD']));
+      .all(limits.unidentifiedData, methodNotAllowed(['GET', 'HEAD']));
   }
+  router.use(limits.unidentifiedData, notFound());
+  router.use(countUncountedRefusal(limits));
   return router;
+}
+
+/**
+ * A refusal made before any window counted the request (a path part that is not valid percent-encoding,
+ * which the router rejects before a route runs) is counted in the unidentified window of its group, so
+ * that it too carries the headers; the window's own 429 takes its place past the limit. A server-side
+ * failure is not the client's refusal: counting it would only ask a failing store once more.
+ */
+function countUncountedRefusal(limits: RateLimitGroups): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent || res.hasHeader('X-RateLimit-Limit') || !isClientError(error)) {
+      next(error);
+      return;
+    }
+    const window = req.path === '/auth' ? limits.unidentifiedAuthentication : limits.unidentifiedData;
+    window(req, res, (limitError?: unknown) => next(limitError ?? error));
+  };
+}
+
+function isClientError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { statusCode, status } = error as { statusCode?: unknown; status?: unknown };
+  const code = typeof statusCode === 'number' ? statusCode : status;
+  return typeof code === 'number' && code >= 400 && code < 500;
 }

@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
     const document = apiDocument(buildTestApp({ ADMIN_TOKEN }).config);
     const events = document.paths?.['/api/events/{start}/{end}/{period}/{phone}']?.get?.responses;
     expect(Object.keys(events ?? {})).toEqual(['200', '304', '400', '401', '429', '500']);
-    expect(Object.keys(events?.['401']?.headers ?? {})).toEqual(['WWW-Authenticate']);
+    expect(Object.keys(events?.['401']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'WWW-Authenticate']);
     expect(Object.keys(events?.['200']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'ETag']);
     expect(Object.keys(events?.['429']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']);
     expect(Object.keys(events?.['400']?.content ?? {})).toEqual(['application/json', 'application/xml']);

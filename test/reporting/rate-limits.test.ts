@@ -84,10 +84,11 @@ describe('authentication limit group', () => {
     expect(response.text).toBe(`<?xml version="1.0" encoding="UTF-8"?><result><error>${RATE_LIMITED.error}</error></result>`);
   });
 
-  test('does not count or label requests outside the group', async () => {
+  test('counts another method on /api/auth in a window of its own, not in the group', async () => {
     await setUp({ AUTH_RATE_LIMIT: '1' });
     const notAllowed = await request(server.url).get('/api/auth');
-    expect(notAllowed.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(notAllowed.status).toBe(405);
+    expect(limitHeaders(notAllowed)).toEqual(['1', '0', String((WINDOW_START + 900_000) / 1000)]);
     expect((await badAuth()).status).toBe(400);
   });
 
@@ -125,5 +126,87 @@ describe('data limit group', () => {
     const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers['x-ratelimit-remaining']));
     expect(new Set(remaining).size).toBe(150);
     expect(Math.min(...remaining)).toBe(0);
+  });
+});
+
+describe('requests tied to no account', () => {
+  const reset = String((WINDOW_START + 900_000) / 1000);
+  const data = ({ login, password }: Credentials, path = EVENTS) => request(server.url).get(path).auth(login, password);
+
+  test('a data request without credentials gets 401 with the headers of its address window, at the data limit', async () => {
+    await setUp({ DATA_RATE_LIMIT: '3' });
+    const response = await request(server.url).get(EVENTS);
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Basic realm="IVR reporting API"');
+    expect(limitHeaders(response)).toEqual(['3', '2', reset]);
+    expect(response.body).toEqual({
+      error: 'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth',
+    });
+  });
+
+  test('wrong credentials are counted per address and never touch the account window', async () => {
+    await setUp({ DATA_RATE_LIMIT: '3' });
+    const credentials = await authenticate(server.url);
+    const wrong = await data({ login: credentials.login, password: 'f'.repeat(32) });
+    expect(wrong.status).toBe(401);
+    expect(limitHeaders(wrong)).toEqual(['3', '2', reset]);
+    const unknown = await data({ login: 'a'.repeat(32), password: 'b'.repeat(32) });
+    expect(limitHeaders(unknown)).toEqual(['3', '1', reset]);
+    const accepted = await data(credentials);
+    expect(accepted.status).toBe(200);
+    expect(limitHeaders(accepted)).toEqual(['3', '2', reset]);
+  });
+
+  test('refuses the request past the limit of its address window with 429 and Retry-After', async () => {
+    await setUp({ DATA_RATE_LIMIT: '2', TRUST_PROXY: 'true' });
+    const anonymous = (address: string) => request(server.url).get(EVENTS).set('X-Forwarded-For', address);
+    expect((await anonymous('203.0.113.1')).status).toBe(401);
+    expect((await anonymous('203.0.113.1')).status).toBe(401);
+    const refused = await anonymous('203.0.113.1');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('900');
+    expect(refused.headers['www-authenticate']).toBeUndefined();
+    expect(refused.body).toEqual(RATE_LIMITED);
+    expect(limitHeaders(refused)).toEqual(['2', '0', reset]);
+    expect(limitHeaders(await anonymous('203.0.113.2'))).toEqual(['2', '1', reset]);
+  });
+
+  test('another method on a data resource gets 405 with Allow and the headers of its address window', async () => {
+    await setUp({ DATA_RATE_LIMIT: '3' });
+    const response = await request(server.url).post(EVENTS);
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(limitHeaders(response)).toEqual(['3', '2', reset]);
+    expect(response.body).toEqual({ error: 'method POST is not allowed here; use GET or HEAD' });
+  });
+
+  test('an unknown path under /api/ gets 404 with the headers of its address window', async () => {
+    await setUp({ DATA_RATE_LIMIT: '3' });
+    const response = await request(server.url).get('/api/nothing-here');
+    expect(response.status).toBe(404);
+    expect(limitHeaders(response)).toEqual(['3', '2', reset]);
+    expect(response.body).toEqual({ error: 'no resource at /api/nothing-here' });
+  });
+
+  test('a path part that is not valid percent-encoding gets 400 with the headers of its address window', async () => {
+    await setUp({ DATA_RATE_LIMIT: '3' });
+    const response = await request(server.url).get('/api/events/%E0%A4%A/20180101/day/ALL');
+    expect(response.status).toBe(400);
+    expect(limitHeaders(response)).toEqual(['3', '2', reset]);
+    expect(response.body).toEqual({ error: 'path part %E0%A4%A is not valid percent-encoded UTF-8' });
+  });
+
+  test('the unidentified windows of the two groups are counted apart', async () => {
+    await setUp({ AUTH_RATE_LIMIT: '5', DATA_RATE_LIMIT: '7' });
+    await request(server.url).get(EVENTS);
+    expect(limitHeaders(await request(server.url).get('/api/auth'))).toEqual(['5', '4', reset]);
+    expect(limitHeaders(await request(server.url).get(EVENTS))).toEqual(['7', '5', reset]);
+  });
+
+  test('answers outside /api/ carry no rate-limit headers', async () => {
+    await setUp();
+    const response = await request(server.url).get('/no-such-page');
+    expect(response.status).toBe(404);
+    expect(response.headers['x-ratelimit-limit']).toBeUndefined();
   });
 });

@@ -1,13 +1,10 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import basicAuth from 'express-basic-auth';
+import parseBasicAuth from 'basic-auth';
+import type { RequestHandler, Response } from 'express';
 import { errors } from '../../errors/catalogue';
-import { renderError } from '../../http/representation';
 import type { Account } from '../../domain/account';
 import type { TemporaryCredentials } from '../auth/temporary-credentials';
 
 export const REALM = 'IVR reporting API';
-
-const unauthorizedBody = (req: Request): string => renderError(req, req.res as Response, errors.unauthorized(REALM));
 
 interface AuthenticatedLocals {
   account?: Account;
@@ -21,35 +18,29 @@ export function authenticatedAccount(res: Response): Account {
 }
 
 /**
- * HTTP Basic with the temporary credentials of POST /api/auth, through one express-basic-auth middleware
- * made at start. Its authorizer is not given the request, but it is called synchronously from within the
- * middleware, so the request's response and `next` are handed over in two variables for the length of
- * that call: the authorizer puts the account it found on the response for the handlers. express-basic-auth
- * asserts that the authorizer never reports an error, so a store failure goes to `next` instead.
+ * HTTP Basic with the temporary credentials of POST /api/auth: the header read by basic-auth (the parser
+ * Express's own projects use), the pair checked by the credentials service, the account put on the
+ * response for the handlers. A request that cannot be tied to an account (no credentials, or none that
+ * work) first goes through `refusedLimit`, the per-address window of such requests, then gets the 401
+ * with its challenge (or the window's 429): the account's own window is never touched.
  */
-export function requireCredentials(credentials: TemporaryCredentials): RequestHandler {
-  let authorisedRes: Response | undefined;
-  let authorisedNext: NextFunction | undefined;
-  const checkBasicAuth = basicAuth({
-    authorizer: (login: string, password: string, done: (error: null, approved: boolean) => void) => {
-      const res = authorisedRes as Response;
-      const next = authorisedNext as NextFunction;
-      credentials.verify(login, password).then((account) => {
-        if (account !== undefined) (res.locals as AuthenticatedLocals).account = account;
-        done(null, account !== undefined);
-      }, next);
-    },
-    authorizeAsync: true,
-    unauthorizedResponse: unauthorizedBody,
-  });
+export function requireCredentials(credentials: TemporaryCredentials, refusedLimit: RequestHandler): RequestHandler {
+  const refuse: RequestHandler = (req, res, next) => {
+    refusedLimit(req, res, (error?: unknown) => next(error ?? errors.unauthorized(REALM)));
+  };
   return (req, res, next) => {
-    authorisedRes = res;
-    authorisedNext = next;
-    try {
-      checkBasicAuth(req, res, next);
-    } finally {
-      authorisedRes = undefined;
-      authorisedNext = undefined;
+    const presented = parseBasicAuth(req);
+    if (presented === undefined) {
+      refuse(req, res, next);
+      return;
     }
+    credentials.verify(presented.name, presented.pass).then((account) => {
+      if (account === undefined) {
+        refuse(req, res, next);
+        return;
+      }
+      (res.locals as AuthenticatedLocals).account = account;
+      next();
+    }, next);
   };
 }

@@ -18,6 +18,14 @@ export interface RateLimitGroups {
   readonly authentication: RequestHandler;
   /** Every raw-data resource together: counted per authenticated account. */
   readonly data: RequestHandler;
+  /**
+   * The requests under /api/ that cannot be tied to an account (decisions.md: the headers are on all API
+   * requests), each in a window of its own per client address, with the limit of the group it would be
+   * in: another method on /api/auth in the authentication group's; a data resource without credentials
+   * that work, another method on one, or an unknown path under /api/ in the data group's.
+   */
+  readonly unidentifiedAuthentication: RequestHandler;
+  readonly unidentifiedData: RequestHandler;
 }
 
 interface GroupDefinition {
@@ -81,9 +89,10 @@ export interface LimitDependencies {
 }
 
 /**
- * The two limit groups of section 8. The authentication group fails closed: it is what makes password
- * guessing slow. The data group fails open: its callers already proved who they are, and reports should
- * not stop because the shared counters are away.
+ * The two limit groups of section 8, and the windows of their requests that no account can be named for.
+ * The authentication group fails closed: it is what makes password guessing slow. The data group fails
+ * open: its callers already proved who they are, and reports should not stop because the shared counters
+ * are away. The unidentified windows fail open too: what they count is refused anyway.
  */
 export function rateLimitGroups(dependencies: LimitDependencies, settings: RateLimitSettings): RateLimitGroups {
   return {
@@ -97,6 +106,18 @@ export function rateLimitGroups(dependencies: LimitDependencies, settings: RateL
       name: 'data',
       limit: settings.dataLimit,
       key: (_req, res) => authenticatedAccount(res).id,
+      failOpen: true,
+    }),
+    unidentifiedAuthentication: limitGroup(dependencies, settings.windowSeconds, {
+      name: 'authentication-unidentified',
+      limit: settings.authLimit,
+      key: byClientAddress,
+      failOpen: true,
+    }),
+    unidentifiedData: limitGroup(dependencies, settings.windowSeconds, {
+      name: 'data-unidentified',
+      limit: settings.dataLimit,
+      key: byClientAddress,
       failOpen: true,
     }),
   };
