@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storableIdentifier } from './storable-text';
 import { parseInstantWithOffset } from './instant';
+import { INSTANT_WITH_OFFSET_PATTERN } from '../time/calendar-patterns';
 import { phoneNumberSchema } from './phone-number';
 import { callerSchema } from './caller';
 
@@ -77,7 +78,10 @@ const startedAt = z.string().transform((value, context) => {
     return z.NEVER;
   }
   return instant;
-}).meta({ description: 'ISO-8601 date and time from 1970 with an offset (Z or ±hh:mm)' });
+}).meta({
+  description: 'ISO-8601 date and time from 1970 with an offset (Z or ±hh:mm), e.g. 2018-02-07T10:15:00-05:00',
+  pattern: INSTANT_WITH_OFFSET_PATTERN,
+});
 
 const pathStepSchema = z.strictObject({
   application: storableIdentifier(500),

@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Config } from '../config/config';
-import { authenticationFieldsSchema } from '../reporting/auth/params';
+import { authenticationFieldsSchema, authenticationQuerySchema } from '../reporting/auth/params';
 import { issuedCredentialsSchema } from '../reporting/auth/route';
 import { EVENTS_PATH, eventsBodySchema } from '../reporting/events/series';
 import { FLOW_PATH, MAX_FLOW_ENTRIES } from '../reporting/flow/report';
@@ -45,7 +45,7 @@ const DATA_RESOURCE_OPERATIONS: readonly DataResourceOperation[] = [
   {
     operationId: 'getEvents',
     summary: 'Event tracker',
-    description: 'Calls, log events, loops and form items, and two averages, per period (section 4.2 of the interface).',
+    description: 'Calls, log events, loops and form items, and two averages, per period, as the event tracker of the reference.',
     expressPath: EVENTS_PATH,
     params: seriesPathSchema,
     json: eventsBodySchema,
@@ -109,10 +109,12 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
     description:
       "Trades a tool account's login and password for a temporary login and password, to send as HTTP Basic " +
       `credentials to the raw-data resources. A new pair on every success; each works until it is unused for ${settings.credentialTtlSeconds} s, ` +
-      "or the account is deactivated, its password changed or its credentials revoked. The fields may also come in the query string " +
-      `(the body wins). Counts against the authentication group: ${settings.authRateLimit} requests per ${window} per client address.`,
+      "or the account is deactivated, its password changed or its credentials revoked. Each of tool, login and password comes from " +
+      "the body (a form or a JSON object) or the query string, where the reference documents them; where both have one, the body's is read, " +
+      `and one in neither is a 400. Counts against the authentication group: ${settings.authRateLimit} requests per ${window} per client address.`,
     security: [],
     request: {
+      query: authenticationQuerySchema,
       body: {
         required: false,
         content: { [FORM_TYPE]: { schema: authenticationFieldsSchema }, [JSON_TYPE]: { schema: authenticationFieldsSchema } },
@@ -120,7 +122,10 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
     },
     responses: {
       200: { description: 'The temporary credentials', headers: { ...headers.rateLimit }, content: jsonOrXml(issuedCredentialsSchema) },
-      400: errorResponse('An invalid tool, a missing login or password, or a body that cannot be read', { xml: true, headers: headers.rateLimit }),
+      400: errorResponse(
+        'An invalid tool, a login or password missing from both the body and the query string or not as the schema says, or a body that cannot be read',
+        { xml: true, headers: headers.rateLimit },
+      ),
       401: errorResponse('Unknown login, wrong password or inactive account: one answer for the three', {
         xml: true,
         headers: { ...headers.rateLimit, ...headers.formChallenge },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { phoneNumberSchema } from '../../domain/phone-number';
 import { timeZoneSchema } from '../../domain/time-zone';
 import { errors } from '../../errors/catalogue';
-import { storableIdentifier } from '../../domain/storable-text';
+import { boundedText, storableIdentifier } from '../../domain/storable-text';
 import { TOOLS } from '../../domain/account';
 import { describeIssues } from '../field-errors';
 import type { AccountChanges, AccountKey } from './account-admin';
@@ -21,10 +21,7 @@ export const accountPhonePathSchema = accountPathSchema.extend({ phone: phoneNum
 /** The body of PUT /admin/accounts/{tool}/{login}. */
 export const accountChangesSchema = z
   .strictObject({
-    password: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(1024, 'must be at most 1024 characters')
+    password: boundedText(1, 1024)
       .optional()
       .meta({ description: 'Stored only as a salted scrypt hash; required to create; a new one ends every temporary credential' }),
     active: z.boolean('must be true or false').optional().meta({ description: 'A new account is active' }),
@@ -47,8 +44,8 @@ export function parsePhone(value: unknown): string {
   return parsed(phoneNumberSchema.safeParse(value), 'phone: ');
 }
 
-/** A PUT body; an empty body changes nothing. */
+/** A PUT body; no body at all changes nothing (JSON `null` is a body, and not an object). */
 export function parseAccountChanges(body: unknown): AccountChanges {
-  const changes = parsed(accountChangesSchema.safeParse(body ?? {}));
+  const changes = parsed(accountChangesSchema.safeParse(body === undefined ? {} : body));
   return { password: changes.password, active: changes.active, timeZone: changes.timezone };
 }

@@ -1,29 +1,37 @@
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
-import { isStorableText, STORABLE_TEXT_PROBLEM } from '../../domain/storable-text';
+import { boundedText, isStorableText, STORABLE_TEXT_PATTERN, STORABLE_TEXT_PROBLEM } from '../../domain/storable-text';
 import { TOOLS } from '../../domain/account';
 import type { AuthenticationRequest } from './authenticate';
 
 const toolSchema = z.enum(TOOLS).meta({ description: 'The tool the account belongs to' });
-const passwordSchema = z.string({ error: 'must be text' }).min(1).max(1024, 'must be at most 1024 characters');
+const passwordSchema = boundedText(1, 1024);
 // Logins are looked up in the store, which keeps only storable text (no account can have another).
-const loginSchema = passwordSchema.refine(isStorableText, STORABLE_TEXT_PROBLEM);
+const loginSchema = passwordSchema.refine(isStorableText, STORABLE_TEXT_PROBLEM).meta({ pattern: STORABLE_TEXT_PATTERN });
 const SCHEMAS = { login: loginSchema, password: passwordSchema };
 
-/** The three fields of POST /api/auth, each as it is validated below; the API reference documents them with this. */
-export const authenticationFieldsSchema = z
-  .object({
-    tool: toolSchema,
-    login: loginSchema.meta({ description: "The account's login" }),
-    password: passwordSchema.meta({ description: "The account's password" }),
-  })
-  .meta({ id: 'AuthenticationRequest' });
+const fieldsShape = {
+  tool: toolSchema.optional(),
+  login: loginSchema.optional().meta({ description: "The account's login" }),
+  password: passwordSchema.optional().meta({ description: "The account's password" }),
+};
+
+/**
+ * The three fields of POST /api/auth, each as it is validated below; the API reference documents them with
+ * this, in the body and in the query string. Each must be in one of the two: a schema cannot say that
+ * across the two places, so the reference says it in words, beside the 400 it leads to.
+ */
+export const authenticationFieldsSchema = z.object(fieldsShape).meta({
+  id: 'AuthenticationRequest',
+  description: "Each of tool, login and password in the body or in the query string; where both have one, the body's is read",
+});
+export const authenticationQuerySchema = z.object(fieldsShape);
 
 const FIELDS = ['tool', 'login', 'password'] as const;
 type Field = (typeof FIELDS)[number];
 
 function pick(source: unknown): Partial<Record<Field, unknown>> {
-  if (typeof source !== 'object' || source === null || Array.isArray(source)) return {};
+  if (typeof source !== 'object' || source === null) return {};
   const record = source as Record<string, unknown>;
   return Object.fromEntries(FIELDS.filter((name) => record[name] !== undefined).map((name) => [name, record[name]]));
 }
@@ -33,6 +41,9 @@ function pick(source: unknown): Partial<Record<Field, unknown>> {
  * body; both are read, and a JSON body too. Where a name appears in both, the body wins.
  */
 export function parseAuthenticationRequest(query: unknown, body: unknown): AuthenticationRequest {
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw errors.badRequest('the JSON body must be an object with tool, login and password');
+  }
   const merged = { ...pick(query), ...pick(body) };
   const tool = toolSchema.safeParse(merged.tool);
   if (!tool.success) throw errors.invalidTool();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { normalisePhone, PHONE_PATTERN } from '../../domain/phone-number';
 import { errors } from '../../errors/catalogue';
 import { calendarDateOf, epochDayOf, type EpochDay } from '../../time/calendar';
+import { COMPACT_DATE_PATTERN } from '../../time/calendar-patterns';
 import { PERIODS, type Period } from './periods';
 
 export const ALL_PHONES = 'ALL';
@@ -39,7 +40,7 @@ const dateParam = (name: 'start' | 'end') =>
     return day;
   }).meta({
     description: `The ${name === 'start' ? 'first' : 'last'} local day of the range, included: a real date YYYYMMDD from 19700101`,
-    pattern: '^[0-9]{8}$',
+    pattern: COMPACT_DATE_PATTERN,
   });
 
 const phoneParam = z.string().transform((value, context) => {
