@@ -28,6 +28,7 @@ const DOCUMENTED_SETTINGS = [
   'surveyRestPath',
   'surveyPlumPath',
   'soapMaxBytes',
+  'surveyMessageLimits',
   'metricsToken',
 ] as const satisfies ReadonlyArray<keyof Config>;
 

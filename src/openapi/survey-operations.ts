@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Config } from '../config/config';
-import { restCallFormSchema } from '../survey/rest-request';
+import { restCallFormSchemas } from '../survey/rest-request';
 import { SESSION_COOKIE } from '../survey/session-cookie';
 import { SURVEY_OPERATIONS, SURVEY_SERVICE } from '../survey/wsdl';
 import { errorResponse, type SharedHeaders } from './components';
@@ -11,7 +11,7 @@ export const SURVEY_TAG = 'Survey web service';
 const SOAP_TYPE = 'text/xml';
 const TEXT_TYPE = 'text/plain';
 
-type SurveySettings = Pick<Config, 'publicUrl' | 'soapPath' | 'surveyRestPath' | 'surveyPlumPath' | 'surveyRateLimit' | 'rateLimitWindowSeconds' | 'soapMaxBytes'>;
+type SurveySettings = Pick<Config, 'publicUrl' | 'soapPath' | 'surveyRestPath' | 'surveyPlumPath' | 'surveyRateLimit' | 'rateLimitWindowSeconds' | 'soapMaxBytes' | 'surveyMessageLimits'>;
 
 /** Where a WSDL is: absolute with PUBLIC_URL, else relative to the server that serves the document. */
 export function wsdlAddress({ publicUrl }: Pick<Config, 'publicUrl'>, path: string): string {
@@ -95,6 +95,7 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
     });
   }
 
+  const forms = restCallFormSchemas(settings.surveyMessageLimits);
   registry.registerPath({
     method: 'post',
     path: settings.surveyRestPath,
@@ -109,7 +110,7 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
       cookies: sessionCookie,
       body: {
         required: true,
-        content: { 'multipart/form-data': { schema: restCallFormSchema }, 'application/x-www-form-urlencoded': { schema: restCallFormSchema } },
+        content: { 'multipart/form-data': { schema: forms.multipart }, 'application/x-www-form-urlencoded': { schema: forms.form } },
       },
     },
     responses: {

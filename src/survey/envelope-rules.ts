@@ -1,5 +1,6 @@
 import type { SurveyMessageLimits } from '../config/config';
 import { errors } from '../errors/catalogue';
+import { codePointLength } from '../domain/storable-text';
 import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type TextPart } from './call-parts';
 import { isSurveyOperation, SOAP_11_ENVELOPE, SURVEY_OPERATIONS, type SurveyOperation } from './wsdl';
 
@@ -50,9 +51,11 @@ class TextCollector {
   ) {}
 
   add(text: string): void {
-    this.length += text.length;
-    if (this.length > this.maxLength) throw textTooLong(this.what, this.maxLength);
     this.pieces.push(text);
+    this.length += text.length;
+    // Characters are code points, as the REST twin's form fields count them; UTF-16 units are never
+    // fewer, so the count is taken only past the bound.
+    if (this.length > this.maxLength && codePointLength(this.text()) > this.maxLength) throw textTooLong(this.what, this.maxLength);
   }
 
   text(): string {

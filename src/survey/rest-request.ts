@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { SurveyMessageLimits } from '../config/config';
 import { errors, type AppError } from '../errors/catalogue';
+import { codePointLength } from '../domain/storable-text';
 import { readBody } from './body-stream';
 import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type SurveyCallBounds } from './call-parts';
 import type { SurveyFile } from './survey-handler';
@@ -20,33 +21,46 @@ const INDEXED_FIELD = /^([a-z_]+)\[(0|[1-9][0-9]{0,8})\]$/;
 type ArrayItems = { readonly kind: 'listed'; readonly items: string[] } | { readonly kind: 'indexed'; readonly items: Map<number, string> };
 
 /**
- * The form as the API reference documents it, by the names the reader below takes. Busboy reads the form,
- * so this describes it rather than validates it; `callParts` then checks the parts as for a SOAP call.
+ * The form as the API reference documents it, by the names the reader below takes, within the bounds of
+ * the service (SURVEY_MAX_ITEMS, SURVEY_MAX_TEXT_LENGTH). Busboy reads the form, so this describes it
+ * rather than validates it; `callParts` then checks the parts as for a SOAP call. Recordings are file
+ * parts, which only a multipart form can carry.
  */
-export const restCallFormSchema = z
-  .object({
-    [PART_NAMES.questionTexts]: z.array(z.string()).optional().meta({
-      description:
-        `The question texts of the current page, in page order; absent, none. The field may also be named ${PART_NAMES.questionTexts}[], ` +
+export function restCallFormSchemas(limits: Pick<SurveyMessageLimits, 'maxItems' | 'maxTextLength'>) {
+  const text = () => z.string().meta({ maxLength: limits.maxTextLength });
+  const items = (description: string) => z.array(text()).max(limits.maxItems).optional().meta({ description });
+  const fields = {
+    [PART_NAMES.questionTexts]: items(
+      `The question texts of the current page, in page order; absent, none. The field may also be named ${PART_NAMES.questionTexts}[], ` +
         `or ${PART_NAMES.questionTexts}[0], ${PART_NAMES.questionTexts}[1], ... (ordered by index)`,
-    }),
-    [PART_NAMES.answers]: z.array(z.string()).optional().meta({
-      description:
-        `answers[i] is the answer to question_texts[i]; absent, none. The field may also be named ${PART_NAMES.answers}[], ` +
+    ),
+    [PART_NAMES.answers]: items(
+      `answers[i] is the answer to question_texts[i], so as many as question_texts; absent, none. The field may also be named ${PART_NAMES.answers}[], ` +
         `or ${PART_NAMES.answers}[0], ${PART_NAMES.answers}[1], ... (ordered by index)`,
-    }),
-    [PART_NAMES.aniIp]: z.string().optional().meta({ description: "The caller's address, when the survey system sends it" }),
-    [PART_NAMES.dnis]: z.string().optional().meta({ description: 'The number called, when the survey system sends it' }),
-    [PART_NAMES.sessionId]: z
-      .string()
+    ),
+    [PART_NAMES.aniIp]: text().optional().meta({ description: "The caller's address, when the survey system sends it" }),
+    [PART_NAMES.dnis]: text().optional().meta({ description: 'The number called, when the survey system sends it' }),
+    [PART_NAMES.sessionId]: text()
       .optional()
       .meta({ description: 'The survey this call belongs to; else the survey_session cookie says; else a new survey' }),
-    recording: z
-      .array(z.string().meta({ format: 'binary' }))
-      .optional()
-      .meta({ description: 'Recordings as file parts (multipart only; any field name), each handed to the handler under its file name, or its field name when it has none (file-1.wav)' }),
-  })
-  .meta({ id: 'SurveyCallForm' });
+  };
+  return {
+    form: z.object(fields).meta({ id: 'SurveyCallForm' }),
+    multipart: z
+      .object({
+        ...fields,
+        recording: z
+          .array(z.string().meta({ format: 'binary' }))
+          .max(limits.maxItems)
+          .optional()
+          .meta({ description: 'Recordings as file parts (any field name), each handed to the handler under its file name, or its field name when it has none (file-1.wav)' }),
+      })
+      .meta({ id: 'SurveyCallMultipartForm' }),
+  };
+}
+
+/** Characters counted as the API reference counts them (code points); UTF-16 units are never fewer. */
+const isLongerThan = (value: string, limit: number): boolean => value.length > limit && codePointLength(value) > limit;
 
 export interface RestCall {
   readonly parts: ReceivedParts;
@@ -71,7 +85,7 @@ class FormCollector {
 
   field(name: string, value: string, info: FieldInfo): void {
     if (this.failure !== undefined) return;
-    if (info.valueTruncated || value.length > this.limits.maxTextLength) {
+    if (info.valueTruncated || isLongerThan(value, this.limits.maxTextLength)) {
       this.fail(textTooLong(`the field ${name}`, this.limits.maxTextLength));
       return;
     }

@@ -83,6 +83,21 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
     expect(response.body).toEqual({ tool: 'dev', login: 'alice', active: true, timezone: 'America/Chicago', phones: [] });
   });
 
+  test('refuses a JSON body of null, which is a body and not an object', async () => {
+    await putAccount('/admin/accounts/dev/alice', { password: 'pw' });
+    const response = await admin(running.url).put('/admin/accounts/dev/alice').set('Content-Type', 'application/json').send('null');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Invalid input: expected object, received null' });
+  });
+
+  test('counts a password length in characters, as the API reference does, not in UTF-16 units', async () => {
+    const fits = await putAccount('/admin/accounts/dev/emoji', { password: '😀'.repeat(1024) });
+    expect(fits.status).toBe(201);
+    const over = await putAccount('/admin/accounts/dev/emoji', { password: '😀'.repeat(1025) });
+    expect(over.status).toBe(400);
+    expect(over.body).toEqual({ error: 'password: must be at most 1024 characters' });
+  });
+
   test('treats the same login under two tools as two accounts', async () => {
     expect((await putAccount('/admin/accounts/dev/alice', { password: 'pw' })).status).toBe(201);
     expect((await putAccount('/admin/accounts/fuseplus/alice', { password: 'pw' })).status).toBe(201);

@@ -101,6 +101,25 @@ describe('POST /api/auth', () => {
     expect(response.body).toEqual({ error: `${field} is required` });
   });
 
+  test.each([
+    ['an array', '[]', 'the JSON body must be an object with tool, login and password'],
+    ['a string', '"dev"', 'request body could not be parsed'],
+    ['null', 'null', 'request body could not be parsed'],
+  ])('returns 400 for a JSON body that is %s, even with every field in the query string', async (_kind, body, error) => {
+    const response = await request(server.url)
+      .post('/api/auth?tool=dev&login=alice&password=secret-password')
+      .set('Content-Type', 'application/json')
+      .send(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error });
+  });
+
+  test('refuses a login with a control character, as the API reference states', async () => {
+    const response = await auth().send({ tool: 'dev', login: 'ali\u0007ce', password: 'secret-password' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'login must be text without control characters or unpaired surrogates' });
+  });
+
   test('returns 400 for a JSON body that does not parse', async () => {
     const response = await auth().set('Content-Type', 'application/json').send('{"tool": "dev",');
     expect(response.status).toBe(400);
