@@ -35,7 +35,8 @@ export function codePointLength(value: string): number {
  */
 export function boundedText(minLength: number, maxLength: number) {
   return z
-    .string({ error: 'must be text' })
+    // A missing value keeps zod's own message, which says that it is missing.
+    .string({ error: (issue) => (issue.input === undefined ? undefined : 'must be text') })
     // A string has at least as many UTF-16 units as code points, so the count is needed only near the bounds.
     .refine((value) => value.length >= minLength && (minLength <= 1 || codePointLength(value) >= minLength), {
       message: minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`,

@@ -71,7 +71,7 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
         },
         content: jsonOnly(accountViewSchema),
       },
-      400: failure('An invalid field (named), an unknown field, a body that is not a JSON object, or no password to create'),
+      400: failure('An invalid field (named), an unknown field, a time zone the server does not know (an IANA name such as America/New_York), a body that is not a JSON object, or no password to create'),
       415: failure('A body in another type than application/json'),
     },
   });
@@ -119,7 +119,8 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
     summary: 'Import call records',
     description:
       'Read as it arrives and stored in batches, never held whole; answered once every good record is stored. A bad record is ' +
-      'rejected alone; a record stored before (by call_id) is a duplicate and left as it was, so sending a body again is safe.',
+      'rejected alone (one the CallRecord schema refuses, or one for a number on no account), listed in the answer; a record stored ' +
+      'before (by call_id) is a duplicate and left as it was, so sending a body again is safe.',
     request: {
       body: {
         required: true,
