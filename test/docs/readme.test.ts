@@ -37,6 +37,12 @@ describe('README', () => {
     expect(README.indexOf('npm test')).toBeLessThan(800);
   });
 
+  test('has no example that writes a file into the folder it runs in (the checkout, for most readers)', () => {
+    const commands = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string).join('\n');
+    const written = [...commands.matchAll(/\s(?:>>?|-[cob]|--output|--cookie-jar)\s*([^\s&|;<>]+)/g)].map((match) => match[1] as string);
+    expect(written.filter((file) => !file.startsWith('/') && !file.startsWith('&'))).toEqual([]);
+  });
+
   test('walks through authentication and event reports with commands that work verbatim', async () => {
     const [authenticate, byMonth, byWeekInXml] = shellBlocks('Try it with curl');
     expect(JSON.parse(await bash(authenticate!))).toEqual({ login: expect.stringMatching(/^[0-9a-f]{32}$/), password: expect.stringMatching(/^[0-9a-f]{32}$/) });
