@@ -2,13 +2,24 @@ import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { timeZoneSchema } from '../domain/time-zone';
 
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+/** A whole number in range; every refusal names the range, in the house style of the other messages. */
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => {
+  const range = max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be ${range}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be ${range}`).max(max, `must be ${range}`));
+};
+
+/** One of a few words, in any case (`Sunday` is sunday), refused with the list of them. */
+const oneOf = <const Values extends readonly [string, ...string[]]>(values: Values) =>
   z
     .string()
     .trim()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(values, { error: `must be one of ${values.join(', ')}` }));
 
 const timeZone = z.string().trim().pipe(timeZoneSchema);
 
@@ -76,12 +87,12 @@ const defaultPlumPath = (soapPath: string) => `${soapPath}/plum`;
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: publicUrl,
   TRUST_PROXY: trustProxy.default(false),
   SEED_FILE: optionalText,
   DEFAULT_TIMEZONE: timeZone.default('UTC'),
-  WEEK_START: z.enum(['monday', 'sunday']).default('monday'),
+  WEEK_START: oneOf(['monday', 'sunday']).default('monday'),
   MAX_RANGE_DAYS: integer(1, 100_000).default(3660),
   REPORT_CACHE_BYTES: integer(0).default(67_108_864),
   CREDENTIAL_TTL_SECONDS: integer(1).default(86_400),
@@ -89,7 +100,7 @@ const schema = z.object({
   AUTH_RATE_LIMIT: integer(1).default(15),
   DATA_RATE_LIMIT: integer(1).default(150),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(900),
-  STORE: z.enum(['memory', 'postgres']).default('memory'),
+  STORE: oneOf(['memory', 'postgres']).default('memory'),
   DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional()),
   REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
   SOAP_PATH: urlPath.default('/survey'),

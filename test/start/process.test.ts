@@ -158,7 +158,7 @@ describe('the server process', () => {
   test('stops with exit code 1 and a message naming the variable for a bad configuration', async () => {
     server = startServerProcess({ WEEK_START: 'friday' });
     expect(await server.exited()).toBe(1);
-    expect(server.messages.text()).toBe('invalid configuration: WEEK_START="friday": Invalid option: expected one of "monday"|"sunday"\n');
+    expect(server.messages.text()).toBe('invalid configuration: WEEK_START="friday": must be one of monday, sunday\n');
   });
 
   test('stops with exit code 1 and one line naming PORT and HOST when the port is in use', async () => {
