@@ -161,12 +161,12 @@ function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number)
     return busboy({
       headers: req.headers,
       defParamCharset: 'utf8',
+      // No count of fields: those the service reads are bounded one by one (items, one of each text part),
+      // and others are ignored, as the reference's own sample ignores them, within the body's size.
       limits: {
         fieldSize: limits.maxTextLength * 4,
-        fields: 2 * limits.maxItems + TEXT_PARTS.size,
         files: limits.maxItems,
         fileSize: maxBytes,
-        parts: 3 * limits.maxItems + TEXT_PARTS.size,
       },
     });
   } catch {
@@ -188,9 +188,7 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCal
   // Busboy reports a part whose name attribute is empty with no name at all, whatever its types say.
   parser.on('field', (name: string | undefined, value, info) => form.field(name ?? '', value, info));
   parser.on('file', (name: string | undefined, stream, info) => form.file(name ?? '', stream, info));
-  parser.on('fieldsLimit', tooMany('fields'));
   parser.on('filesLimit', tooMany('files'));
-  parser.on('partsLimit', tooMany('parts'));
   // Settles when busboy is done, or failed: a malformed form is the caller's mistake. Busboy may report
   // more than one error for one form (a broken part, then the form's end): each must find a listener.
   const done = new Promise<void>((resolve) => {

@@ -210,10 +210,10 @@ describe('SHUTDOWN_DRAIN_SECONDS', () => {
     expect(loadConfig({}).shutdownDrainSeconds).toBe(0);
     expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '3600' }).shutdownDrainSeconds).toBe(3600);
     expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '3601' })).toThrow(
-      new ConfigError('invalid configuration: SHUTDOWN_DRAIN_SECONDS="3601": Too big: expected number to be <=3600'),
+      new ConfigError('invalid configuration: SHUTDOWN_DRAIN_SECONDS="3601": must be a whole number from 0 to 3600'),
     );
     expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(
-      new ConfigError('invalid configuration: SHUTDOWN_DRAIN_SECONDS="-1": must be a whole number'),
+      new ConfigError('invalid configuration: SHUTDOWN_DRAIN_SECONDS="-1": must be a whole number from 0 to 3600'),
     );
   });
 });
@@ -223,7 +223,7 @@ describe('READINESS_TIMEOUT_SECONDS', () => {
     expect(loadConfig({}).readinessTimeoutSeconds).toBe(2);
     expect(loadConfig({ READINESS_TIMEOUT_SECONDS: '60' }).readinessTimeoutSeconds).toBe(60);
     expect(() => loadConfig({ READINESS_TIMEOUT_SECONDS: '0' })).toThrow(
-      new ConfigError('invalid configuration: READINESS_TIMEOUT_SECONDS="0": Too small: expected number to be >=1'),
+      new ConfigError('invalid configuration: READINESS_TIMEOUT_SECONDS="0": must be a whole number from 1 to 60'),
     );
   });
 });

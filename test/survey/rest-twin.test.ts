@@ -136,6 +136,14 @@ describe('what reaches the handler', () => {
     expect(await response.text()).toBe('accepted');
   });
 
+  test('fields the form does not define are left alone however many there are, as the reference\'s sample ignores them', async () => {
+    await startServer({ SURVEY_MAX_ITEMS: '2' });
+    const extra = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`survey_field_${index}`, 'x']));
+    const response = await postForm(form(['Q1', 'Q2'], ['no', 'yes'], extra));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('accepted');
+  });
+
   test('a gzip-compressed form is read like any other', async () => {
     await startServer();
     const body = 'question_texts%5B%5D=Q&answers%5B%5D=yes';
