@@ -1,5 +1,6 @@
 import type { Config } from './config/config';
 import type { DemoAccount } from './startup-data/demo/demo-account';
+import type { SeedFileSummary } from './startup-data/seed-file';
 
 /** The banner's last line: whoever reads the banner (a person, a test) knows it is whole. */
 export const BANNER_END = 'Stop with Ctrl+C.';
@@ -30,23 +31,47 @@ function demoLines(base: string, demo: DemoAccount): string[] {
   ];
 }
 
+/** What was loaded at start: the demo data, or a seed file's summary. */
+export interface LoadedData {
+  readonly demo: DemoAccount | undefined;
+  readonly seed: SeedFileSummary | undefined;
+}
+
+const counted = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+
+function sharedStateLine(config: Config): string {
+  if (config.redisUrl !== undefined) return 'Rate limits and survey sessions: Redis (REDIS_URL), shared by every instance';
+  if (config.store === 'postgres') return 'Rate limits and survey sessions: PostgreSQL, shared by every instance (REDIS_URL moves them to Redis)';
+  return 'Rate limits and survey sessions: in this process';
+}
+
+function seedLine(config: Config, seed: SeedFileSummary): string {
+  return (
+    `Seed file ${config.seedFile ?? ''}: ${counted(seed.accounts, 'account', 'accounts')}, ${counted(seed.phones, 'number', 'numbers')}, ` +
+    `${counted(seed.calls, 'call', 'calls')} stored (${counted(seed.duplicates, 'duplicate', 'duplicates')})`
+  );
+}
+
 /**
- * What a person starting the server reads: where it listens, on which store, the dashboard, the API
- * reference, the survey service's WSDL, whether the admin API is on, and with the demo data, its
- * credentials and curl commands that work as printed. It goes to standard error, apart from the JSON
- * logs on standard output.
+ * What a person starting the server reads: where it listens, on which store and where the shared state
+ * lives, the dashboard, the API reference, the survey service's WSDL and handler, whether the admin API
+ * is on, what a seed file brought, and with the demo data, its credentials and curl commands that work
+ * as printed. It goes to standard error, apart from the JSON logs on standard output.
  */
-export function banner(url: string, config: Config, demo: DemoAccount | undefined): string {
+export function banner(url: string, config: Config, { demo, seed }: LoadedData): string {
   const base = config.publicUrl ?? url;
   const store = config.store === 'postgres' ? 'PostgreSQL' : 'in-memory';
   return [
     `IVR reporting server listening on ${url} (${store} store${demo === undefined ? '' : ' with demo data'})`,
+    sharedStateLine(config),
     `Dashboard: ${base}/`,
     `API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`,
     `Survey web service WSDL: ${base}${config.surveyPlumPath}?wsdl (plumEval), ${base}${config.soapPath}?wsdl (svcEval)`,
+    `Survey handler: ${config.surveyHandler ?? "the sample state table ('accepted', 'accepted again', 'rejected')"}`,
     config.adminToken === undefined
       ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'
       : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)`,
+    ...(seed === undefined ? [] : [seedLine(config, seed)]),
     '',
     ...(demo === undefined ? [] : demoLines(url, demo)),
     BANNER_END,

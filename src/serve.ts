@@ -71,5 +71,5 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   // Printed last: whoever reads it may signal the process at once.
-  process.stderr.write(banner(started.running.url, started.config, started.demo));
+  process.stderr.write(banner(started.running.url, started.config, started));
 }

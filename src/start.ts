@@ -6,7 +6,7 @@ import { shutdownState, type ShutdownState } from './operations/shutdown-state';
 import { listen, type RunningServer } from './server';
 import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo/demo-account';
 import { openStore } from './storage/open-store';
-import { loadSeedFile } from './startup-data/seed-file';
+import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
 import type { Store } from './storage/store';
 import { loadSurveyHandler } from './survey/handler-module';
 import { systemClock, type Clock } from './time/clock';
@@ -18,6 +18,8 @@ export interface Started {
   readonly running: RunningServer;
   /** Set when the bundled demo data was loaded (no SEED_FILE). */
   readonly demo: DemoAccount | undefined;
+  /** Set when SEED_FILE was loaded: what it brought. */
+  readonly seed: SeedFileSummary | undefined;
   /** Begun at the first signal: GET /readyz answers 503 from then on. */
   readonly shutdown: ShutdownState;
   /** Stops accepting, finishes requests in flight, closes the store. */
@@ -44,11 +46,12 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
   const store = await openStore(config, logger);
   const shutdown = shutdownState();
   let demo: DemoAccount | undefined;
+  let seed: SeedFileSummary | undefined;
   let running: RunningServer;
   try {
     if (config.seedFile !== undefined) {
-      const summary = await loadSeedFile(config.seedFile, store, config.defaultTimeZone);
-      logger.info({ seedFile: config.seedFile, ...summary }, 'seed file loaded');
+      seed = await loadSeedFile(config.seedFile, store, config.defaultTimeZone);
+      logger.info({ seedFile: config.seedFile, ...seed }, 'seed file loaded');
     } else if ((await store.accounts.find(DEMO_ACCOUNT_ID)) === undefined) {
       // A durable store keeps the demo account from an earlier start, perhaps changed since: left as it is.
       demo = await loadDemoData(store, clock);
@@ -68,6 +71,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
     store,
     running,
     demo,
+    seed,
     shutdown,
     stop: async () => {
       await running.close();

@@ -45,11 +45,13 @@ describe('the server process', () => {
     server = startServerProcess({});
     const url = await server.listening();
     const printed = server.messages.text();
-    expect(printed.split('\n').slice(0, 6)).toEqual([
+    expect(printed.split('\n').slice(0, 8)).toEqual([
       `IVR reporting server listening on ${url} (in-memory store with demo data)`,
+      'Rate limits and survey sessions: in this process',
       `Dashboard: ${url}/`,
       `API reference: ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
       `Survey web service WSDL: ${url}/survey/plum?wsdl (plumEval), ${url}/survey?wsdl (svcEval)`,
+      "Survey handler: the sample state table ('accepted', 'accepted again', 'rejected')",
       'Admin API: off (set ADMIN_TOKEN to turn it on)',
       '',
     ]);
@@ -234,6 +236,7 @@ describe('the server process', () => {
       server = startServerProcess({ SEED_FILE: seedFile });
       const url = await server.listening();
       expect(server.messages.text()).not.toContain('Demo account');
+      expect(server.messages.text()).toContain(`\nSeed file ${seedFile}: 1 account, 1 number, 1 call stored (0 duplicates)\n`);
       const demo = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'demo', password: 'demo-password' }) });
       expect(demo.status).toBe(401);
       const auth = await fetch(`${url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'fuse', login: 'alice', password: 'pw' }) });
