@@ -6,8 +6,24 @@ export class DependencyUnavailableError extends Error {
   override readonly name = 'DependencyUnavailableError';
 
   constructor(service: string, cause: unknown) {
-    super(`${service} is unreachable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const what = answeredButRefused(cause) ? 'answered but refused the connection' : 'is unreachable';
+    super(`${service} ${what}: ${reason}${answeredButRefused(cause) ? SET_UP_HINT : ''}`, { cause });
   }
+}
+
+const SET_UP_HINT = ' (docs/deployment.md says how to set it up)';
+
+/**
+ * A service that answered with a refusal of its own, rather than nothing at the address: PostgreSQL's
+ * errors carry an SQLSTATE (class 28, such as 28000 no such role or 28P01 a wrong password; class 3D, no
+ * such database), Redis
+ * says WRONGPASS or NOAUTH. The operator then has a set-up step to do, not a network to fix.
+ */
+function answeredButRefused(cause: unknown): boolean {
+  if (!(cause instanceof Error)) return false;
+  const code = (cause as { code?: unknown }).code;
+  return (typeof code === 'string' && /^(28|3D)[0-9A-Z]{3}$/.test(code)) || /^(WRONGPASS|NOAUTH)\b/.test(cause.message);
 }
 
 /**
