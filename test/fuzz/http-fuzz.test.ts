@@ -4,7 +4,7 @@ import type { RunningServer } from '../../src/server';
 import { ADMIN_TOKEN } from '../admin/support';
 import { authenticate, type Credentials } from '../reporting/support';
 import { serve } from '../support/http';
-import { addAccount, buildTestApp } from '../support/test-app';
+import { addAccount, buildTestApp, LIMITS_OUT_OF_REACH } from '../support/test-app';
 import { anyRequest, nearlyValidRequest } from './arbitraries';
 import { sendRaw, type RawRequest, type RawResponse } from './raw-http';
 
@@ -30,10 +30,7 @@ let credentials: Credentials;
 beforeEach(async () => {
   const { app, store } = buildTestApp({
     ADMIN_TOKEN,
-    AUTH_RATE_LIMIT: '1000000',
-    DATA_RATE_LIMIT: '1000000',
-    SURVEY_RATE_LIMIT: '1000000',
-    ADMIN_RATE_LIMIT: '1000000',
+    ...LIMITS_OUT_OF_REACH,
   });
   running = await serve(app);
   await addAccount(store, { phones: ['18005550100', '15550001'], timeZone: 'America/New_York' });

@@ -5,7 +5,7 @@ import type { RunningServer } from '../../src/server';
 import { documentedOperations, documentSchemas, operationById, resolved, type DocumentedOperation } from '../openapi/support';
 import { authenticate, type Credentials } from '../reporting/support';
 import { basic, serve } from '../support/http';
-import { addAccount, buildTestApp } from '../support/test-app';
+import { addAccount, buildTestApp, LIMITS_OUT_OF_REACH } from '../support/test-app';
 import { invalidValue, validValue, type JsonSchema } from './schema-arbitraries';
 
 /*
@@ -52,10 +52,7 @@ let document: ApiDocument;
 beforeAll(async () => {
   const { app, store } = buildTestApp({
     ADMIN_TOKEN,
-    AUTH_RATE_LIMIT: '1000000',
-    DATA_RATE_LIMIT: '1000000',
-    SURVEY_RATE_LIMIT: '1000000',
-    ADMIN_RATE_LIMIT: '1000000',
+    ...LIMITS_OUT_OF_REACH,
     MAX_RANGE_DAYS: String(MAX_RANGE_DAYS),
     SURVEY_MAX_ITEMS: String(SURVEY_MAX_ITEMS),
     SURVEY_MAX_TEXT_LENGTH: String(SURVEY_MAX_TEXT_LENGTH),

@@ -23,6 +23,14 @@ export function buildTestApp(env: NodeJS.ProcessEnv = {}, clock = new FakeClock(
   return { app, store, clock, config };
 }
 
+/** Limits no generated test reaches: the fuzz suites send thousands of requests from one address and account. */
+export const LIMITS_OUT_OF_REACH: NodeJS.ProcessEnv = {
+  AUTH_RATE_LIMIT: '1000000',
+  DATA_RATE_LIMIT: '1000000',
+  SURVEY_RATE_LIMIT: '1000000',
+  ADMIN_RATE_LIMIT: '1000000',
+};
+
 export interface AccountFixture {
   readonly tool?: Tool;
   readonly login?: string;
