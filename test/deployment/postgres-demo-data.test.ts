@@ -24,7 +24,9 @@ describeWithPostgres('the demo data on PostgreSQL', () => {
     expect(await startAndStop()).toContain('(PostgreSQL store with demo data)');
     const second = await startAndStop();
     expect(second).not.toContain('Demo account:');
-    expect(second).toMatch(/^IVR reporting server listening on http:\/\/127\.0\.0\.1:\d+ \(PostgreSQL store\)\nDashboard: http:\/\/127\.0\.0\.1:\d+\/\n/);
+    expect(second).toMatch(
+      /^IVR reporting server listening on http:\/\/127\.0\.0\.1:\d+ \(PostgreSQL store\)\nRate limits and survey sessions: PostgreSQL, shared by every instance \(REDIS_URL moves them to Redis\)\nDashboard: http:\/\/127\.0\.0\.1:\d+\/\n/,
+    );
     expect(second.endsWith('\n\nStop with Ctrl+C.\n')).toBe(true);
   });
 });
