@@ -56,15 +56,25 @@ function seriesChart(label, query, dates, xs, values) {
   };
 }
 
+/** Why the last periods of the range are missing, when some have not begun. */
+function notBegunNote(count, period) {
+  const periods = count === 1 ? `The last ${period}` : `The last ${count} ${period}s`;
+  return element('p', { class: 'hint not-begun' }, [
+    `${periods} of the range ${count === 1 ? 'has' : 'have'} not begun yet in the account's time zone, so ${count === 1 ? 'it is' : 'they are'} left out.`,
+  ]);
+}
+
 /**
  * A series resource: a chart per series and the table of the numbers behind them, one row per period
- * starting on the local date shown.
+ * starting on the local date shown. A period that has not begun (the account's day can be behind the
+ * browser's, whose today ends the default range) is left out: drawn as zero, it would look like an outage.
  */
-export function seriesView(report, answer, query) {
+export function seriesView(report, answer, query, now = Date.now()) {
   const names = Object.keys(answer);
-  const keys = Object.keys(answer[names[0]] ?? {})
+  const allKeys = Object.keys(answer[names[0]] ?? {})
     .map(Number)
     .sort((a, b) => a - b);
+  const keys = allKeys.filter((key) => key * 1000 <= now);
   const days = periodStartDays(keys, query.period, epochDayOf(query.start));
   const dates = days.map(isoDateOf);
   const xs = days.map((day) => day * 86_400);
@@ -80,7 +90,11 @@ export function seriesView(report, answer, query) {
   const numbers = element('details', { class: 'numbers' }, [element('summary', {}, ['The numbers']), table]);
 
   return {
-    node: element('div', {}, [element('div', { class: 'charts' }, charts.map((chart) => chart.node)), numbers]),
+    node: element('div', {}, [
+      ...(keys.length < allKeys.length ? [notBegunNote(allKeys.length - keys.length, query.period)] : []),
+      element('div', { class: 'charts' }, charts.map((chart) => chart.node)),
+      numbers,
+    ]),
     csv: { columns: columns.map((column) => column.name), rows },
     destroy: () => charts.forEach((chart) => chart.destroy()),
   };
