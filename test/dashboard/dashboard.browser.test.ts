@@ -13,7 +13,7 @@ import {
   flowCsv,
   flowTables,
   geographicCsv,
-  geographicRows,
+  geographicTables,
   seriesCsv,
   seriesRows,
   type FlowAnswer,
@@ -99,6 +99,7 @@ interface PageElement {
   hidden: boolean;
   open: boolean;
   getAttribute(name: string): string | null;
+  getBoundingClientRect(): { readonly left: number; readonly right: number };
   querySelector(selectors: string): PageElement | null;
   querySelectorAll(selectors: string): Iterable<PageElement>;
 }
@@ -211,7 +212,10 @@ async function expectReportsAsTheApiAnswers(credentials: Credentials, period: st
     names.forEach((name, index) => expect(name.endsWith(endings[index] as string)).toBe(true));
   }
   const geographic = await apiJson<GeographicAnswer>(credentials, `profile/${range}/ALL`);
-  expect((await tablesOf('geographic')).map((table) => table.rows)).toEqual([geographicRows(geographic)]);
+  expect((await tablesOf('geographic')).map((table) => table.rows)).toEqual(geographicTables(geographic));
+  // The caller from Massachusetts called twice: the largest place comes first, the places with no calls fold away.
+  expect((await tablesOf('geographic'))[0]?.rows[0]).toEqual(['US', 'MA', '2']);
+  expect(await page.$eval('#report-geographic details.no-calls', (details: PageElement) => details.open)).toBe(false);
   const flow = await apiJson<FlowAnswer>(credentials, `path/${range}/ALL`);
   expect((await tablesOf('flow')).map(({ title, rows }) => ({ title, rows }))).toEqual(flowTables(flow, scope));
 }
@@ -259,6 +263,15 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     });
 
     await expectReportsAsTheApiAnswers(credentials, 'day');
+    // Every bar stands beside its number, never under its digits.
+    const overlaps = await page.$$eval('td.with-bar', (cells: PageElement[]) =>
+      cells.filter((cell) => {
+        const value = cell.querySelector('.value')?.getBoundingClientRect();
+        const track = cell.querySelector('.bar-track')?.getBoundingClientRect();
+        return value === undefined || track === undefined || track.left < value.right;
+      }).length,
+    );
+    expect(overlaps).toBe(0);
     await page.$$eval('details.numbers', (all: PageElement[]) => all.forEach((details) => (details.open = true)));
     await chartsFitted();
     await page.screenshot({ path: screenshotPath('dashboard-1280'), fullPage: true });

@@ -38,11 +38,16 @@ export function chartNameEndings(answer: SeriesAnswer, period: string, timeZone:
   });
 }
 
-export function geographicRows(answer: GeographicAnswer): string[][] {
-  return [
-    ...Object.entries(answer.US).map(([state, calls]) => ['US', state, String(calls)]),
-    ...answer.NON_US.map(({ country, calls }) => [country, '', String(calls)]),
+/** The dashboard's geographic tables: the places with calls, most first (ties in the API's order), then those with none. */
+export function geographicTables(answer: GeographicAnswer): string[][][] {
+  const rows: [string, string, number][] = [
+    ...Object.entries(answer.US).map(([state, calls]): [string, string, number] => ['US', state, calls]),
+    ...answer.NON_US.map(({ country, calls }): [string, string, number] => [country, '', calls]),
   ];
+  const shown = (selected: [string, string, number][]) => selected.map(([country, state, calls]) => [country, state, String(calls)]);
+  const placed = shown(rows.filter(([, , calls]) => calls > 0).sort((a, b) => b[2] - a[2]));
+  const none = shown(rows.filter(([, , calls]) => calls === 0));
+  return none.length > 0 ? [placed, none] : [placed];
 }
 
 export function flowTables(answer: FlowAnswer, scope: string): { title: string; rows: string[][] }[] {
@@ -65,7 +70,7 @@ export function seriesCsv(answer: SeriesAnswer, timeZone: string): string {
 }
 
 export function geographicCsv(answer: GeographicAnswer): string {
-  return csv([['country', 'state', 'calls'], ...geographicRows(answer)]);
+  return csv([['country', 'state', 'calls'], ...geographicTables(answer).flat()]);
 }
 
 export function flowCsv(answer: FlowAnswer): string {

@@ -6,11 +6,13 @@ import { element, uniqueId } from './dom.js';
  * would start a formula after an apostrophe).
  */
 
+/** The number, then its bar in a track of its own beside it: a bar drawn under the digits hides them. */
 function barCell(value, largest) {
-  const bar = element('span', { class: 'bar', 'aria-hidden': 'true' });
+  const bar = element('span', { class: 'bar' });
   // A style property, not a style attribute: the page's Content-Security-Policy allows no inline styles.
   bar.style.inlineSize = `${largest > 0 ? (100 * value) / largest : 0}%`;
-  return element('td', { class: 'numeric with-bar' }, [element('span', { class: 'value' }, [String(value)]), bar]);
+  const track = element('span', { class: 'bar-track', 'aria-hidden': 'true' }, [bar]);
+  return element('td', { class: 'numeric with-bar' }, [element('span', { class: 'value' }, [String(value)]), track]);
 }
 
 /**
