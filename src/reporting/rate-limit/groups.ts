@@ -95,31 +95,14 @@ export interface LimitDependencies {
  * are away. The unidentified windows fail open too: what they count is refused anyway.
  */
 export function rateLimitGroups(dependencies: LimitDependencies, settings: RateLimitSettings): RateLimitGroups {
+  const group = (definition: GroupDefinition) => limitGroup(dependencies, settings.windowSeconds, definition);
+  const unidentified = (name: string, limit: number) =>
+    group({ name: `${name}-unidentified`, limit, key: byClientAddress, failOpen: true });
   return {
-    authentication: limitGroup(dependencies, settings.windowSeconds, {
-      name: 'authentication',
-      limit: settings.authLimit,
-      key: byClientAddress,
-      failOpen: false,
-    }),
-    data: limitGroup(dependencies, settings.windowSeconds, {
-      name: 'data',
-      limit: settings.dataLimit,
-      key: (_req, res) => authenticatedAccount(res).id,
-      failOpen: true,
-    }),
-    unidentifiedAuthentication: limitGroup(dependencies, settings.windowSeconds, {
-      name: 'authentication-unidentified',
-      limit: settings.authLimit,
-      key: byClientAddress,
-      failOpen: true,
-    }),
-    unidentifiedData: limitGroup(dependencies, settings.windowSeconds, {
-      name: 'data-unidentified',
-      limit: settings.dataLimit,
-      key: byClientAddress,
-      failOpen: true,
-    }),
+    authentication: group({ name: 'authentication', limit: settings.authLimit, key: byClientAddress, failOpen: false }),
+    data: group({ name: 'data', limit: settings.dataLimit, key: (_req, res) => authenticatedAccount(res).id, failOpen: true }),
+    unidentifiedAuthentication: unidentified('authentication', settings.authLimit),
+    unidentifiedData: unidentified('data', settings.dataLimit),
   };
 }
 
