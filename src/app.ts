@@ -67,8 +67,8 @@ export function createApp(deps: AppDependencies): Express {
   app.use(surveyRouter(services.survey));
   // The pages after the services, whose paths they do not share (config.ts keeps SOAP_PATH off them),
   // so that no report or svcEval call is matched against them. The API reference: outside every limit
-  // group, and built at start, so a mistake in it stops the start.
-  app.use(apiReferenceRouter({ document: apiDocument(deps.config), publicUrl: deps.config.publicUrl }));
+  // group, and built at start, so a mistake in it stops the start; its examples are dated from that day.
+  app.use(apiReferenceRouter({ document: apiDocument(deps.config, deps.clock.now()), publicUrl: deps.config.publicUrl }));
   app.use(dashboardRouter(loadDashboardAssets()));
   app.use(notFound());
   app.use(errorHandler(deps.logger));

@@ -6,7 +6,7 @@ import type { Config } from '../config/config';
 import { ADMIN_TAG, registerAdminOperations } from './admin-operations';
 import { attachExamples } from './attach-examples';
 import { jsonOnly, registerSharedComponents } from './components';
-import { exampleExchanges } from './examples';
+import { exampleDay, exampleExchanges } from './examples';
 import { MONITORING_TAG, registerMonitoringOperations } from './monitoring-operations';
 import { AUTHENTICATION_TAG, RAW_DATA_TAG, registerReportingOperations } from './reporting-operations';
 import { registerSurveyOperations, SURVEY_TAG, wsdlAddress } from './survey-operations';
@@ -61,7 +61,7 @@ function introduction(config: DocumentedConfig): string {
   ].join('\n');
 }
 
-/** Documents already built, by what they describe: building one takes milliseconds, and tests build an app each. */
+/** Documents already built, by what they describe and the day of their examples: building one takes milliseconds, and tests build an app each. */
 const builtDocuments = new Map<string, ApiDocument>();
 const MOST_DOCUMENTS_KEPT = 16;
 
@@ -75,24 +75,26 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * The OpenAPI 3.1 document of this server, generated from the zod schemas that its routes validate
- * requests with and that describe its answers, with the example session attached. Built once per
- * configuration it describes, and frozen, since every app of that configuration shares it.
+ * requests with and that describe its answers, with the example session on the days before `now`'s
+ * attached. Built once per configuration it describes and day, and frozen, since every app of that
+ * configuration started that day shares it.
  */
-export function apiDocument(config: DocumentedConfig): ApiDocument {
+export function apiDocument(config: DocumentedConfig, now: number): ApiDocument {
   // The tokens' values are not described, only whether they are set.
-  const key = JSON.stringify(
-    DOCUMENTED_SETTINGS.map((setting) => (setting === 'adminToken' || setting === 'metricsToken' ? config[setting] !== undefined : config[setting])),
-  );
+  const key = JSON.stringify([
+    exampleDay(now),
+    ...DOCUMENTED_SETTINGS.map((setting) => (setting === 'adminToken' || setting === 'metricsToken' ? config[setting] !== undefined : config[setting])),
+  ]);
   let document = builtDocuments.get(key);
   if (document === undefined) {
     if (builtDocuments.size >= MOST_DOCUMENTS_KEPT) builtDocuments.clear();
-    document = deepFreeze(buildDocument(config));
+    document = deepFreeze(buildDocument(config, now));
     builtDocuments.set(key, document);
   }
   return document;
 }
 
-function buildDocument(config: DocumentedConfig): ApiDocument {
+function buildDocument(config: DocumentedConfig, now: number): ApiDocument {
   const adminApi = config.adminToken !== undefined;
   const registry = new OpenAPIRegistry();
   const headers = registerSharedComponents(registry, adminApi);
@@ -129,6 +131,6 @@ function buildDocument(config: DocumentedConfig): ApiDocument {
       { name: REFERENCE_TAG, description: 'This document; the page at /docs renders it' },
     ],
   });
-  attachExamples(document, exampleExchanges(adminApi));
+  attachExamples(document, exampleExchanges(adminApi, now));
   return document;
 }

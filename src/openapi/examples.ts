@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { CallRecordInput } from '../domain/call-record';
 import { DEMO_ACCOUNT } from '../startup-data/demo/demo-account';
 
@@ -5,7 +6,9 @@ import { DEMO_ACCOUNT } from '../startup-data/demo/demo-account';
  * One request and the answer the server gives it, in the order a session would send them: the API
  * reference shows each as an example, and test/openapi replays the whole list against a live server
  * that starts empty, comparing every answer. So every example in the document is an answer the server
- * really gives. The account is the demo account's, so the examples work as they are against `npm start`.
+ * really gives. The account is the demo account's, and the days those of the demo data (the two days
+ * before the server's today in the account's time zone), so the examples and the "Try it out" values
+ * they give the page at /docs work as they are against `npm start`.
  */
 export interface ExampleExchange {
   /** Names the example wherever the document shows it. */
@@ -37,47 +40,74 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 const APPLICATION = 'https://ivr.example.com/start.vxml';
 
-/** The example data: two calls on 7 February 2018 in New York, and one for a number on no account. */
-const CALLS: readonly CallRecordInput[] = [
-  {
-    call_id: 'example-1',
-    phone,
-    started_at: '2018-02-07T10:15:00-05:00',
-    log_events: 7,
-    loops: 3,
-    form_items: 5,
-    caller: '+16175550123',
-    duration_seconds: 184.5,
-    transfers: 1,
-    transfer_seconds: 60,
-    js_errors: 0,
-    fetch_errors: 1,
-    page_loads: 4,
-    page_load_seconds: 1.2,
-    path: [
-      { application: APPLICATION, page: 'main.vxml', form: 'main_menu', item: 'selection', visits: 2, filled: 1, nomatch: 1 },
-      { application: APPLICATION, page: 'billing.vxml', form: 'pay', item: 'amount', visits: 1, filled: 1, transfer: 1 },
-    ],
-  },
-  {
-    call_id: 'example-2',
-    phone,
-    started_at: '2018-02-07T16:40:00-05:00',
-    log_events: 3,
-    loops: 1,
-    form_items: 2,
-    caller: '+447700900123',
-    duration_seconds: 45,
-    page_loads: 2,
-    page_load_seconds: 0.8,
-    path: [{ application: APPLICATION, page: 'main.vxml', form: 'main_menu', item: 'selection', visits: 1, filled: 1 }],
-  },
-  { call_id: 'example-3', phone: '18005550199', started_at: '2018-02-07T11:00:00-05:00', log_events: 1, loops: 0, form_items: 1 },
-];
+/** The two local days the session reports on, the second with its calls: the day before today, complete. */
+interface ExampleDays {
+  readonly first: DateTime;
+  readonly second: DateTime;
+}
 
-const RANGE = { start: '20180206', end: '20180207' };
-const SERIES_QUERY = { ...RANGE, period: 'day', phone: 'ALL' };
-const RANGE_QUERY = { ...RANGE, phone: 'ALL' };
+function exampleDays(now: number): ExampleDays {
+  const second = DateTime.fromMillis(now, { zone: timeZone }).startOf('day').minus({ days: 1 });
+  return { first: second.minus({ days: 1 }), second };
+}
+
+/** The day whose calls the examples show, as YYYYMMDD: the examples of two instants of one day are equal. */
+export function exampleDay(now: number): string {
+  return yyyymmdd(exampleDays(now).second);
+}
+
+function yyyymmdd(day: DateTime): string {
+  return day.toFormat('yyyyMMdd');
+}
+
+/** The server keys a series' periods by their local midnights, in seconds. */
+function periodKey(day: DateTime): string {
+  return String(day.toSeconds());
+}
+
+function at(day: DateTime, hour: number, minute: number): string {
+  return day.set({ hour, minute }).toISO({ suppressMilliseconds: true }) as string;
+}
+
+/** The example data: two calls on the second day in New York, and one for a number on no account. */
+function exampleCalls({ second }: ExampleDays): CallRecordInput[] {
+  return [
+    {
+      call_id: 'example-1',
+      phone,
+      started_at: at(second, 10, 15),
+      log_events: 7,
+      loops: 3,
+      form_items: 5,
+      caller: '+16175550123',
+      duration_seconds: 184.5,
+      transfers: 1,
+      transfer_seconds: 60,
+      js_errors: 0,
+      fetch_errors: 1,
+      page_loads: 4,
+      page_load_seconds: 1.2,
+      path: [
+        { application: APPLICATION, page: 'main.vxml', form: 'main_menu', item: 'selection', visits: 2, filled: 1, nomatch: 1 },
+        { application: APPLICATION, page: 'billing.vxml', form: 'pay', item: 'amount', visits: 1, filled: 1, transfer: 1 },
+      ],
+    },
+    {
+      call_id: 'example-2',
+      phone,
+      started_at: at(second, 16, 40),
+      log_events: 3,
+      loops: 1,
+      form_items: 2,
+      caller: '+447700900123',
+      duration_seconds: 45,
+      page_loads: 2,
+      page_load_seconds: 0.8,
+      path: [{ application: APPLICATION, page: 'main.vxml', form: 'main_menu', item: 'selection', visits: 1, filled: 1 }],
+    },
+    { call_id: 'example-3', phone: '18005550199', started_at: at(second, 11, 0), log_events: 1, loops: 0, form_items: 1 },
+  ];
+}
 
 const SOAP_CALL =
   '<?xml version="1.0" encoding="UTF-8"?>\n' +
@@ -96,15 +126,20 @@ const SOAP_CALL =
   '  </SOAP-ENV:Body>\n' +
   '</SOAP-ENV:Envelope>\n';
 
-const EVENTS_XML =
-  '<?xml version="1.0" encoding="UTF-8"?><result>' +
-  '<calls><period timestamp="1517893200">0</period><period timestamp="1517979600">2</period></calls>' +
-  '<log_events><period timestamp="1517893200">0</period><period timestamp="1517979600">10</period></log_events>' +
-  '<loops_per_call><period timestamp="1517893200">0</period><period timestamp="1517979600">2</period></loops_per_call>' +
-  '<form_items><period timestamp="1517893200">0</period><period timestamp="1517979600">7</period></form_items>' +
-  '<loops><period timestamp="1517893200">0</period><period timestamp="1517979600">4</period></loops>' +
-  '<average_form_items><period timestamp="1517893200">0</period><period timestamp="1517979600">3.5</period></average_form_items>' +
-  '</result>';
+/** The event tracker's answer in XML: each series' value on the two days, nothing on the first. */
+function eventsXml({ first, second }: ExampleDays): string {
+  const series: [string, number][] = [
+    ['calls', 2],
+    ['log_events', 10],
+    ['loops_per_call', 2],
+    ['form_items', 7],
+    ['loops', 4],
+    ['average_form_items', 3.5],
+  ];
+  const periods = (value: number) =>
+    `<period timestamp="${periodKey(first)}">0</period><period timestamp="${periodKey(second)}">${value}</period>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><result>${series.map(([name, value]) => `<${name}>${periods(value)}</${name}>`).join('')}</result>`;
+}
 
 const GEOGRAPHIC = {
   US: {
@@ -140,7 +175,9 @@ const SOAP_ANSWER =
   '<tns:svcEvalResponse><svcEvalResponse>accepted</svcEvalResponse></tns:svcEvalResponse></soap:Body></soap:Envelope>';
 
 /** The admin API's part of the session: the account, its number and the calls first, and at the end, undoing them. */
-const ADMIN_SETUP: readonly ExampleExchange[] = [
+function adminSetup(days: ExampleDays): ExampleExchange[] {
+  const calls = exampleCalls(days);
+  return [
   {
     name: 'create',
     summary: 'Create the account',
@@ -165,7 +202,7 @@ const ADMIN_SETUP: readonly ExampleExchange[] = [
     name: 'jsonArray',
     summary: 'Three records as a JSON array: two stored, one for a number on no account',
     operationId: 'importCalls',
-    body: { mediaType: JSON_TYPE, value: CALLS },
+    body: { mediaType: JSON_TYPE, value: calls },
     response: {
       status: 200,
       mediaType: JSON_TYPE,
@@ -176,7 +213,7 @@ const ADMIN_SETUP: readonly ExampleExchange[] = [
     name: 'ndjson',
     summary: 'A record sent again, as NDJSON: a duplicate',
     operationId: 'importCalls',
-    body: { mediaType: 'application/x-ndjson', value: `${JSON.stringify(CALLS[0])}\n` },
+    body: { mediaType: 'application/x-ndjson', value: `${JSON.stringify(calls[0])}\n` },
     response: { status: 200, mediaType: JSON_TYPE, body: { received: 1, inserted: 0, duplicates: 1, rejected: [] } },
   },
   {
@@ -211,12 +248,16 @@ const ADMIN_SETUP: readonly ExampleExchange[] = [
       body: { error: 'missing or wrong admin token; send Authorization: Bearer <ADMIN_TOKEN>' },
     },
   },
-];
+  ];
+}
 
-/** A series' values on the range's two days, keyed as the server keys them (local midnights in New York). */
-const twoDays = (first: number, second: number) => ({ '1517893200': first, '1517979600': second });
-
-const REPORTING: readonly ExampleExchange[] = [
+function reporting(days: ExampleDays): ExampleExchange[] {
+  const range = { start: yyyymmdd(days.first), end: yyyymmdd(days.second) };
+  const seriesQuery = { ...range, period: 'day', phone: 'ALL' };
+  const rangeQuery = { ...range, phone: 'ALL' };
+  /** A series' values on the two days, keyed as the server keys them. */
+  const twoDays = (first: number, second: number) => ({ [periodKey(days.first)]: first, [periodKey(days.second)]: second });
+  return [
   {
     name: 'form',
     summary: 'The demo account, as a form',
@@ -252,7 +293,7 @@ const REPORTING: readonly ExampleExchange[] = [
     name: 'days',
     summary: 'Two days, every number',
     operationId: 'getEvents',
-    params: SERIES_QUERY,
+    params: seriesQuery,
     response: {
       status: 200,
       mediaType: JSON_TYPE,
@@ -270,21 +311,21 @@ const REPORTING: readonly ExampleExchange[] = [
     name: 'daysXml',
     summary: 'The same in XML',
     operationId: 'getEvents',
-    params: SERIES_QUERY,
-    response: { status: 200, mediaType: XML_TYPE, body: EVENTS_XML },
+    params: seriesQuery,
+    response: { status: 200, mediaType: XML_TYPE, body: eventsXml(days) },
   },
   {
     name: 'endBeforeStart',
     summary: 'An end before the start',
     operationId: 'getEvents',
-    params: { ...SERIES_QUERY, start: RANGE.end, end: RANGE.start },
-    response: { status: 400, mediaType: JSON_TYPE, body: { error: `end ${RANGE.start} is earlier than start ${RANGE.end}` } },
+    params: { ...seriesQuery, start: range.end, end: range.start },
+    response: { status: 400, mediaType: JSON_TYPE, body: { error: `end ${range.start} is earlier than start ${range.end}` } },
   },
   {
     name: 'unknownPeriodXml',
     summary: 'A period that does not exist, in XML',
     operationId: 'getEvents',
-    params: { ...SERIES_QUERY, period: 'hour' },
+    params: { ...seriesQuery, period: 'hour' },
     response: {
       status: 400,
       mediaType: XML_TYPE,
@@ -295,7 +336,7 @@ const REPORTING: readonly ExampleExchange[] = [
     name: 'withoutCredentials',
     summary: 'No credentials',
     operationId: 'getEvents',
-    params: SERIES_QUERY,
+    params: seriesQuery,
     withoutCredentials: true,
     response: {
       status: 401,
@@ -308,7 +349,7 @@ const REPORTING: readonly ExampleExchange[] = [
     name: 'days',
     summary: 'Two days, every number',
     operationId: 'getVolume',
-    params: SERIES_QUERY,
+    params: seriesQuery,
     response: {
       status: 200,
       mediaType: JSON_TYPE,
@@ -319,7 +360,7 @@ const REPORTING: readonly ExampleExchange[] = [
     name: 'days',
     summary: 'Two days, every number',
     operationId: 'getPerformance',
-    params: SERIES_QUERY,
+    params: seriesQuery,
     response: {
       status: 200,
       mediaType: JSON_TYPE,
@@ -337,31 +378,32 @@ const REPORTING: readonly ExampleExchange[] = [
     name: 'days',
     summary: 'Two days, every number',
     operationId: 'getCallerProfile',
-    params: SERIES_QUERY,
+    params: seriesQuery,
     response: { status: 200, mediaType: JSON_TYPE, body: { calls: twoDays(0, 2), callers: twoDays(0, 2) } },
   },
   {
     name: 'range',
     summary: 'Two days, every number',
     operationId: 'getGeographic',
-    params: RANGE_QUERY,
+    params: rangeQuery,
     response: { status: 200, mediaType: JSON_TYPE, body: GEOGRAPHIC },
   },
   {
     name: 'range',
     summary: 'Two days, every number',
     operationId: 'getFlow',
-    params: RANGE_QUERY,
+    params: rangeQuery,
     response: { status: 200, mediaType: JSON_TYPE, body: FLOW },
   },
   {
     name: 'rangeXml',
     summary: 'The same in XML',
     operationId: 'getFlow',
-    params: RANGE_QUERY,
+    params: rangeQuery,
     response: { status: 200, mediaType: XML_TYPE, body: FLOW_XML },
   },
-];
+  ];
+}
 
 const SURVEY: readonly ExampleExchange[] = [
   {
@@ -434,7 +476,13 @@ const ADMIN_TEARDOWN: readonly ExampleExchange[] = [
   },
 ];
 
-/** The session, in order; without the admin API, its examples are left out (the others are answers to the same data). */
-export function exampleExchanges(adminApi: boolean): readonly ExampleExchange[] {
-  return adminApi ? [...ADMIN_SETUP, ...REPORTING, ...SURVEY, ...MONITORING, ...ADMIN_TEARDOWN] : [...REPORTING, ...SURVEY, ...MONITORING];
+/**
+ * The session, in order, on the days before `now`'s day; without the admin API, its examples are left
+ * out (the others are answers to the same data).
+ */
+export function exampleExchanges(adminApi: boolean, now: number): readonly ExampleExchange[] {
+  const days = exampleDays(now);
+  return adminApi
+    ? [...adminSetup(days), ...reporting(days), ...SURVEY, ...MONITORING, ...ADMIN_TEARDOWN]
+    : [...reporting(days), ...SURVEY, ...MONITORING];
 }

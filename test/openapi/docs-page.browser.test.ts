@@ -1,11 +1,11 @@
 import type { Browser, JSHandle, Page } from 'puppeteer-core';
-import { apiDocument } from '../../src/openapi/document';
 import type { RunningServer } from '../../src/server';
-import { DEMO_ACCOUNT } from '../../src/startup-data/demo/demo-account';
+import { DEMO_ACCOUNT, loadDemoData } from '../../src/startup-data/demo/demo-account';
 import { describeInBrowser, launchBrowser, screenshotPath } from '../support/browser';
 import { serve } from '../support/http';
-import { addAccount, buildTestApp, type TestApp } from '../support/test-app';
-import { ADMIN_TOKEN, documentedOperations } from './support';
+import { FakeClock } from '../support/fake-clock';
+import { buildTestApp, type TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, documentOf, documentedOperations } from './support';
 
 let browser: Browser;
 let testApp: TestApp;
@@ -31,9 +31,9 @@ describeInBrowser('the API reference page in Chromium', () => {
   afterAll(() => browser.close());
 
   beforeEach(async () => {
-    testApp = buildTestApp({ ADMIN_TOKEN });
-    const { tool, login, password, timeZone, phones } = DEMO_ACCOUNT;
-    await addAccount(testApp.store, { tool, login, password, timeZone, phones });
+    // 02:00 in New York: the browser's day (UTC) is already the one after the account's.
+    testApp = buildTestApp({ ADMIN_TOKEN }, new FakeClock(Date.parse('2026-11-25T07:00:00Z')));
+    await loadDemoData(testApp.store, testApp.clock);
     server = await serve(testApp.app);
     page = await browser.newPage();
     requested = [];
@@ -68,7 +68,7 @@ describeInBrowser('the API reference page in Chromium', () => {
   }
 
   test('renders every operation of the document, loading nothing from elsewhere and breaking no rule of its policy', async () => {
-    const expected = documentedOperations(apiDocument(testApp.config)).map(
+    const expected = documentedOperations(documentOf(testApp)).map(
       ({ operation }) => `operations-${(operation.tags as string[])[0]?.replace(/ /g, '_')}-${operation.operationId as string}`,
     );
     await page.goto(`${server.url}/docs`);
@@ -81,7 +81,7 @@ describeInBrowser('the API reference page in Chromium', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('"Try it out" on POST /api/auth, then on the event tracker, which the returned pair authorises: both answer 200', async () => {
+  test('"Try it out" on POST /api/auth, then on the event tracker with the values the page offers: the demo data of the two days before today', async () => {
     await page.goto(`${server.url}/docs`);
     await tryOut(AUTH);
     await page.locator(`${AUTH} tr[data-property-name="login"] input`).fill(DEMO_ACCOUNT.login);
@@ -98,10 +98,15 @@ describeInBrowser('the API reference page in Chromium', () => {
     await page.locator(`${EVENTS} .execute`).click();
     await answerStatus(EVENTS, '200');
     const curl = await propertyOf(`${EVENTS} .curl-command`, 'textContent');
-    expect(curl).toContain(`${server.url}/api/events/20180206/20180207/day/ALL`);
+    expect(curl).toContain(`${server.url}/api/events/20261123/20261124/day/ALL`);
     expect(curl).toContain(`Authorization: Basic ${Buffer.from(`${issued.login}:${issued.password}`).toString('base64')}`);
-    const report = JSON.parse(await propertyOf(`${EVENTS} .live-responses-table .response-col_description pre`, 'textContent')) as object;
+    const report = JSON.parse(await propertyOf(`${EVENTS} .live-responses-table .response-col_description pre`, 'textContent')) as {
+      calls: Record<string, number>;
+    };
     expect(Object.keys(report)).toEqual(['calls', 'log_events', 'loops_per_call', 'form_items', 'loops', 'average_form_items']);
+    // Midnights in New York of the 23rd and 24th, each with the demo data's calls.
+    expect(Object.keys(report.calls)).toEqual(['1795410000', '1795496400']);
+    expect(Object.values(report.calls).filter((calls) => calls > 0)).toHaveLength(2);
     await page.screenshot({ path: screenshotPath('docs-page-try-it-out'), fullPage: true });
     expect(consoleErrors).toEqual([]);
   });

@@ -4,6 +4,7 @@ import type { ApiDocument } from '../../src/openapi/document';
 import { exampleExchanges, type ExampleExchange } from '../../src/openapi/examples';
 import type { RunningServer } from '../../src/server';
 import { DEMO_ACCOUNT, loadDemoData } from '../../src/startup-data/demo/demo-account';
+import { FakeClock } from '../support/fake-clock';
 import { basic, serve } from '../support/http';
 import { addAccount, buildTestApp, type TestApp } from '../support/test-app';
 import { authenticate } from '../reporting/support';
@@ -13,8 +14,8 @@ let testApp: TestApp;
 let server: RunningServer;
 
 /** A fresh app, listening, and the document it serves. */
-async function start(env: NodeJS.ProcessEnv): Promise<ApiDocument> {
-  testApp = buildTestApp(env);
+async function start(env: NodeJS.ProcessEnv, clock = new FakeClock()): Promise<ApiDocument> {
+  testApp = buildTestApp(env, clock);
   server = await serve(testApp.app);
   return (await (await fetch(`${server.url}/openapi.json`)).json()) as ApiDocument;
 }
@@ -69,10 +70,15 @@ function countKeys(value: unknown, key: string): number {
 }
 
 describe('the examples of the document', () => {
-  test('are each the answer the server gives, the whole session replayed in order on an empty server', async () => {
-    const document = await start({ ADMIN_TOKEN });
+  // The second day: the two days of the examples are those before the 9 March 2026 in New York, the
+  // 8th being the day daylight saving time began there (23 hours long).
+  test.each([
+    ['7 February 2018', '2018-02-07T15:00:00Z'],
+    ['9 March 2026', '2026-03-09T15:00:00Z'],
+  ])('are each the answer the server gives, the whole session replayed in order on an empty server on %s', async (_day, instant) => {
+    const document = await start({ ADMIN_TOKEN }, new FakeClock(Date.parse(instant)));
     const schemas = documentSchemas(document);
-    for (const { exchange, answer } of await replay(server.url, document, exampleExchanges(true))) {
+    for (const { exchange, answer } of await replay(server.url, document, exampleExchanges(true, testApp.clock.now()))) {
       const { status, mediaType, body, headers = {}, drawnAtRandom } = exchange.response;
       const example = `${exchange.operationId}: ${exchange.name}`;
       const live = bodyOf(answer);
@@ -95,7 +101,7 @@ describe('the examples of the document', () => {
 
   test('are those of the session and no others, each where its exchange puts it, every exchange shown somewhere', async () => {
     const document = await start({ ADMIN_TOKEN });
-    const exchanges = exampleExchanges(true);
+    const exchanges = exampleExchanges(true, testApp.clock.now());
     const shown = shownExamples(document);
     for (const { operationId, name, part, value } of shown) {
       const exchange = exchanges.find((candidate) => candidate.operationId === operationId && candidate.name === name);
@@ -114,7 +120,40 @@ describe('the examples of the document', () => {
     const document = await start({});
     const shown = new Set(shownExamples(document).map(({ operationId, name }) => `${operationId}: ${name}`));
     expect([...shown].filter((example) => /^(putAccount|assignPhone|importCalls|getAccount|listAccounts|revokeCredentials|releasePhone):/.test(example))).toEqual([]);
-    expect(shown).toEqual(new Set(exampleExchanges(false).map(({ operationId, name }) => `${operationId}: ${name}`)));
+    expect(shown).toEqual(new Set(exampleExchanges(false, testApp.clock.now()).map(({ operationId, name }) => `${operationId}: ${name}`)));
+  });
+});
+
+/** Whether any number anywhere in `value` is above zero. */
+function countsSomething(value: unknown): boolean {
+  if (typeof value === 'number') return value > 0;
+  return typeof value === 'object' && value !== null && Object.values(value).some(countsSomething);
+}
+
+describe('the values "Try it out" offers', () => {
+  test('ask every raw-data resource, on a server started with the demo data, for days that have calls', async () => {
+    // 02:00 in New York: the server's day in UTC is already the one after the account's.
+    const document = await start({}, new FakeClock(Date.parse('2026-11-25T07:00:00Z')));
+    const demo = await loadDemoData(testApp.store, testApp.clock);
+    const credentials = await authenticate(server.url, { tool: demo.tool, login: demo.login, password: demo.password });
+    const resources = documentedOperations(document).filter(({ path }) => path.startsWith('/api/') && path !== '/api/auth');
+    const offered = resources.map(({ path, operation }) => {
+      const parameters = operation.parameters as { name: string; in: string; examples: Record<string, { value: string }> }[];
+      const first = (name: string) => Object.values(parameters.find((parameter) => parameter.name === name && parameter.in === 'path')?.examples ?? {})[0]?.value;
+      return path.replace(/\{(\w+)\}/g, (_whole, name: string) => first(name) ?? `{${name}}`);
+    });
+    expect(offered).toEqual([
+      '/api/volume/20261123/20261124/day/ALL',
+      '/api/events/20261123/20261124/day/ALL',
+      '/api/performance/20261123/20261124/day/ALL',
+      '/api/profile/20261123/20261124/day/ALL',
+      '/api/profile/20261123/20261124/ALL',
+      '/api/path/20261123/20261124/ALL',
+    ]);
+    for (const url of offered) {
+      const response = await fetch(`${server.url}${url}`, { headers: { Authorization: basic(credentials.login, credentials.password) } });
+      expect({ url, status: response.status, countsCalls: countsSomething(await response.json()) }).toEqual({ url, status: 200, countsCalls: true });
+    }
   });
 });
 
@@ -148,7 +187,7 @@ describe('the live answers', () => {
   test('of the session each conform to what the document says of their status: media type, schema, headers', async () => {
     const document = await start({ ADMIN_TOKEN });
     const schemas = documentSchemas(document);
-    for (const { exchange, answer } of await replay(server.url, document, exampleExchanges(true))) {
+    for (const { exchange, answer } of await replay(server.url, document, exampleExchanges(true, testApp.clock.now()))) {
       const operation = operationById(document, exchange.operationId);
       if (exchange.body !== undefined && answer.status < 300) {
         // The request too: what a successful example sends is what the document asks for.

@@ -7,13 +7,19 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Express } from 'express';
 import request from 'supertest';
-import type { ApiDocument } from '../../src/openapi/document';
+import { apiDocument, type ApiDocument } from '../../src/openapi/document';
 import type { ExampleExchange } from '../../src/openapi/examples';
 import { basic } from '../support/http';
+import type { TestApp } from '../support/test-app';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 type Json = Record<string, unknown>;
+
+/** The document an app serves: that of its configuration, with the examples of its clock's day. */
+export function documentOf({ config, clock }: TestApp): ApiDocument {
+  return apiDocument(config, clock.now());
+}
 
 /** An operation of the document, with where it lives. */
 export interface DocumentedOperation {
