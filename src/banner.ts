@@ -26,7 +26,7 @@ function demoLines(base: string, demo: DemoAccount): string[] {
     `  curl -s -u "$(${authCommand} | ${toBasicCredentials})" ${lastWeek}`,
     '',
     `The same credentials and dates work for ${OTHER_RESOURCES.map((path) => `${base}${path}`).join(', ')}`,
-    '(profile without a period and path take no period: .../{start}/{end}/{phone}).',
+    '(geographic is profile without the period, and path has none either: .../{start}/{end}/{phone}).',
     '',
   ];
 }

@@ -70,7 +70,7 @@ describe('the server process', () => {
 
     expect(printed).toContain(
       `The same credentials and dates work for ${url}/api/volume, ${url}/api/performance, ${url}/api/profile, ${url}/api/path\n` +
-        '(profile without a period and path take no period: .../{start}/{end}/{phone}).\n',
+        '(geographic is profile without the period, and path has none either: .../{start}/{end}/{phone}).\n',
     );
 
     const bothCommand = /^ {2}(curl -s -u "\$\(curl .*)$/m.exec(printed)?.[1] as string;
