@@ -61,7 +61,11 @@ export interface AccountChange {
   readonly passwordHash?: string;
   readonly active?: boolean;
   readonly timeZone?: string;
-  /** Moves credentialGeneration on by one, in the same step as the other fields. */
+  /**
+   * Moves credentialGeneration on by one, in the same step as the other fields. Deactivating an account
+   * (active from true to false) moves it on too, here and in `save`, so that reactivating it never
+   * brings back the credentials it had.
+   */
   readonly revokeCredentials?: boolean;
 }
 
@@ -71,7 +75,7 @@ export interface AccountRepository {
    * Creates or replaces the account with this id. When the time zone changes, the daily rollups of the
    * account's phones are rebuilt in the new zone in the same step, since rollups are keyed by local day.
    * The credential generation never goes back (a seed file saves accounts at 0 on every start): revoked
-   * credentials must not work again.
+   * credentials must not work again. Saving an active account as inactive moves it on by one.
    */
   save(account: Account): Promise<void>;
   /** Creates the account unless one with its id exists; returns whether it did. */

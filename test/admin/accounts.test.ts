@@ -149,7 +149,7 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
 });
 
 describe('deactivation', () => {
-  test('makes the live temporary credentials of the account fail with 401 at once', async () => {
+  test('ends the live temporary credentials of the account at once and for good: reactivation needs a new login', async () => {
     await putAccount('/admin/accounts/dev/alice', { password: 'pw' });
     await admin(running.url).put('/admin/accounts/dev/alice/phones/15550001');
     const { login, password } = await authenticate(running.url, { login: 'alice', password: 'pw' });
@@ -167,7 +167,11 @@ describe('deactivation', () => {
     expect(login401.status).toBe(401);
 
     await putAccount('/admin/accounts/dev/alice', { active: true });
-    expect((await events()).status).toBe(200);
+    const stillRefused = await events();
+    expect(stillRefused.status).toBe(401);
+    expect(stillRefused.body).toEqual({ error: 'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth' });
+    const fresh = await authenticate(running.url, { login: 'alice', password: 'pw' });
+    expect((await request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(fresh.login, fresh.password)).status).toBe(200);
   });
 });
 

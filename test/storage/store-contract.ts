@@ -45,7 +45,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       test('replaces an account saved again under the same id', async () => {
         await store.accounts.save(account('alice'));
         await store.accounts.save(account('alice', 'Europe/Paris', false));
-        expect(await store.accounts.find('dev:alice')).toEqual(account('alice', 'Europe/Paris', false));
+        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Europe/Paris', false), credentialGeneration: 1 });
         expect(await store.accounts.list()).toHaveLength(1);
       });
 
@@ -72,18 +72,30 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
 
       test('updates only the fields given and returns the account', async () => {
-        await store.accounts.save(account('alice', 'UTC'));
-        expect(await store.accounts.update('dev:alice', { active: false })).toEqual(account('alice', 'UTC', false));
-        expect(await store.accounts.update('dev:alice', { passwordHash: 'new-hash' })).toEqual({
-          ...account('alice', 'UTC', false),
-          passwordHash: 'new-hash',
-        });
+        await store.accounts.save(account('alice', 'UTC', false));
+        expect(await store.accounts.update('dev:alice', { active: true })).toEqual(account('alice', 'UTC'));
+        expect(await store.accounts.update('dev:alice', { passwordHash: 'new-hash' })).toEqual({ ...account('alice', 'UTC'), passwordHash: 'new-hash' });
         expect(await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' })).toEqual({
-          ...account('alice', 'Asia/Tokyo', false),
+          ...account('alice', 'Asia/Tokyo'),
           passwordHash: 'new-hash',
         });
-        expect(await store.accounts.update('dev:alice', {})).toEqual({ ...account('alice', 'Asia/Tokyo', false), passwordHash: 'new-hash' });
-        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Asia/Tokyo', false), passwordHash: 'new-hash' });
+        expect(await store.accounts.update('dev:alice', {})).toEqual({ ...account('alice', 'Asia/Tokyo'), passwordHash: 'new-hash' });
+        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Asia/Tokyo'), passwordHash: 'new-hash' });
+      });
+
+      test('moves the credential generation on when an active account is made inactive, by update or save, and not back when it is reactivated', async () => {
+        await store.accounts.save(account('alice'));
+        expect(await store.accounts.update('dev:alice', { active: false })).toEqual({ ...account('alice', 'UTC', false), credentialGeneration: 1 });
+        expect(await store.accounts.update('dev:alice', { active: false })).toEqual({ ...account('alice', 'UTC', false), credentialGeneration: 1 });
+        expect(await store.accounts.update('dev:alice', { active: true })).toEqual({ ...account('alice'), credentialGeneration: 1 });
+        await store.accounts.save(account('alice', 'UTC', false));
+        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'UTC', false), credentialGeneration: 2 });
+        await store.accounts.save(account('alice'));
+        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice'), credentialGeneration: 2 });
+        expect(await store.accounts.update('dev:alice', { active: false, revokeCredentials: true })).toEqual({
+          ...account('alice', 'UTC', false),
+          credentialGeneration: 4,
+        });
       });
 
       test('keeps every one of concurrent updates of different fields', async () => {
@@ -93,7 +105,11 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           store.accounts.update('dev:alice', { passwordHash: 'new-hash' }),
           store.accounts.update('dev:alice', { timeZone: 'Europe/Paris' }),
         ]);
-        expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Europe/Paris', false), passwordHash: 'new-hash' });
+        expect(await store.accounts.find('dev:alice')).toEqual({
+          ...account('alice', 'Europe/Paris', false),
+          passwordHash: 'new-hash',
+          credentialGeneration: 1,
+        });
       });
 
       test('moves the credential generation on by one for each revocation, with the other changes in one step', async () => {
@@ -104,8 +120,8 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           passwordHash: 'new-hash',
           credentialGeneration: 6,
         });
-        expect(await store.accounts.update('dev:alice', { active: false, revokeCredentials: false })).toEqual({
-          ...account('alice', 'UTC', false),
+        expect(await store.accounts.update('dev:alice', { timeZone: 'Europe/Paris', revokeCredentials: false })).toEqual({
+          ...account('alice', 'Europe/Paris'),
           passwordHash: 'new-hash',
           credentialGeneration: 6,
         });
@@ -160,7 +176,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.accounts.update('dev:alice', { active: false, revokeCredentials: true });
         expect(await store.credentials.findWithAccount(credential.login)).toEqual({
           credential,
-          account: { ...account('alice'), active: false, credentialGeneration: 1 },
+          account: { ...account('alice'), active: false, credentialGeneration: 2 },
         });
         expect(await store.credentials.findWithAccount('c'.repeat(32))).toBeUndefined();
       });

@@ -75,14 +75,17 @@ export function createMemoryStore(): Store {
     }
   }
 
-  function saveAccount(account: Account): void {
+  function saveAccount(account: Account): Account {
     const previous = accounts.get(account.id);
-    const generation = Math.max(account.credentialGeneration, previous?.credentialGeneration ?? 0);
-    accounts.set(account.id, generation === account.credentialGeneration ? account : { ...account, credentialGeneration: generation });
+    const deactivated = previous?.active === true && !account.active;
+    const generation = Math.max(account.credentialGeneration, previous?.credentialGeneration ?? 0) + (deactivated ? 1 : 0);
+    const saved = generation === account.credentialGeneration ? account : { ...account, credentialGeneration: generation };
+    accounts.set(account.id, saved);
     if (previous !== undefined && previous.timeZone !== account.timeZone) {
       rebuildRollups(phonesByAccount.get(account.id) ?? [], account.timeZone);
       dataChanged(account.id);
     }
+    return saved;
   }
 
   return {
@@ -107,8 +110,7 @@ export function createMemoryStore(): Store {
           timeZone: change.timeZone ?? previous.timeZone,
           credentialGeneration: previous.credentialGeneration + (change.revokeCredentials === true ? 1 : 0),
         };
-        saveAccount(updated);
-        return Promise.resolve(updated);
+        return Promise.resolve(saveAccount(updated));
       },
       list: () => Promise.resolve([...accounts.values()]),
       dataVersion: (id) => Promise.resolve(dataVersions.get(id) ?? 0),

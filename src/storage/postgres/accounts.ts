@@ -71,7 +71,8 @@ export function postgresAccounts(pool: Pool): AccountRepository {
           `INSERT INTO accounts (${ACCOUNT_COLUMNS}) VALUES (${VALUES})
            ON CONFLICT (id) DO UPDATE SET tool = excluded.tool, login = excluded.login,
              password_hash = excluded.password_hash, active = excluded.active, time_zone = excluded.time_zone,
-             credential_generation = GREATEST(accounts.credential_generation, excluded.credential_generation)`,
+             credential_generation = GREATEST(accounts.credential_generation, excluded.credential_generation)
+               + CASE WHEN accounts.active AND NOT excluded.active THEN 1 ELSE 0 END`,
           values(account),
         );
         if (previousZone !== undefined) await followTimeZone(client, account.id, previousZone, account.timeZone);
@@ -89,7 +90,8 @@ export function postgresAccounts(pool: Pool): AccountRepository {
         if (previousZone === undefined) return undefined;
         const { rows } = await client.query<AccountRow>(
           `UPDATE accounts SET password_hash = coalesce($2, password_hash), active = coalesce($3, active),
-             time_zone = coalesce($4, time_zone), credential_generation = credential_generation + $5
+             time_zone = coalesce($4, time_zone),
+             credential_generation = credential_generation + $5 + CASE WHEN active AND $3 IS FALSE THEN 1 ELSE 0 END
            WHERE id = $1 RETURNING ${ACCOUNT_COLUMNS}`,
           [id, change.passwordHash ?? null, change.active ?? null, change.timeZone ?? null, change.revokeCredentials === true ? 1 : 0],
         );
