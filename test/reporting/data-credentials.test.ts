@@ -98,6 +98,28 @@ describe('HTTP Basic with temporary credentials', () => {
     expect((await testApp.store.credentials.findWithAccount(credentials.login))?.credential.lastUsedAt).toBe(issuedAt + 60_000);
   });
 
+  test('with a time to live under a minute, still slides: a use is recorded once a sixtieth of it has passed', async () => {
+    testApp = buildTestApp({ CREDENTIAL_TTL_SECONDS: '30' });
+    await server.close();
+    server = await serve(testApp.app);
+    await addAccount(testApp.store, { phones: ['15550001'] });
+    const shortLived = await authenticate(server.url);
+    const lastUsedAt = async () => (await testApp.store.credentials.findWithAccount(shortLived.login))?.credential.lastUsedAt;
+    const issuedAt = (await lastUsedAt()) as number;
+    testApp.clock.advance(499);
+    expect((await withCredentials(shortLived)).status).toBe(200);
+    expect(await lastUsedAt()).toBe(issuedAt);
+    testApp.clock.advance(1);
+    expect((await withCredentials(shortLived)).status).toBe(200);
+    expect(await lastUsedAt()).toBe(issuedAt + 500);
+    for (let use = 0; use < 3; use += 1) {
+      testApp.clock.advance(29_000);
+      expect((await withCredentials(shortLived)).status).toBe(200);
+    }
+    testApp.clock.advance(30_000);
+    expectUnauthorized(await withCredentials(shortLived));
+  });
+
   test('does not extend the credentials on a failed attempt', async () => {
     testApp.clock.advance(23 * HOUR);
     await withCredentials({ login: credentials.login, password: 'f'.repeat(32) });

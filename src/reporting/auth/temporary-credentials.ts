@@ -26,10 +26,13 @@ interface Options {
 const SWEEP_INTERVAL_MS = 600_000;
 
 /**
- * A use is recorded at most once a minute: a client polling reports would otherwise write to the store on
- * every read. The sliding expiry then counts from a use at most a minute old, out of 24 hours.
+ * A use is recorded at most once a minute, or once a sixtieth of the time to live when that is shorter: a
+ * client polling reports would otherwise write to the store on every read. The sliding expiry then
+ * counts from a use at most that old, so it ends at most a sixtieth of the time to live early, whatever
+ * the time to live (a fixed minute would make one under a minute never slide).
  */
-const TOUCH_INTERVAL_MS = 60_000;
+const MOST_TOUCH_INTERVAL_MS = 60_000;
+const TOUCHES_PER_TTL = 60;
 
 /** One-shot hashing: no Hash object per request, which `createHash` would make for 32 bytes. */
 function digest(secret: string): Buffer {
@@ -45,12 +48,13 @@ function randomHex(): string {
 export const ISSUED_SHAPE = /^[0-9a-f]{32}$/;
 
 /**
- * Temporary credentials expire after `ttlSeconds` without use (sliding expiry, by the minute). Only a digest of the
+ * Temporary credentials expire after `ttlSeconds` without use (sliding expiry, to the minute at most). Only a digest of the
  * password is stored: it is a random 128-bit secret, so a fast hash is enough to make a leaked store
  * useless, and the digests are compared in constant time.
  */
 export function temporaryCredentials({ store, clock, ttlSeconds }: Options): TemporaryCredentials {
   const ttlMs = ttlSeconds * 1000;
+  const touchIntervalMs = Math.min(MOST_TOUCH_INTERVAL_MS, Math.floor(ttlMs / TOUCHES_PER_TTL));
   let lastSweep = clock.now();
 
   async function sweepIdle(now: number): Promise<void> {
@@ -83,7 +87,7 @@ export function temporaryCredentials({ store, clock, ttlSeconds }: Options): Tem
       if (now - credential.lastUsedAt >= ttlMs) return undefined;
       if (!timingSafeEqual(digest(password), Buffer.from(credential.passwordDigest, 'hex'))) return undefined;
       if (account === undefined || !account.active || account.credentialGeneration !== credential.generation) return undefined;
-      if (now - credential.lastUsedAt >= TOUCH_INTERVAL_MS) await store.credentials.touch(login, now);
+      if (now - credential.lastUsedAt >= touchIntervalMs) await store.credentials.touch(login, now);
       return account;
     },
   };
