@@ -1,4 +1,4 @@
-import type { Config } from './config/config';
+import { configWarnings, type Config } from './config/config';
 import type { DemoAccount } from './startup-data/demo/demo-account';
 import type { SeedFileSummary } from './startup-data/seed-file';
 
@@ -55,7 +55,7 @@ function seedLine(config: Config, seed: SeedFileSummary): string {
 /**
  * What a person starting the server reads: where it listens, on which store and where the shared state
  * lives, the dashboard, the API reference, the survey service's WSDL and handler, whether the admin API
- * is on, what a seed file brought, and with the demo data, its credentials and curl commands that work
+ * is on, what a seed file brought, the settings likely mistaken where they are, and with the demo data, its credentials and curl commands that work
  * as printed. It goes to standard error, apart from the JSON logs on standard output.
  */
 export function banner(url: string, config: Config, { demo, seed }: LoadedData): string {
@@ -72,6 +72,7 @@ export function banner(url: string, config: Config, { demo, seed }: LoadedData):
       ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'
       : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)`,
     ...(seed === undefined ? [] : [seedLine(config, seed)]),
+    ...configWarnings(config).map((warning) => `Warning: ${warning}`),
     '',
     ...(demo === undefined ? [] : demoLines(url, demo)),
     BANNER_END,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { loadConfig, type Config } from './config/config';
+import { configWarnings, loadConfig, type Config } from './config/config';
 import { createLogger } from './logger';
 import { shutdownState, type ShutdownState } from './operations/shutdown-state';
 import { listen, type RunningServer } from './server';
@@ -64,6 +64,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
     await store.close();
     throw error;
   }
+  for (const warning of configWarnings(config)) logger.warn(warning);
   logger.info({ url: running.url, store: config.store }, 'listening');
   return {
     config,

@@ -88,6 +88,7 @@ const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: optionalText,
   PUBLIC_URL: publicUrl,
   TRUST_PROXY: trustProxy.default(false),
   SEED_FILE: optionalText,
@@ -147,6 +148,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly logLevel: Parsed['LOG_LEVEL'];
+  /** NODE_ENV=production: a deployment, where settings left to their development defaults are warned of. */
+  readonly production: boolean;
   readonly publicUrl: string | undefined;
   readonly trustProxy: boolean | number | string;
   readonly seedFile: string | undefined;
@@ -234,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     port: parsed.PORT,
     host: parsed.HOST,
     logLevel: parsed.LOG_LEVEL,
+    production: parsed.NODE_ENV === 'production',
     publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: parsed.TRUST_PROXY,
     seedFile: parsed.SEED_FILE,
@@ -323,4 +327,19 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     serverUrl: parsed.PUBLIC_URL?.replace(/\/+$/, '') ?? DEFAULT_SERVER_URL,
     adminToken: parsed.ADMIN_TOKEN,
   });
+}
+
+/**
+ * Settings that work but are likely a mistake where they are: said at start, on the banner and in the
+ * log, without stopping it.
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.production && config.publicUrl === undefined) {
+    warnings.push(
+      "NODE_ENV=production without PUBLIC_URL: the survey service's WSDL takes its address from each request's Host header; " +
+        'set PUBLIC_URL to the address survey systems reach',
+    );
+  }
+  return warnings;
 }

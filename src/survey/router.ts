@@ -36,6 +36,9 @@ function requestLogger(logger: Logger, req: Request): Logger {
 
 function serveWsdl({ publicUrl }: SurveyServices, path: string, operation: SurveyOperation): RequestHandler {
   return (req, res) => {
+    // Without PUBLIC_URL the address is the request's Host: a cache that kept one answer for another
+    // Host would send clients wherever the first request said.
+    if (publicUrl === undefined) res.set({ Vary: 'Host', 'Cache-Control': 'no-store' });
     res.type(XML).send(renderWsdl(serviceAddress(req, publicUrl, path), operation));
   };
 }

@@ -6,6 +6,7 @@ describe('configuration', () => {
       port: 3000,
       host: '127.0.0.1',
       logLevel: 'info',
+      production: false,
       publicUrl: undefined,
       trustProxy: false,
       seedFile: undefined,

@@ -28,4 +28,19 @@ describe('the start banner', () => {
     });
     expect(line(text, 'Seed file')).toBe('Seed file /srv/seed.json: 12 accounts, 40 numbers, 1,234,567 calls stored (1 duplicate)');
   });
+  });
+
+  test('warns of NODE_ENV=production without PUBLIC_URL, and of nothing otherwise', () => {
+    const warnings = (env: NodeJS.ProcessEnv) =>
+      banner(URL, loadConfig(env), { demo: undefined, seed: undefined })
+        .split('\n')
+        .filter((candidate) => candidate.startsWith('Warning: '));
+    expect(warnings({ NODE_ENV: 'production' })).toEqual([
+      "Warning: NODE_ENV=production without PUBLIC_URL: the survey service's WSDL takes its address from each request's Host header; " +
+        'set PUBLIC_URL to the address survey systems reach',
+    ]);
+    expect(warnings({ NODE_ENV: 'production', PUBLIC_URL: 'https://surveys.example.com' })).toEqual([]);
+    expect(warnings({ NODE_ENV: 'development' })).toEqual([]);
+    expect(warnings({})).toEqual([]);
+  });
 });

@@ -105,6 +105,20 @@ describe('the server process', () => {
     ]);
   });
 
+  test('warns, on the banner and as a log line, of NODE_ENV=production without PUBLIC_URL, and starts', async () => {
+    server = startServerProcess({ LOG_LEVEL: 'info', NODE_ENV: 'production' });
+    await server.listening();
+    const warning =
+      "NODE_ENV=production without PUBLIC_URL: the survey service's WSDL takes its address from each request's Host header; " +
+      'set PUBLIC_URL to the address survey systems reach';
+    expect(server.messages.text()).toContain(`\nWarning: ${warning}\n`);
+    const lines = server.logs.text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.map(({ level, msg }) => [level, msg])).toEqual([
+      [40, warning],
+      [30, 'listening'],
+    ]);
+  });
+
   test('names the public address in the banner when PUBLIC_URL is set', async () => {
     server = startServerProcess({ PUBLIC_URL: 'https://ivr.example.com', SOAP_PATH: '/soap/eval' });
     await server.listening();

@@ -10,6 +10,7 @@ afterEach(() => server.close());
 interface Wsdl {
   readonly text: string;
   readonly address: string;
+  readonly caching: { readonly vary: string | undefined; readonly cacheControl: string | undefined };
 }
 
 async function getWsdl(testServer: TestServer, path = '/survey?wsdl', headers: Record<string, string> = {}): Promise<Wsdl> {
@@ -18,7 +19,7 @@ async function getWsdl(testServer: TestServer, path = '/survey?wsdl', headers: R
   expect(response.get('Content-Type')).toBe('text/xml; charset=utf-8');
   const address = /<soap:address location="([^"]*)"\/>/.exec(response.text)?.[1];
   if (address === undefined) throw new Error(`no soap:address in ${response.text}`);
-  return { text: response.text, address };
+  return { text: response.text, address, caching: { vary: response.get('Vary'), cacheControl: response.get('Cache-Control') } };
 }
 
 /** An element as xml2js parses it: attributes under `$`, child elements by name, in document order. */
@@ -97,15 +98,21 @@ test('the WSDL describes SampleWebservice exactly as section 4.3 names it: rpc/e
   expect(children(service, 'port').map(attributes)).toEqual([{ name: 'SampleWebservicePort', binding: 'tns:SampleWebserviceBinding' }]);
 });
 
-test('soap:address is PUBLIC_URL followed by the service path', async () => {
+test('soap:address is PUBLIC_URL followed by the service path, the same for every request, so caches may keep it', async () => {
   server = await startTestServer({ PUBLIC_URL: 'https://surveys.example.com/ivr/' });
-  expect((await getWsdl(server)).address).toBe('https://surveys.example.com/ivr/survey');
+  const wsdl = await getWsdl(server, '/survey?wsdl', { Host: 'evil.example' });
+  expect(wsdl.address).toBe('https://surveys.example.com/ivr/survey');
+  expect(wsdl.caching).toEqual({ vary: undefined, cacheControl: undefined });
 });
 
-test('without PUBLIC_URL, soap:address is derived from the Host the request was sent to', async () => {
+test('without PUBLIC_URL, soap:address is derived from the Host the request was sent to, and no cache may keep it', async () => {
   server = await startTestServer();
-  expect((await getWsdl(server)).address).toBe(`${server.url}/survey`);
-  expect((await getWsdl(server, '/survey?wsdl', { Host: 'ivr.example.net:8080' })).address).toBe('http://ivr.example.net:8080/survey');
+  const own = await getWsdl(server);
+  expect(own.address).toBe(`${server.url}/survey`);
+  expect(own.caching).toEqual({ vary: 'Host', cacheControl: 'no-store' });
+  const other = await getWsdl(server, '/survey/plum?wsdl', { Host: 'ivr.example.net:8080' });
+  expect(other.address).toBe('http://ivr.example.net:8080/survey/plum');
+  expect(other.caching).toEqual({ vary: 'Host', cacheControl: 'no-store' });
 });
 
 test('forwarded protocol and host are used only when TRUST_PROXY trusts the proxy', async () => {
