@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS } from './config/config';
-import { answerClientError, answerUnmetExpectation, headersTimeout } from './http/client-error';
+import { answerClientError, answerConnect, answerUnmetExpectation, headersTimeout, MOST_REQUEST_HEADERS, refuseBadHeads } from './http/client-error';
 import { STALLED } from './http/stalled-body';
 
 export interface ListenOptions {
@@ -83,12 +83,15 @@ function manageConnections(server: Server, idleMs: number, answerHalfSentHeaders
 }
 
 export async function listen(app: Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
-  const server = createServer(app);
+  // Host and the header count are checked by refuseBadHeads, whose answer has a body; Node's has none.
+  const server = createServer({ requireHostHeader: false }, refuseBadHeads(options.logger, app));
+  server.maxHeadersCount = MOST_REQUEST_HEADERS + 1;
   const idleSeconds = options.idleTimeoutSeconds ?? DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS;
   const clientError = answerClientError(options.logger, idleSeconds);
   const connections = manageConnections(server, idleSeconds * 1000, (socket) => clientError(headersTimeout(), socket));
   server.on('clientError', clientError);
   server.on('checkExpectation', answerUnmetExpectation(options.logger));
+  server.on('connect', answerConnect(options.logger));
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);

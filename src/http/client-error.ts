@@ -23,17 +23,27 @@ function parserMessage(error: NodeJS.ErrnoException & { reason?: unknown }, idle
   }
 }
 
-/** The one refusal these requests get: its id, and the headers and JSON body of a 400. */
-function refusal(message: string): { readonly requestId: string; readonly headers: Record<string, string>; readonly body: string } {
+/** The one refusal these requests get: its id, and the headers and JSON body of its answer. */
+function refusal(
+  message: string,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): { readonly requestId: string; readonly headers: Record<string, string>; readonly body: string } {
   const requestId = randomUUID();
   const body = JSON.stringify({ error: message });
   const headers = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
     'X-Request-Id': requestId,
+    ...extraHeaders,
     Connection: 'close',
   };
   return { requestId, headers, body };
+}
+
+/** Writes a whole answer on a socket no response object owns, then closes it. */
+function endWithAnswer(socket: Duplex, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head.join('')}\r\n${body}`);
 }
 
 /** The error Node itself raises when headers time out, for the server's own idle timer to answer alike. */
@@ -53,8 +63,52 @@ export function answerClientError(logger: Logger | undefined, idleSeconds: numbe
     const message = parserMessage(error, idleSeconds);
     const { requestId, headers, body } = refusal(message);
     logger?.warn({ requestId, code: error.code, reason: message }, 'request refused by the HTTP parser');
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(`HTTP/1.1 400 ${STATUS_CODES[400]}\r\n${head.join('')}\r\n${body}`);
+    endWithAnswer(socket, 400, headers, body);
+  };
+}
+
+/**
+ * The server's 'connect' listener. Without one Node closes the connection without a word; this server
+ * is no proxy, so CONNECT is a method it does not allow on any path, and is told so.
+ */
+export function answerConnect(logger: Logger | undefined) {
+  return (_req: IncomingMessage, socket: Duplex): void => {
+    const { requestId, headers, body } = refusal('CONNECT is not allowed: this server is not a proxy', { Allow: 'GET, HEAD, POST, PUT, DELETE' });
+    logger?.warn({ requestId, method: 'CONNECT' }, 'request refused: CONNECT');
+    endWithAnswer(socket, 405, headers, body);
+  };
+}
+
+/** The most headers a request may have: Node keeps one more, so that one past it is seen and refused rather than dropped. */
+export const MOST_REQUEST_HEADERS = 2000;
+
+/**
+ * What is wrong with a request's head that Node lets through or answers without a body: an HTTP/1.1
+ * request without Host (RFC 9112 asks for a 400; Node's own has no body), or more headers than the
+ * server reads (Node would silently drop the rest, Host perhaps among them). Undefined when nothing is.
+ */
+function headProblem(req: IncomingMessage): string | undefined {
+  if (req.rawHeaders.length / 2 > MOST_REQUEST_HEADERS) {
+    return `the request has more than ${MOST_REQUEST_HEADERS.toLocaleString('en-US')} headers`;
+  }
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) return 'an HTTP/1.1 request must have a Host header';
+  return undefined;
+}
+
+/**
+ * Runs before the app on every request: refuses one whose head is wrong (see headProblem) as the parser's
+ * refusals are, and hands the others to the app.
+ */
+export function refuseBadHeads(logger: Logger | undefined, app: (req: IncomingMessage, res: ServerResponse) => void) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const problem = headProblem(req);
+    if (problem === undefined) {
+      app(req, res);
+      return;
+    }
+    const { requestId, headers, body } = refusal(problem);
+    logger?.warn({ requestId, reason: problem }, 'request refused: its head');
+    res.writeHead(400, headers).end(body);
   };
 }
 

@@ -86,6 +86,40 @@ describe('requests refused by the HTTP parser', () => {
     expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/^the request is not valid HTTP: \S/) });
   });
 
+  test.each(['/api/auth', '/survey', '/healthz'])('an HTTP/1.1 request without Host to %s gets 400 with a JSON body instead of an empty one', async (path) => {
+    const answer = await raw(`GET ${path} HTTP/1.1\r\n\r\n`);
+    expectRefused(answer, 'an HTTP/1.1 request must have a Host header');
+    const logged = await logs.waitFor('request refused: its head');
+    expect(logged).toMatchObject({ level: 40, requestId: header(answer.head, 'X-Request-Id'), reason: 'an HTTP/1.1 request must have a Host header' });
+    await expectStillServing();
+  });
+
+  test('an HTTP/1.0 request without Host is answered: the version does not require one', async () => {
+    const answer = await raw('GET /healthz HTTP/1.0\r\n\r\n');
+    expect(answer.head.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
+  });
+
+  test('a request with more than 2,000 headers gets 400 saying so, where Node would drop the rest (Host among them)', async () => {
+    // Short ones, so that 2,000 of them stay well under the 16 KiB of headers Node reads.
+    const headers = (count: number) => 'a:1\r\n'.repeat(count);
+    expectRefused(await raw(`GET /healthz HTTP/1.1\r\n${headers(2000)}Host: x\r\n\r\n`), 'the request has more than 2,000 headers');
+    const answer = await raw(`GET /healthz HTTP/1.1\r\n${headers(1998)}Host: x\r\nConnection: close\r\n\r\n`);
+    expect(answer.head.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+  });
+
+  test('CONNECT gets 405 with Allow and a JSON body, where Node would close the connection without a word', async () => {
+    const answer = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(answer.head.split('\r\n')[0]).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(header(answer.head, 'Content-Type')).toBe('application/json; charset=utf-8');
+    expect(header(answer.head, 'Allow')).toBe('GET, HEAD, POST, PUT, DELETE');
+    expect(header(answer.head, 'Connection')).toBe('close');
+    expect(header(answer.head, 'X-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(answer.body)).toEqual({ error: 'CONNECT is not allowed: this server is not a proxy' });
+    await logs.waitFor('request refused: CONNECT');
+    await expectStillServing();
+  });
+
   test('an Expect other than 100-continue gets 400 with a JSON body instead of an empty 417', async () => {
     expectRefused(
       await raw('POST /api/auth HTTP/1.1\r\nHost: x\r\nExpect: tea\r\nContent-Length: 0\r\n\r\n'),

@@ -28,7 +28,6 @@ describe('the start banner', () => {
     });
     expect(line(text, 'Seed file')).toBe('Seed file /srv/seed.json: 12 accounts, 40 numbers, 1,234,567 calls stored (1 duplicate)');
   });
-  });
 
   test('warns of NODE_ENV=production without PUBLIC_URL, and of nothing otherwise', () => {
     const warnings = (env: NodeJS.ProcessEnv) =>
