@@ -11,10 +11,18 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /** What failed underneath, for the log; never sent. */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
+
+/** How long a client is asked to wait before it tries again a request that a dependency's outage failed. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/** How an answer names a dependency of the store (src/storage/dependency-error.ts's names). */
+const DEPENDENCY_NAMES: Readonly<Record<string, string>> = { store: 'the database', redis: 'Redis' };
 
 export const errors = {
   badRequest: (message: string) => new AppError('IVR_BAD_REQUEST', 400, message),
@@ -74,6 +82,16 @@ export const errors = {
   rateLimited: () =>
     new AppError('IVR_RATE_LIMITED', 429, 'rate limit exceeded; retry after the time in Retry-After'),
   internal: () => new AppError('IVR_INTERNAL', 500, 'unknown error'),
+  // PostgreSQL or Redis failed to answer (down, frozen past DEPENDENCY_TIMEOUT_SECONDS, refusing
+  // connections): worth retrying, unlike a bug's 500.
+  dependencyUnavailable: (dependency: string, cause: unknown) =>
+    new AppError(
+      'IVR_DEPENDENCY_UNAVAILABLE',
+      503,
+      `${DEPENDENCY_NAMES[dependency] ?? dependency} is unavailable; retry later`,
+      { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+      cause,
+    ),
   // The survey web service: its REST twin answers these statuses as they are; the SOAP service sends
   // each as a SOAP 1.1 Fault (status 500, as the HTTP binding requires, unless the HTTP layer refused
   // the request), and survey/soap-fault.ts picks the faultcode from the status.

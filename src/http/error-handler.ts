@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError, errors } from '../errors/catalogue';
+import { unavailableDependency } from '../storage/dependency-error';
 import { renderError } from './representation';
 import { wasAnsweredAsStalled } from './stalled-body';
 
@@ -56,10 +57,22 @@ function fromRouter(error: unknown): AppError | undefined {
   return part === undefined ? undefined : errors.malformedPathPart(part);
 }
 
-function toAppError(error: unknown, req: Request): AppError | undefined {
+function fromDependency(error: unknown): AppError | undefined {
+  const dependency = unavailableDependency(error);
+  return dependency === undefined ? undefined : errors.dependencyUnavailable(dependency, error);
+}
+
+/** The catalogue's entry for an error, or undefined for one that is not the caller's nor an outage: a bug. */
+export function knownError(error: unknown, req: Request): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (typeof error === 'object' && error !== null) return fromRouter(error) ?? fromBodyParser(error, req);
+  if (typeof error === 'object' && error !== null) return fromRouter(error) ?? fromBodyParser(error, req) ?? fromDependency(error);
   return undefined;
+}
+
+/** Logs what failed underneath an error the server answers for (a 5xx), with its code; a bug as an unhandled error. */
+export function logServerFailure(logger: Logger, requestId: string, error: unknown, known: AppError | undefined): void {
+  if (known === undefined) logger.error({ err: error, requestId }, 'unhandled error');
+  else if (known.statusCode >= 500 && known.cause !== undefined) logger.error({ err: known.cause, code: known.code, requestId }, known.message);
 }
 
 export function notFound(): RequestHandler {
@@ -83,11 +96,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.warn({ err: error, requestId: req.id }, 'the client closed the connection before the answer');
       return;
     }
-    const known = toAppError(error, req);
-    const reported = known ?? errors.internal();
-    if (known === undefined) {
-      logger.error({ err: error, requestId: req.id }, 'unhandled error');
-    }
-    res.send(renderError(req, res, reported));
+    const known = knownError(error, req);
+    logServerFailure(logger, req.id, error, known);
+    res.send(renderError(req, res, known ?? errors.internal()));
   };
 }

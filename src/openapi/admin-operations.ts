@@ -31,6 +31,10 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
       { xml: false, headers: { ...limited, ...headers.retryAfter } },
     ),
     500: errorResponse('unknown error: the cause is in the server log, under the request id', { xml: false }),
+    503: errorResponse('PostgreSQL or Redis did not answer, as the error says: retry after Retry-After seconds', {
+      xml: false,
+      headers: headers.outageRetryAfter,
+    }),
   };
   const account = (description: string): ResponseConfig => ({ description, headers: { ...limited }, content: jsonOnly(accountViewSchema) });
   const register = (route: AdminRoute): void =>

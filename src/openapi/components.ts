@@ -19,6 +19,10 @@ export interface SharedHeaders {
   /** What every answer of a limit group carries. */
   readonly rateLimit: Headers;
   readonly retryAfter: Headers;
+  /** On a 503: PostgreSQL or Redis did not answer. */
+  readonly outageRetryAfter: Headers;
+  /** On the reporting API's 500, which is its answer to an outage too (section 7 has no 503). */
+  readonly outageRetryAfterIfAny: Headers;
   readonly basicChallenge: Headers;
   readonly formChallenge: Headers;
   /** Empty without the admin API. */
@@ -29,9 +33,11 @@ export interface SharedHeaders {
 
 type HeaderSchema = { readonly type: 'integer'; readonly minimum: number } | { readonly type: 'string' };
 
-function header(registry: OpenAPIRegistry, name: string, description: string, schema: HeaderSchema, component = name): Headers {
-  return { [name]: registry.registerComponent('headers', component, { description, required: true, schema: { ...schema } }).ref };
+function header(registry: OpenAPIRegistry, name: string, description: string, schema: HeaderSchema, component = name, required = true): Headers {
+  return { [name]: registry.registerComponent('headers', component, { description, required, schema: { ...schema } }).ref };
 }
+
+const OUTAGE_RETRY_AFTER = 'Seconds to wait before trying again: PostgreSQL or Redis did not answer (down, or past DEPENDENCY_TIMEOUT_SECONDS)';
 
 /** The security schemes, and the headers that the limit groups, the challenges and the survey's cookie add. */
 export function registerSharedComponents(registry: OpenAPIRegistry, adminApi: boolean): SharedHeaders {
@@ -52,6 +58,15 @@ export function registerSharedComponents(registry: OpenAPIRegistry, adminApi: bo
       ...header(registry, 'X-RateLimit-Reset', 'The Unix second at which the current window ends (windows are aligned to the clock)', count(0)),
     },
     retryAfter: header(registry, 'Retry-After', 'Seconds until the window ends and requests are counted afresh', count(1)),
+    outageRetryAfter: header(registry, 'Retry-After', OUTAGE_RETRY_AFTER, count(1), 'Retry-After-Outage'),
+    outageRetryAfterIfAny: header(
+      registry,
+      'Retry-After',
+      `Only when the failure was an outage, not a bug. ${OUTAGE_RETRY_AFTER}`,
+      count(1),
+      'Retry-After-Outage-If-Any',
+      false,
+    ),
     basicChallenge: header(registry, 'WWW-Authenticate', `The challenge: Basic realm="${REALM}"`, text),
     formChallenge: header(
       registry,

@@ -98,7 +98,11 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
     xml: true,
     headers: { ...headers.rateLimit, ...headers.retryAfter },
   });
-  const failed = errorResponse('unknown error: the cause is in the server log, under the request id', { xml: true });
+  const failed = errorResponse(
+    'unknown error: the cause is in the server log, under the request id; with Retry-After when PostgreSQL or Redis did not answer, ' +
+      'which is worth retrying (the specification has no 503)',
+    { xml: true, headers: headers.outageRetryAfterIfAny },
+  );
 
   registry.registerPath({
     method: 'post',

@@ -90,7 +90,12 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
           headers: { ...headers.rateLimit, ...headers.retryAfter },
           content: xmlBody('A SOAP 1.1 Fault'),
         },
-        500: { description: 'A SOAP 1.1 Fault: the faultcode says whose mistake it was', content: xmlBody('A SOAP 1.1 Fault') },
+        500: {
+          description:
+            "A SOAP 1.1 Fault: the faultcode says whose mistake it was; a soap:Server fault naming PostgreSQL or Redis, with Retry-After, when the store of the surveys did not answer",
+          headers: headers.outageRetryAfterIfAny,
+          content: xmlBody('A SOAP 1.1 Fault'),
+        },
       },
     });
   }
@@ -130,6 +135,10 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
         headers: { ...headers.rateLimit, ...headers.retryAfter },
       }),
       500: errorResponse('The survey handler failed: the cause is in the server log', { xml: true }),
+      503: errorResponse('PostgreSQL or Redis, which keep the surveys, did not answer, as the error says: retry after Retry-After seconds', {
+        xml: true,
+        headers: headers.outageRetryAfter,
+      }),
     },
   });
 }

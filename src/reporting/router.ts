@@ -1,5 +1,6 @@
 import { Router, type ErrorRequestHandler } from 'express';
-import { methodNotAllowed, notFound } from '../http/error-handler';
+import { AppError, errors } from '../errors/catalogue';
+import { knownError, methodNotAllowed, notFound } from '../http/error-handler';
 import type { Authenticate } from './auth/authenticate';
 import { authenticateRoute } from './auth/route';
 import type { TemporaryCredentials } from './auth/temporary-credentials';
@@ -34,8 +35,25 @@ export function reportingRouter({ authenticate, credentials, limits, dataResourc
       .all(limits.unidentifiedData, methodNotAllowed(['GET', 'HEAD']));
   }
   router.use(limits.unidentifiedData, notFound());
-  router.use(countUncountedRefusal(limits));
+  router.use(countUncountedRefusal(limits), withinSectionSeven());
   return router;
+}
+
+/**
+ * The reporting API answers only the statuses of the specification's section 7 (decisions.md), with
+ * `unknown error` for a 500: an outage of the database or Redis, a 503 elsewhere, is a 500 here, keeping
+ * its Retry-After so that a client can still tell it is worth retrying; the log keeps its code and cause.
+ */
+function withinSectionSeven(): ErrorRequestHandler {
+  return (error: unknown, req, _res, next) => {
+    const known = knownError(error, req);
+    if (known?.statusCode !== 503) {
+      next(error);
+      return;
+    }
+    const unknown = errors.internal();
+    next(new AppError(known.code, unknown.statusCode, unknown.message, known.headers, known.cause));
+  };
 }
 
 /**

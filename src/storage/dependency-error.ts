@@ -1,3 +1,5 @@
+import { isNativeError } from 'node:util/types';
+import { DatabaseError } from 'pg';
 /**
  * A service the configuration points at (PostgreSQL, Redis) could not be reached at start. The server
  * process prints the message, which names the service, and exits non-zero.
@@ -75,4 +77,31 @@ export function markingFailures<Repository extends object>(dependency: string, r
 /** Whether the repository's failures are marked (markingFailures): only such a repository's calls can fail on a dependency. */
 export function marksFailures(repository: object): boolean {
   return (repository as { [MARKS_FAILURES]?: unknown })[MARKS_FAILURES] === true;
+}
+
+/**
+ * SQLSTATE classes of a database that cannot serve now, rather than of a statement it refuses:
+ * connection exceptions (08), insufficient resources (53), operator intervention (57: a shutdown, a
+ * statement cancelled at statement_timeout), system errors (58).
+ */
+const OUTAGE_SQLSTATE = /^(08|53|57|58)/;
+
+/** Redis replies that say it cannot serve now: loading its data, busy with a script, a replica cut off or read-only. */
+const OUTAGE_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY)\b/;
+
+/** Mistakes in this program, whatever call they surfaced in; by name, as Node's own errors come from another realm than a test's. */
+const PROGRAM_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError']);
+
+/**
+ * The dependency whose outage failed this call, or undefined when the error is not an outage: a
+ * statement the database refused or a Redis reply error is a bug to report as such. An outage is a
+ * marked failure (markingFailures) that is a connection refused, reset or timed out (pg's and the pool's
+ * timeouts, ioredis's closed connection and command timeout), or a refusal of the classes above.
+ */
+export function unavailableDependency(error: unknown): string | undefined {
+  const dependency = failedDependency(error);
+  if (dependency === undefined || !isNativeError(error) || PROGRAM_ERRORS.has(error.name)) return undefined;
+  if (error instanceof DatabaseError) return OUTAGE_SQLSTATE.test(error.code ?? '') ? dependency : undefined;
+  if (error.name === 'ReplyError') return OUTAGE_REPLY.test(error.message) ? dependency : undefined;
+  return dependency;
 }

@@ -1,7 +1,7 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { AppError, errors } from '../errors/catalogue';
-import { methodNotAllowed } from '../http/error-handler';
+import { errors } from '../errors/catalogue';
+import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler';
 import { answerCall, type SurveyCallDependencies } from './answer-call';
 import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
@@ -78,12 +78,9 @@ function soapFaults(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
-    if (error instanceof AppError) {
-      sendSoapFault(res, error);
-      return;
-    }
-    requestLogger(logger, req).error({ err: error }, 'survey web service failed');
-    sendSoapFault(res, errors.internal());
+    const known = knownError(error, req);
+    logServerFailure(logger, req.id, error, known);
+    sendSoapFault(res, known ?? errors.internal());
   };
 }
 

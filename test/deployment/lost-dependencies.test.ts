@@ -21,8 +21,38 @@ import {
 } from '../support/services';
 import { proxyForUrl, type TcpProxy } from '../support/tcp-proxy';
 import { addAccount } from '../support/test-app';
+import { faultBody, post, svcEval } from '../survey/support';
 
 const UNKNOWN_ERROR = { error: 'unknown error' };
+const ADMIN_TOKEN = 'test-admin-token-0123456789';
+const DATABASE_UNAVAILABLE = 'the database is unavailable; retry later';
+const REDIS_UNAVAILABLE = 'Redis is unavailable; retry later';
+
+/**
+ * The reporting API keeps section 7's 500 `unknown error` for an outage (decisions.md), with Retry-After
+ * to say it is worth retrying; the rest of the server answers 503 naming the dependency.
+ */
+function expectOutageOnReportingApi(response: request.Response): void {
+  expect({ status: response.status, retryAfter: response.headers['retry-after'], body: response.body }).toEqual({
+    status: 500,
+    retryAfter: '5',
+    body: UNKNOWN_ERROR,
+  });
+}
+
+function expectUnavailable(response: request.Response, error: string): void {
+  expect({ status: response.status, retryAfter: response.headers['retry-after'], body: response.body }).toEqual({ status: 503, retryAfter: '5', body: { error } });
+}
+
+/** svcEval's answer while its sessions' store is away: a soap:Server fault naming it, which survey systems store as SOAPFault. */
+async function expectSurveyFault(base: string, faultstring: string): Promise<void> {
+  const answer = await post(base, svcEval(['Do you agree?'], ['yes']));
+  expect({ status: answer.status, retryAfter: answer.headers['retry-after'], body: answer.text }).toEqual({
+    status: 500,
+    retryAfter: '5',
+    body: faultBody('soap:Server', faultstring),
+  });
+}
 const EVENTS = '/api/events/20180201/20180201/day/ALL';
 
 let proxy: TcpProxy;
@@ -43,7 +73,7 @@ afterEach(async () => {
 
 async function serveOn(storeInUse: Store): Promise<string> {
   store = storeInUse;
-  running = await serve(createApp({ config: loadConfig({}), store, clock: new FakeClock(), logger: createLogger('silent') }));
+  running = await serve(createApp({ config: loadConfig({ ADMIN_TOKEN }), store, clock: new FakeClock(), logger: createLogger('silent') }));
   await addAccount(store, { phones: ['15550001'] });
   return running.url;
 }
@@ -59,15 +89,16 @@ const authenticate = (url: string) =>
   request(url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
 
 describeWithPostgres('PostgreSQL lost while the server runs', () => {
-  test('answers 500 unknown error at once, then serves again by itself when the database is back', async () => {
+  test('answers at once that it is unavailable (section 7\'s 500 on /api), then serves again by itself when the database is back', async () => {
     schema = await createTestSchema();
     const base = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent')));
     expect((await authenticate(base)).status).toBe(200);
 
     await proxy.cut();
-    const lost = await authenticate(base);
-    expect(lost.status).toBe(500);
-    expect(lost.body).toEqual(UNKNOWN_ERROR);
+    expectOutageOnReportingApi(await authenticate(base));
+    expectUnavailable(await request(base).get('/admin/accounts').auth(ADMIN_TOKEN, { type: 'bearer' }), DATABASE_UNAVAILABLE);
+    expectUnavailable(await request(base).post('/survey/rest').field('question_texts[]', 'Do you agree?').field('answers[]', 'yes'), DATABASE_UNAVAILABLE);
+    await expectSurveyFault(base, DATABASE_UNAVAILABLE);
 
     // The pool dropped the connections it lost; the next request opens a fresh one.
     await proxy.restore();
@@ -77,15 +108,14 @@ describeWithPostgres('PostgreSQL lost while the server runs', () => {
 
 // DEPENDENCY_TIMEOUT_SECONDS=1: each wait for a frozen dependency ends after a second.
 describeWithPostgres('PostgreSQL frozen (connections open, nothing answered) while the server runs', () => {
-  test('answers 500 unknown error once the dependency timeout has passed, then serves again when it answers', async () => {
+  test('answers that it is unavailable once the dependency timeout has passed, then serves again when it answers', async () => {
     schema = await createTestSchema();
     const base = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent'), 1));
     expect((await authenticate(base)).status).toBe(200);
 
     proxy.freeze();
-    const frozen = await authenticate(base);
-    expect(frozen.status).toBe(500);
-    expect(frozen.body).toEqual(UNKNOWN_ERROR);
+    expectOutageOnReportingApi(await authenticate(base));
+    expectUnavailable(await request(base).get('/admin/accounts').auth(ADMIN_TOKEN, { type: 'bearer' }), DATABASE_UNAVAILABLE);
 
     proxy.thaw();
     expect((await authenticate(base)).status).toBe(200);
@@ -93,15 +123,13 @@ describeWithPostgres('PostgreSQL frozen (connections open, nothing answered) whi
 });
 
 describeWithRedis('Redis frozen (connection open, nothing answered) while the server runs', () => {
-  test('refuses authentication with 500 once the dependency timeout has passed, then counts again when it answers', async () => {
+  test('refuses authentication as unavailable once the dependency timeout has passed, then counts again when it answers', async () => {
     const redis = await connectRedis(await throughProxy(testRedisUrl as string), createLogger('silent'), 1);
     const base = await serveOn(withRedisSharedState(createMemoryStore(), redis, uniqueRedisPrefix()));
     expect((await authenticate(base)).headers['x-ratelimit-remaining']).toBe('14');
 
     proxy.freeze();
-    const frozen = await authenticate(base);
-    expect(frozen.status).toBe(500);
-    expect(frozen.body).toEqual(UNKNOWN_ERROR);
+    expectOutageOnReportingApi(await authenticate(base));
 
     // The hit sent while Redis was frozen reaches it on thaw: refused or not, it was an attempt.
     proxy.thaw();
@@ -112,16 +140,15 @@ describeWithRedis('Redis frozen (connection open, nothing answered) while the se
 });
 
 describeWithRedis('Redis lost while the server runs', () => {
-  test('refuses authentication with 500, lets data requests through uncounted, and counts again when Redis is back', async () => {
+  test('refuses authentication and survey calls as unavailable, lets data requests through uncounted, and counts again when Redis is back', async () => {
     const redis = await connectRedis(await throughProxy(testRedisUrl as string), createLogger('silent'));
     const base = await serveOn(withRedisSharedState(createMemoryStore(), redis, uniqueRedisPrefix()));
     const { login, password } = (await authenticate(base)).body as { login: string; password: string };
     expect((await request(base).get(EVENTS).auth(login, password)).headers['x-ratelimit-remaining']).toBe('149');
 
     await proxy.cut();
-    const lostAuth = await authenticate(base);
-    expect(lostAuth.status).toBe(500);
-    expect(lostAuth.body).toEqual(UNKNOWN_ERROR);
+    expectOutageOnReportingApi(await authenticate(base));
+    await expectSurveyFault(base, REDIS_UNAVAILABLE);
     const uncounted = await request(base).get(EVENTS).auth(login, password);
     expect(uncounted.status).toBe(200);
     expect(uncounted.headers['x-ratelimit-remaining']).toBeUndefined();
