@@ -34,7 +34,7 @@ export function composeServices({ config, store: storeGiven, clock, logger, surv
   const store = countingDependencyErrors(storeGiven, metrics);
   const limitDependencies = { store, clock, logger, refusals: metrics };
   const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.credentialTtlSeconds });
-  const passwords = passwordHasher(config.passwordHashConcurrency);
+  const passwords = passwordHasher({ concurrency: config.passwordHashConcurrency, mostWaiting: config.passwordHashQueue });
   const reporting: ReportingServices = {
     authenticate: authenticator(store, credentials, passwords),
     credentials,

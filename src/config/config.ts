@@ -98,6 +98,7 @@ const schema = z.object({
   REPORT_CACHE_BYTES: integer(0).default(67_108_864),
   CREDENTIAL_TTL_SECONDS: integer(1).default(86_400),
   PASSWORD_HASH_CONCURRENCY: integer(1, 64).default(1),
+  PASSWORD_HASH_QUEUE: integer(0, 100_000).default(64),
   AUTH_RATE_LIMIT: integer(1).default(15),
   DATA_RATE_LIMIT: integer(1).default(150),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(900),
@@ -161,6 +162,8 @@ export interface Config {
   readonly credentialTtlSeconds: number;
   /** Tool-password hashes (scrypt) computed at once; further logins wait in line. */
   readonly passwordHashConcurrency: number;
+  /** Tool-password hashes waiting for one of those at most; past it a login is refused at once, told to retry. */
+  readonly passwordHashQueue: number;
   readonly authRateLimit: number;
   readonly dataRateLimit: number;
   readonly rateLimitWindowSeconds: number;
@@ -247,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     reportCacheBytes: parsed.REPORT_CACHE_BYTES,
     credentialTtlSeconds: parsed.CREDENTIAL_TTL_SECONDS,
     passwordHashConcurrency: parsed.PASSWORD_HASH_CONCURRENCY,
+    passwordHashQueue: parsed.PASSWORD_HASH_QUEUE,
     authRateLimit: parsed.AUTH_RATE_LIMIT,
     dataRateLimit: parsed.DATA_RATE_LIMIT,
     rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,

@@ -21,6 +21,9 @@ export class AppError extends Error {
 /** How long a client is asked to wait before it tries again a request that a dependency's outage failed. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
+/** A place in a full line of password hashes frees every few tens of milliseconds: a second frees many. */
+const LINE_FULL_RETRY_AFTER_SECONDS = 1;
+
 /** How an answer names a dependency of the store (src/storage/dependency-error.ts's names). */
 const DEPENDENCY_NAMES: Readonly<Record<string, string>> = { store: 'the database', redis: 'Redis' };
 
@@ -82,6 +85,14 @@ export const errors = {
   rateLimited: () =>
     new AppError('IVR_RATE_LIMITED', 429, 'rate limit exceeded; retry after the time in Retry-After'),
   internal: () => new AppError('IVR_INTERNAL', 500, 'unknown error'),
+  // More logins (or admin password changes) waiting for a password hash than PASSWORD_HASH_QUEUE.
+  passwordHashLineFull: (mostWaiting: number) =>
+    new AppError(
+      'IVR_PASSWORD_HASH_LINE_FULL',
+      503,
+      `too many logins are waiting (PASSWORD_HASH_QUEUE, ${mostWaiting}); retry later`,
+      { 'Retry-After': String(LINE_FULL_RETRY_AFTER_SECONDS) },
+    ),
   // PostgreSQL or Redis failed to answer (down, frozen past DEPENDENCY_TIMEOUT_SECONDS, refusing
   // connections): worth retrying, unlike a bug's 500.
   dependencyUnavailable: (dependency: string, cause: unknown) =>

@@ -1,4 +1,4 @@
-import { limitConcurrency } from '../../src/accounts/concurrency-limit';
+import { LineFullError, limitConcurrency } from '../../src/accounts/concurrency-limit';
 
 /** A task the test finishes by hand, recording when it started. */
 function manualTask(started: string[], name: string) {
@@ -70,5 +70,55 @@ describe('limitConcurrency', () => {
     expect(started).toEqual(['first', 'second']);
     second.finish();
     expect(await secondResult).toBe('second');
+  });
+
+  test('refuses a task at once when the line is as long as it may be, and takes one again when a place frees', async () => {
+    const started: string[] = [];
+    const inLine = limitConcurrency(1, 1);
+    const running = manualTask(started, 'running');
+    const waiting = manualTask(started, 'waiting');
+    const refused = manualTask(started, 'refused');
+    const results = [inLine(running.run), inLine(waiting.run)];
+    await expect(inLine(refused.run)).rejects.toBeInstanceOf(LineFullError);
+    running.finish();
+    await settle();
+    const later = manualTask(started, 'later');
+    const laterResult = inLine(later.run);
+    waiting.finish();
+    later.finish();
+    expect([...(await Promise.all(results)), await laterResult]).toEqual(['running', 'waiting', 'later']);
+    expect(started).toEqual(['running', 'waiting', 'later']);
+  });
+
+  test('drops a waiting task whose signal aborts: it leaves the line at once and never starts', async () => {
+    const started: string[] = [];
+    const inLine = limitConcurrency(1, 1);
+    const running = manualTask(started, 'running');
+    const abandoned = manualTask(started, 'abandoned');
+    const next = manualTask(started, 'next');
+    const controller = new AbortController();
+    const runningResult = inLine(running.run);
+    const abandonedResult = inLine(abandoned.run, controller.signal);
+    controller.abort(new Error('the client went away'));
+    await expect(abandonedResult).rejects.toThrow('the client went away');
+    // Its place in the line is free again, though the running task still runs.
+    const nextResult = inLine(next.run);
+    running.finish();
+    await settle();
+    next.finish();
+    expect([await runningResult, await nextResult]).toEqual(['running', 'next']);
+    expect(started).toEqual(['running', 'next']);
+  });
+
+  test('never queues a task whose signal has aborted already', async () => {
+    const started: string[] = [];
+    const inLine = limitConcurrency(1, 0);
+    const late = manualTask(started, 'late');
+    await expect(inLine(late.run, AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
+    const next = manualTask(started, 'next');
+    const nextResult = inLine(next.run);
+    next.finish();
+    expect(await nextResult).toBe('next');
+    expect(started).toEqual(['next']);
   });
 });

@@ -16,6 +16,7 @@ describe('configuration', () => {
       reportCacheBytes: 67_108_864,
       credentialTtlSeconds: 86_400,
       passwordHashConcurrency: 1,
+      passwordHashQueue: 64,
       authRateLimit: 15,
       dataRateLimit: 150,
       rateLimitWindowSeconds: 900,

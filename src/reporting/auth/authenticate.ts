@@ -12,7 +12,8 @@ export interface AuthenticationRequest {
   readonly password: string;
 }
 
-export type Authenticate = (request: AuthenticationRequest) => Promise<IssuedCredentials>;
+/** `signal` aborts when the client has gone: the password check, if it has not begun, is then dropped. */
+export type Authenticate = (request: AuthenticationRequest, signal?: AbortSignal) => Promise<IssuedCredentials>;
 
 /**
  * Trades a tool account's login and password for temporary credentials. Unknown login, wrong password
@@ -23,9 +24,9 @@ export function authenticator(store: Store, credentials: TemporaryCredentials, p
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= passwords.hash(randomBytes(16).toString('hex')));
 
-  return async ({ tool, login, password }) => {
+  return async ({ tool, login, password }, signal) => {
     const account = await store.accounts.find(accountId(tool, login));
-    const matches = await passwords.verify(password, account?.passwordHash ?? (await decoyHash()));
+    const matches = await passwords.verify(password, account?.passwordHash ?? (await decoyHash()), signal);
     if (account === undefined || !matches || !account.active) throw errors.invalidLogin(REALM);
     return credentials.issue(account);
   };

@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
+import { clientGoneSignal } from '../../http/client-gone';
 import { fields, send } from '../../http/representation';
 import type { Authenticate } from './authenticate';
 import { parseAuthenticationRequest } from './params';
@@ -24,7 +25,7 @@ export function authenticateRoute(authenticate: Authenticate): RequestHandler[] 
     express.json({ limit: BODY_LIMIT }),
     async (req, res) => {
       const request = parseAuthenticationRequest(req.query, req.body);
-      const issued = await authenticate(request);
+      const issued = await authenticate(request, clientGoneSignal(res));
       const body: z.input<typeof issuedCredentialsSchema> = { login: issued.login, password: issued.password };
       send(req, res, 200, fields(body));
     },
