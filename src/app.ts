@@ -18,6 +18,7 @@ import { mountProbes } from './operations/probes';
 import { requestMetrics } from './operations/request-metrics';
 import type { ShutdownState } from './operations/shutdown-state';
 import { reportingRouter } from './reporting/router';
+import { isReportingPath, withinSectionSeven } from './reporting/section-seven';
 import type { Store } from './storage/store';
 import { soapPathMatcher, surveyRouter } from './survey/router';
 import { sendSoapFault } from './survey/soap-fault';
@@ -55,10 +56,11 @@ export function createApp(deps: AppDependencies): Express {
   mountMetrics(app, services.operations.scrape);
   const isSoapPath = soapPathMatcher(services.survey);
   app.use(
-    answerStalledBodies((req, res) => {
-      const stalled = errors.bodyStalled(deps.config.requestIdleTimeoutSeconds);
+    answerStalledBodies((req, res, reason) => {
+      const stalled = reason.kind === 'idle' ? errors.bodyStalled(reason.seconds) : errors.bodyTooSlow(reason.bytesPerSecond, reason.windowSeconds);
       if (isSoapPath(req.path)) sendSoapFault(res, stalled);
-      else res.send(renderError(req, res, stalled));
+      // The path as sent: a router the request is inside has taken its mount path off req.path.
+      else res.send(renderError(req, res, isReportingPath(req.baseUrl + req.path) ? withinSectionSeven(stalled) : stalled));
     }),
   );
   app.use('/api', reportingRouter(services.reporting));

@@ -2,13 +2,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS } from './config/config';
+import { DEFAULT_MINIMUM_BODY_RATE, DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS } from './config/config';
 import { answerClientError, answerConnect, answerUnmetExpectation, headersTimeout, MOST_REQUEST_HEADERS, refuseBadHeads } from './http/client-error';
-import { STALLED } from './http/stalled-body';
+import { enforceMinimumBodyRate, type MinimumBodyRate } from './http/body-rate';
+import { capConnectionsPerAddress, wasRefusedConnection } from './http/connection-cap';
+import { DEFAULT_LINGERING, lingerAfterEarlyAnswers } from './http/lingering-close';
+import { STALLED, type StallReason } from './http/stalled-body';
 
 export interface ListenOptions {
   /** REQUEST_IDLE_TIMEOUT_SECONDS; its default when not given. */
   readonly idleTimeoutSeconds?: number;
+  /** MIN_BODY_RATE_BYTES_PER_SECOND and MIN_BODY_RATE_WINDOW_SECONDS; their defaults when not given. */
+  readonly minimumBodyRate?: MinimumBodyRate;
+  /** MAX_CONNECTIONS_PER_ADDRESS; its default when not given (0: no cap). */
+  readonly maxConnectionsPerAddress?: number;
   /** Where requests refused by the HTTP parser are logged. */
   readonly logger?: Logger;
 }
@@ -48,6 +55,7 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
  * holding the close until the keep-alive timeout.
  */
 function manageConnections(server: Server, idleMs: number, answerHalfSentHeaders: (socket: Socket) => void): { beginClosing(): void } {
+  const stalled: StallReason = { kind: 'idle', seconds: idleMs / 1000 };
   server.requestTimeout = 0;
   server.headersTimeout = idleMs;
   server.timeout = idleMs;
@@ -67,7 +75,7 @@ function manageConnections(server: Server, idleMs: number, answerHalfSentHeaders
   server.on('timeout', (socket: Socket) => {
     const req = current.get(socket);
     if (req !== undefined) {
-      if (!req.complete && !req.emit(STALLED)) socket.destroy();
+      if (!req.complete && !req.emit(STALLED, stalled)) socket.destroy();
     } else if (socket.bytesRead > (readAtLastAnswer.get(socket) ?? 0)) {
       answerHalfSentHeaders(socket);
     } else {
@@ -83,8 +91,12 @@ function manageConnections(server: Server, idleMs: number, answerHalfSentHeaders
 }
 
 export async function listen(app: Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
+  const checkedHead = refuseBadHeads(options.logger, app);
   // Host and the header count are checked by refuseBadHeads, whose answer has a body; Node's has none.
-  const server = createServer({ requireHostHeader: false }, refuseBadHeads(options.logger, app));
+  // A connection refused for its address's cap was answered already: its requests get nothing more.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    if (!wasRefusedConnection(req.socket)) checkedHead(req, res);
+  });
   server.maxHeadersCount = MOST_REQUEST_HEADERS + 1;
   const idleSeconds = options.idleTimeoutSeconds ?? DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS;
   const clientError = answerClientError(options.logger, idleSeconds);
@@ -92,6 +104,9 @@ export async function listen(app: Express, host: string, port: number, options: 
   server.on('clientError', clientError);
   server.on('checkExpectation', answerUnmetExpectation(options.logger));
   server.on('connect', answerConnect(options.logger));
+  enforceMinimumBodyRate(server, options.minimumBodyRate ?? DEFAULT_MINIMUM_BODY_RATE);
+  lingerAfterEarlyAnswers(server, DEFAULT_LINGERING);
+  capConnectionsPerAddress(server, options.maxConnectionsPerAddress ?? 0, options.logger, DEFAULT_LINGERING);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);

@@ -58,6 +58,8 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
     }
     running = await listen(createApp({ config, store, clock, logger, surveyHandler, shutdown }), config.host, config.port, {
       idleTimeoutSeconds: config.requestIdleTimeoutSeconds,
+      minimumBodyRate: config.minimumBodyRate,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
       logger,
     });
   } catch (error) {

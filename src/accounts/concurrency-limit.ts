@@ -9,6 +9,12 @@ export class LineFullError extends Error {
   override readonly name = 'LineFullError';
 }
 
+/** Why the signal aborted, as the error the task's promise rejects with. */
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new Error('the task was abandoned before it started', { cause: reason });
+}
+
 /**
  * A counting semaphore with a first-in, first-out line of at most `mostWaiting` tasks. Written here
  * because p-limit, the usual package, ships only as an ES module since version 4, and this project
@@ -20,7 +26,7 @@ export function limitConcurrency(max: number, mostWaiting = Number.POSITIVE_INFI
 
   /** Resolves when the task may start: at once, or when a slot passes to it. */
   function slot(signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted === true) return Promise.reject(signal.reason);
+    if (signal?.aborted === true) return Promise.reject(abortReason(signal));
     if (running < max) {
       running += 1;
       return Promise.resolve();
@@ -30,7 +36,7 @@ export function limitConcurrency(max: number, mostWaiting = Number.POSITIVE_INFI
       const onAbort = () => {
         // Leaves the line at once, so that a client that went away holds no place in it.
         waiting.splice(waiting.indexOf(start), 1);
-        reject(signal?.reason);
+        reject(abortReason(signal));
       };
       const start = () => {
         signal?.removeEventListener('abort', onAbort);

@@ -80,6 +80,15 @@ const metricsToken = adminToken;
 export const DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS = 30;
 export const DEFAULT_DEPENDENCY_TIMEOUT_SECONDS = 5;
 export const DEFAULT_READINESS_TIMEOUT_SECONDS = 2;
+/** Whether TRUST_PROXY says a proxy stands in front: then every connection comes from it. */
+function behindProxy(trusted: boolean | number | string): boolean {
+  return trusted !== false && trusted !== 0;
+}
+
+/** Kestrel's MinRequestBodyDataRate: 240 bytes/s, measured over 5-second windows. */
+export const DEFAULT_MINIMUM_BODY_RATE = { bytesPerSecond: 240, windowSeconds: 5 } as const;
+/** Per client address, when the server is not behind a proxy (TRUST_PROXY=false). */
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 
 const defaultRestPath = (soapPath: string) => `${soapPath}/rest`;
 const defaultPlumPath = (soapPath: string) => `${soapPath}/plum`;
@@ -122,6 +131,9 @@ const schema = z.object({
   ADMIN_TOKEN: adminToken,
   ADMIN_RATE_LIMIT: integer(1).default(90_000),
   REQUEST_IDLE_TIMEOUT_SECONDS: integer(1, 3600).default(DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS),
+  MIN_BODY_RATE_BYTES_PER_SECOND: integer(0, 1_000_000_000).default(DEFAULT_MINIMUM_BODY_RATE.bytesPerSecond),
+  MIN_BODY_RATE_WINDOW_SECONDS: integer(1, 3600).default(DEFAULT_MINIMUM_BODY_RATE.windowSeconds),
+  MAX_CONNECTIONS_PER_ADDRESS: integer(0, 1_000_000).optional(),
   DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(DEFAULT_DEPENDENCY_TIMEOUT_SECONDS),
   METRICS_TOKEN: metricsToken,
   READINESS_TIMEOUT_SECONDS: integer(1, 60).default(DEFAULT_READINESS_TIMEOUT_SECONDS),
@@ -196,6 +208,16 @@ export interface Config {
    * then it gets a 400 and is closed. A long upload that keeps sending is never cut.
    */
   readonly requestIdleTimeoutSeconds: number;
+  /**
+   * The least rate of a request body, on average over each window: a body that brings less in a window
+   * is answered 408 (400 on the reporting API) and its connection closed. 0 bytes/s: no least rate.
+   */
+  readonly minimumBodyRate: { readonly bytesPerSecond: number; readonly windowSeconds: number };
+  /**
+   * Connections open at once from one client address; past it a new one gets a 429 and is closed. 0: no
+   * cap. Unset: 100, or no cap behind a proxy (TRUST_PROXY set), where every connection is the proxy's.
+   */
+  readonly maxConnectionsPerAddress: number;
   /** The bound on every wait for PostgreSQL or Redis (connecting, a query, a command): then a 500. */
   readonly dependencyTimeoutSeconds: number;
   /** Bearer token of GET /metrics; unset: the metrics are open to whoever reaches the server. */
@@ -276,6 +298,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     adminToken: parsed.ADMIN_TOKEN,
     adminRateLimit: parsed.ADMIN_RATE_LIMIT,
     requestIdleTimeoutSeconds: parsed.REQUEST_IDLE_TIMEOUT_SECONDS,
+    minimumBodyRate: { bytesPerSecond: parsed.MIN_BODY_RATE_BYTES_PER_SECOND, windowSeconds: parsed.MIN_BODY_RATE_WINDOW_SECONDS },
+    maxConnectionsPerAddress: parsed.MAX_CONNECTIONS_PER_ADDRESS ?? (behindProxy(parsed.TRUST_PROXY) ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
     dependencyTimeoutSeconds: parsed.DEPENDENCY_TIMEOUT_SECONDS,
     metricsToken: parsed.METRICS_TOKEN,
     readinessTimeoutSeconds: parsed.READINESS_TIMEOUT_SECONDS,

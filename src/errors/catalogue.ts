@@ -56,6 +56,13 @@ export const errors = {
     ),
   bodyStalled: (seconds: number) =>
     new AppError('IVR_BODY_STALLED', 400, `the request body stopped arriving: nothing came for ${seconds} s`, { Connection: 'close' }),
+  bodyTooSlow: (bytesPerSecond: number, windowSeconds: number) =>
+    new AppError(
+      'IVR_BODY_TOO_SLOW',
+      408,
+      `the request body arrives too slowly: less than ${bytesPerSecond} bytes/s over ${windowSeconds} s (MIN_BODY_RATE_BYTES_PER_SECOND)`,
+      { Connection: 'close' },
+    ),
   malformedPathPart: (part: string) =>
     new AppError('IVR_MALFORMED_PATH_PART', 400, `path part ${part} is not valid percent-encoded UTF-8`),
   // Every 401 carries a challenge (RFC 9110). The login is a form post, not Basic: a Basic challenge

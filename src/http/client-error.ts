@@ -40,10 +40,22 @@ function refusal(
   return { requestId, headers, body };
 }
 
-/** Writes a whole answer on a socket no response object owns, then closes it. */
-function endWithAnswer(socket: Duplex, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+/**
+ * Writes a whole refusal on a socket no response object owns, then ends the connection (`close`, or at
+ * once); returns the refusal's request id, for the log.
+ */
+export function endWithRefusal(
+  socket: Duplex,
+  status: number,
+  message: string,
+  extraHeaders: Readonly<Record<string, string>> = {},
+  close: (socket: Duplex) => void = (ending) => ending.end(),
+): string {
+  const { requestId, headers, body } = refusal(message, extraHeaders);
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head.join('')}\r\n${body}`);
+  socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head.join('')}\r\n${body}`);
+  close(socket);
+  return requestId;
 }
 
 /** The error Node itself raises when headers time out, for the server's own idle timer to answer alike. */
@@ -61,9 +73,8 @@ export function answerClientError(logger: Logger | undefined, idleSeconds: numbe
       return;
     }
     const message = parserMessage(error, idleSeconds);
-    const { requestId, headers, body } = refusal(message);
+    const requestId = endWithRefusal(socket, 400, message);
     logger?.warn({ requestId, code: error.code, reason: message }, 'request refused by the HTTP parser');
-    endWithAnswer(socket, 400, headers, body);
   };
 }
 
@@ -73,9 +84,8 @@ export function answerClientError(logger: Logger | undefined, idleSeconds: numbe
  */
 export function answerConnect(logger: Logger | undefined) {
   return (_req: IncomingMessage, socket: Duplex): void => {
-    const { requestId, headers, body } = refusal('CONNECT is not allowed: this server is not a proxy', { Allow: 'GET, HEAD, POST, PUT, DELETE' });
+    const requestId = endWithRefusal(socket, 405, 'CONNECT is not allowed: this server is not a proxy', { Allow: 'GET, HEAD, POST, PUT, DELETE' });
     logger?.warn({ requestId, method: 'CONNECT' }, 'request refused: CONNECT');
-    endWithAnswer(socket, 405, headers, body);
   };
 }
 

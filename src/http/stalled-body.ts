@@ -1,7 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 
-/** What server.ts emits on a request whose body stopped arriving for the idle timeout (see `listen`). */
+/**
+ * What server.ts emits, with a StallReason, on a request whose body stopped arriving for the idle
+ * timeout or arrives slower than the least rate (see `listen`).
+ */
 export const STALLED = 'stalled';
+
+export type StallReason =
+  | { readonly kind: 'idle'; readonly seconds: number }
+  | { readonly kind: 'slow'; readonly bytesPerSecond: number; readonly windowSeconds: number };
 
 const answeredAsStalled = new WeakSet<Request>();
 
@@ -11,14 +18,14 @@ export function wasAnsweredAsStalled(req: Request): boolean {
 }
 
 /**
- * Gives a request whose body stopped arriving its answer (`answer`: the API's error body, or the survey
+ * Gives a request whose body stopped arriving, or crawls, its answer (`answer`: the API's error body, or the survey
  * service's SOAP fault) with `Connection: close`, so that the connection ends with it; the readers of
  * the body then fail on the closed connection, and nothing more is answered or logged as an error.
  * The listener is made once and added with `on`: a second STALLED finds the answer sent and ends the
  * connection, as an unheard one would.
  */
-export function answerStalledBodies(answer: (req: Request, res: Response) => void): RequestHandler {
-  function onStalled(this: Request): void {
+export function answerStalledBodies(answer: (req: Request, res: Response, reason: StallReason) => void): RequestHandler {
+  function onStalled(this: Request, reason: StallReason): void {
     const res = this.res as Response;
     if (res.headersSent) {
       this.socket.destroy();
@@ -26,7 +33,7 @@ export function answerStalledBodies(answer: (req: Request, res: Response) => voi
     }
     answeredAsStalled.add(this);
     res.set('Connection', 'close');
-    answer(this, res);
+    answer(this, res, reason);
   }
   return (req, _res, next) => {
     req.on(STALLED, onStalled);

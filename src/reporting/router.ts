@@ -1,5 +1,4 @@
 import { Router, type ErrorRequestHandler } from 'express';
-import { AppError, errors } from '../errors/catalogue';
 import { knownError, methodNotAllowed, notFound } from '../http/error-handler';
 import type { Authenticate } from './auth/authenticate';
 import { authenticateRoute } from './auth/route';
@@ -7,6 +6,7 @@ import type { TemporaryCredentials } from './auth/temporary-credentials';
 import { requireCredentials } from './basic-auth/require-credentials';
 import type { DataResource } from './data-resources';
 import type { RateLimitGroups } from './rate-limit/groups';
+import { withinSectionSeven } from './section-seven';
 
 /** What the reporting API is made of, built once in the composition root. */
 export interface ReportingServices {
@@ -35,24 +35,15 @@ export function reportingRouter({ authenticate, credentials, limits, dataResourc
       .all(limits.unidentifiedData, methodNotAllowed(['GET', 'HEAD']));
   }
   router.use(limits.unidentifiedData, notFound());
-  router.use(countUncountedRefusal(limits), withinSectionSeven());
+  router.use(countUncountedRefusal(limits), sectionSevenStatuses());
   return router;
 }
 
-/**
- * The reporting API answers only the statuses of the specification's section 7 (decisions.md), with
- * `unknown error` for a 500: an outage of the database or Redis, a 503 elsewhere, is a 500 here, keeping
- * its Retry-After so that a client can still tell it is worth retrying; the log keeps its code and cause.
- */
-function withinSectionSeven(): ErrorRequestHandler {
+/** The reporting API's errors held to the specification's statuses (section-seven.ts). */
+function sectionSevenStatuses(): ErrorRequestHandler {
   return (error: unknown, req, _res, next) => {
     const known = knownError(error, req);
-    if (known?.statusCode !== 503) {
-      next(error);
-      return;
-    }
-    const unknown = errors.internal();
-    next(new AppError(known.code, unknown.statusCode, unknown.message, known.headers, known.cause));
+    next(known === undefined ? error : withinSectionSeven(known));
   };
 }
 

@@ -36,6 +36,8 @@ describe('configuration', () => {
       adminToken: undefined,
       adminRateLimit: 90_000,
       requestIdleTimeoutSeconds: 30,
+      minimumBodyRate: { bytesPerSecond: 240, windowSeconds: 5 },
+      maxConnectionsPerAddress: 100,
       dependencyTimeoutSeconds: 5,
       metricsToken: undefined,
       readinessTimeoutSeconds: 2,
@@ -142,5 +144,15 @@ describe('configuration', () => {
     ],
   ])('stops with a message naming %s when it is %s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(`invalid configuration: ${message}`));
+  });
+
+  test('caps connections per address at 100 unless TRUST_PROXY puts a proxy in front, where every connection is its own', () => {
+    expect(loadConfig({}).maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ TRUST_PROXY: '0' }).maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '1' }).maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_ADDRESS: '500' }).maxConnectionsPerAddress).toBe(500);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
   });
 });

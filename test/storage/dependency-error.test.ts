@@ -3,7 +3,12 @@ import { markingFailures, unavailableDependency } from '../../src/storage/depend
 
 /** The error as a store's repository rethrows it: marked as a failure of `dependency`. */
 async function failedThrough(dependency: string, error: unknown): Promise<unknown> {
-  const repository = markingFailures(dependency, { call: () => Promise.reject(error) });
+  const repository = markingFailures(dependency, {
+    call: () =>
+      Promise.resolve().then(() => {
+        throw error;
+      }),
+  });
   return repository.call().then(
     () => undefined,
     (rethrown: unknown) => rethrown,
