@@ -5,7 +5,8 @@
  *    alternating rounds of BENCH_SECONDS, 10 connections, the envelope PHP's SoapClient sends for a
  *    two-question page.
  * 2. How long large and hostile bodies hold the event loop: BIG_REQUESTS (default 5) of each, one after
- *    another, while a reporting request is sent again and again; prints the server's longest event-loop
+ *    another (or that many batches sent at once: 20 large forms to the REST twin, 3 envelopes of 600,000
+ *    items), while a reporting request is sent again and again; prints the server's longest event-loop
  *    delay (perf_hooks) and the reporting request's longest wait, against the same request alone.
  * 3. The memory of one survey session in the in-memory store (bench/survey-sessions.ts; goal <= 300 bytes).
  * Bounded: every request has a timeout, every phase a fixed number of requests.
@@ -58,11 +59,43 @@ async function callsPerSecond(url: string): Promise<number> {
   return (await load(pageLoad(url))).requests.average;
 }
 
+interface BigBody {
+  readonly name: string;
+  readonly body: Buffer;
+  readonly headers: Record<string, string>;
+  /** Sent to the REST twin rather than the SOAP service. */
+  readonly rest?: true;
+  /** Copies sent at once, each time (1 unless said). */
+  readonly atOnce?: number;
+}
+
+/** A multipart form as fetch encodes it: its bytes and its Content-Type, boundary included. */
+async function multipart(form: FormData): Promise<{ body: Buffer; headers: Record<string, string> }> {
+  const encoded = new Response(form);
+  return { body: Buffer.from(await encoded.arrayBuffer()), headers: { 'Content-Type': encoded.headers.get('content-type') as string } };
+}
+
 /** The bodies that must never hold other requests: large but legitimate, or built to be expensive. */
-function bigBodies(): { name: string; body: Buffer; headers: Record<string, string> }[] {
+async function bigBodies(): Promise<BigBody[]> {
   const recording = randomBytes(7_300_000).toString('base64');
   const spaces = ' '.repeat(1024 * 1024);
+  const answerForm = new FormData();
+  answerForm.append('question_texts[]', 'Your comments');
+  answerForm.append('answers[]', 'y'.repeat(9_900_000));
+  const recordingForm = new FormData();
+  recordingForm.append('question_texts[]', 'Record your message');
+  recordingForm.append('answers[]', 'yes');
+  recordingForm.append('recording', new Blob([randomBytes(9_900_000)]), 'message.wav');
+  const items = '<item>a</item>'.repeat(350_000);
   return [
+    { name: '20 forms at once, a 9.9 MB answer each (REST twin)', ...(await multipart(answerForm)), rest: true, atOnce: 20 },
+    { name: '20 forms at once, a 9.9 MB recording each (REST twin)', ...(await multipart(recordingForm)), rest: true, atOnce: 20 },
+    {
+      name: '3 envelopes at once, 350,000 items per array (past SURVEY_MAX_ITEMS)',
+      body: Buffer.from(`${ENVELOPE_START}<ns1:svcEval><question_texts>${items}</question_texts><answers>${items}</answers></ns1:svcEval>${ENVELOPE_END}`),
+      headers: {},
+      atOnce: 3,
+    },
     { name: '10 MB envelope, one Base64 recording', body: Buffer.from(svcEval(['Record your message', 'Agree?'], [recording, 'yes'])), headers: {} },
     {
       name: 'gzip bomb, 256 MiB of spaces',
@@ -83,19 +116,20 @@ async function timed(url: string, init: RequestInit): Promise<{ ms: number; stat
 }
 
 /**
- * Posts a body BIG_REQUESTS times, one after another, from a process of its own, so that sending 10 MB
- * does not delay the reporting requests timed here. Resolves with the statuses.
+ * Posts a body BIG_REQUESTS times, `atOnce` copies at a time, from a process of its own, so that sending
+ * 10 MB does not delay the reporting requests timed here. Resolves with the statuses.
  */
-async function postFromAnotherProcess(url: string, file: string, headers: Record<string, string>): Promise<number[]> {
+async function postFromAnotherProcess(url: string, file: string, headers: Record<string, string>, atOnce: number): Promise<number[]> {
   const script = `
     const body = require('node:fs').readFileSync(process.argv[1]);
+    const post = async () => {
+      const response = await fetch(${JSON.stringify(url)}, { method: 'POST', headers: ${JSON.stringify(headers)}, body, signal: AbortSignal.timeout(${REQUEST_TIMEOUT_MS}) });
+      await response.arrayBuffer();
+      return response.status;
+    };
     (async () => {
       const statuses = [];
-      for (let i = 0; i < ${BIG_REQUESTS}; i += 1) {
-        const response = await fetch(${JSON.stringify(url)}, { method: 'POST', headers: ${JSON.stringify(headers)}, body, signal: AbortSignal.timeout(${REQUEST_TIMEOUT_MS}) });
-        await response.arrayBuffer();
-        statuses.push(response.status);
-      }
+      for (let i = 0; i < ${BIG_REQUESTS}; i += 1) statuses.push(...(await Promise.all(Array.from({ length: ${atOnce} }, post))));
       process.stdout.write(JSON.stringify(statuses));
     })();`;
   const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, file]);
@@ -145,16 +179,16 @@ async function bigBodyDelays(): Promise<string[]> {
     lines.push(`a reporting request (event tracker, 31 days) alone: median ${median(alone.slice(20)).toFixed(1)} ms after 20 to warm up`);
     const folder = await mkdtemp(path.join(os.tmpdir(), 'ivr-bench-survey-'));
     try {
-      for (const { name, body, headers } of bigBodies()) {
+      for (const { name, body, headers, rest, atOnce = 1 } of await bigBodies()) {
         const file = path.join(folder, 'body');
         await writeFile(file, body);
         await ask(child, 'reset');
-        const big = postFromAnotherProcess(info.survey, file, { ...SOAP_HEADERS, ...headers });
+        const big = rest === true ? postFromAnotherProcess(`${info.survey}/rest`, file, headers, atOnce) : postFromAnotherProcess(info.survey, file, { ...SOAP_HEADERS, ...headers }, atOnce);
         const latencies = await reportLatencies(info, big);
         const statuses = await big;
         const report = await ask(child, 'report');
         lines.push(
-          `  ${name} (${(body.length / 1048576).toFixed(1)} MiB sent, x${BIG_REQUESTS}, HTTP ${[...new Set(statuses)].join('/')}): ` +
+          `  ${name} (${(body.length / 1048576).toFixed(1)} MiB sent, x${BIG_REQUESTS}${atOnce > 1 ? ` batches of ${atOnce}` : ''}, HTTP ${[...new Set(statuses)].join('/')}): ` +
             `longest event-loop delay ${report?.maxDelayMs.toFixed(1)} ms; reporting request longest ${Math.max(...latencies).toFixed(1)} ms ` +
             `over ${latencies.length} requests (goal: held <= 100 ms)`,
         );

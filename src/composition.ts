@@ -12,6 +12,7 @@ import { dataResources } from './reporting/data-resources';
 import { reportCache } from './reporting/report-cache/report-cache';
 import { adminRateLimit, rateLimitGroups, surveyRateLimit } from './reporting/rate-limit/groups';
 import type { ReportingServices } from './reporting/router';
+import { heavyTurns } from './http/heavy-turns';
 import type { SurveyServices } from './survey/router';
 import { sampleSurveyHandler } from './survey/sample-handler';
 
@@ -69,6 +70,7 @@ export function composeServices({ config, store: storeGiven, clock, logger, surv
       handlerTimeoutSeconds: config.surveyHandlerTimeoutSeconds,
     },
     bounds: { maxBytes: config.soapMaxBytes, limits: config.surveyMessageLimits },
+    heavyTurns: heavyTurns(),
     limit: surveyRateLimit(limitDependencies, { limit: config.surveyRateLimit, windowSeconds: config.rateLimitWindowSeconds }),
     soapPath: config.soapPath,
     restPath: config.surveyRestPath,

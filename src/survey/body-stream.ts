@@ -32,9 +32,11 @@ function discardRest(req: Request): void {
 
 /**
  * What reads the body: called with each piece of bytes in order; a promise it returns holds the next piece
- * back. `wholeBody` says the piece is all of the body: sent uncompressed, as long as its Content-Length.
+ * back. `wholeBody` says the piece is all of the body: sent uncompressed, as long as its Content-Length;
+ * `lastOf` is the length of the whole body when this piece is its last (uncompressed, with a
+ * Content-Length), else undefined.
  */
-export type BodyConsumer = (bytes: Buffer, wholeBody: boolean) => void | Promise<void>;
+export type BodyConsumer = (bytes: Buffer, wholeBody: boolean, lastOf: number | undefined) => void | Promise<void>;
 
 /**
  * Feeds the request body to `consume` as it arrives, decompressed by Content-Encoding, and fails with 413
@@ -77,7 +79,7 @@ export function readBody(req: Request, limitBytes: number, consume: BodyConsumer
         return;
       }
       try {
-        const consumed = consume(chunk, chunk.length === declaredLength);
+        const consumed = consume(chunk, chunk.length === declaredLength, received === declaredLength ? received : undefined);
         if (consumed === undefined) return;
         source.pause();
         consuming = consumed.then(() => {

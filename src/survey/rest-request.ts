@@ -5,11 +5,15 @@ import { z } from 'zod';
 import type { SurveyMessageLimits } from '../config/config';
 import { errors, type AppError } from '../errors/catalogue';
 import { codePointLength } from '../domain/storable-text';
+import type { HeavyTurns } from '../http/heavy-turns';
 import { readBody } from './body-stream';
 import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type SurveyCallBounds } from './call-parts';
 import type { SurveyFile } from './survey-handler';
 
 const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
+
+/** A form whose end costs a millisecond or more of joining and decoding (bench/loop-holds.ts). */
+const HEAVY_FORM_BYTES = 1024 * 1024;
 
 /** Array fields listed in form order by their names: PHP's `name[]` convention, or the bare name repeated. */
 const LISTED_FIELDS = new Map([...ARRAY_PARTS, ...[...ARRAY_PARTS].map(([name, part]) => [`${name}[]`, part] as const)]);
@@ -179,7 +183,7 @@ function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number)
  * Reads the REST twin's form (multipart/form-data, or urlencoded without files) once, as it arrives,
  * with busboy: the same parts as the SOAP call, the same bounds, and the recordings sent as files.
  */
-export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCallBounds): Promise<RestCall> {
+export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCallBounds, heavy: HeavyTurns): Promise<RestCall> {
   if (!req.is(FORM_TYPES)) throw errors.unsupportedMediaType(FORM_TYPES);
   const parser = formParser(req, limits, maxBytes);
   const form = new FormCollector(limits);
@@ -198,11 +202,15 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCal
       resolve();
     });
   });
-  await readBody(req, maxBytes, (bytes) => {
+  const write = (bytes: Buffer): void | Promise<void> => {
     const writable = parser.write(bytes);
     if (form.failure !== undefined) throw form.failure;
     if (!writable) return Promise.race([new Promise<void>((resolve) => parser.once('drain', resolve)), done]);
-  });
+  };
+  await readBody(req, maxBytes, (bytes, _wholeBody, lastOf) =>
+    // The last piece of a large form is where busboy joins and decodes its fields and files: a heavy step.
+    lastOf !== undefined && lastOf >= HEAVY_FORM_BYTES ? heavy.take().then(() => write(bytes)) : write(bytes),
+  );
   parser.end();
   await done;
   if (form.failure !== undefined) throw form.failure;

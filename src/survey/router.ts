@@ -2,6 +2,7 @@ import { Router, type ErrorRequestHandler, type Request, type RequestHandler } f
 import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
 import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler';
+import type { HeavyTurns } from '../http/heavy-turns';
 import { answerCall, type SurveyCallDependencies } from './answer-call';
 import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
@@ -16,6 +17,8 @@ import { renderWsdl, type SurveyOperation } from './wsdl';
 export interface SurveyServices {
   readonly call: SurveyCallDependencies;
   readonly bounds: SurveyCallBounds;
+  /** The heavy steps of reading large forms, one per turn of the event loop. */
+  readonly heavyTurns: HeavyTurns;
   /** The survey service's rate-limit group, SOAP and REST together. */
   readonly limit: RequestHandler;
   /** svcEval's WSDL, and calls of either operation. */
@@ -57,10 +60,10 @@ function answerSoapCall({ call, bounds, logger }: SurveyServices, path: string):
 }
 
 /** The REST twin: the answer as the body of a 200 (any 2xx is stored as the answer), errors as the API's error bodies. */
-function answerRestCall({ call, bounds, restPath, logger }: SurveyServices): RequestHandler {
+function answerRestCall({ call, bounds, heavyTurns, restPath, logger }: SurveyServices): RequestHandler {
   const setSessionCookie = sessionCookieSetter(restPath);
   return async (req, res) => {
-    const { parts, files } = await readRestCall(req, bounds);
+    const { parts, files } = await readRestCall(req, bounds, heavyTurns);
     const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), () => requestLogger(logger, req));
     setSessionCookie(req, res, answer.sessionId);
     res.status(200).type('text/plain; charset=utf-8').send(answer.response);

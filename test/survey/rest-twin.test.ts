@@ -88,6 +88,21 @@ describe('what reaches the handler', () => {
     });
   });
 
+  test('large forms, several at once, each whole: their last pieces wait their turn of the event loop, and lose nothing', async () => {
+    await startServer();
+    const recordings = [randomBytes(2_000_000), randomBytes(3_000_000), randomBytes(1_500_000)];
+    const responses = await Promise.all(
+      recordings.map((recording, index) => {
+        const body = form(['Your comments', 'Record a message'], ['c'.repeat(1_200_000 + index), 'message.wav']);
+        body.append('recording', new Blob([recording], { type: 'audio/wav' }), 'message.wav');
+        return postForm(body);
+      }),
+    );
+    expect(await Promise.all(responses.map((response) => response.text()))).toEqual(['rejected', 'rejected', 'rejected']);
+    const received = handlerCalls.map((call) => ({ comment: call.answers[0]?.length, recording: call.files?.[0]?.data.length })).sort((a, b) => (a.comment ?? 0) - (b.comment ?? 0));
+    expect(received).toEqual(recordings.map((recording, index) => ({ comment: 1_200_000 + index, recording: recording.length })));
+  });
+
   test('indexed fields, name[0], name[1], ..., in the order of their indexes whatever the order of the fields', async () => {
     await startServer();
     const body = new FormData();
