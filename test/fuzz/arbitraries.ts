@@ -33,6 +33,8 @@ const route = fc.oneof(
   fc.constant(['admin', 'calls']),
   fc.constant(['survey']),
   fc.constant(['survey', 'rest']),
+  // Every spelling of a SOAP path that Express routes to the service: any letter case, a trailing slash.
+  fc.constantFrom(['SURVEY'], ['survey', ''], ['Survey', 'Plum'], ['survey', 'plum', '']),
   fc.array(pathPart, { minLength: 0, maxLength: 4 }),
 );
 
@@ -250,9 +252,9 @@ export function nearlyValidRequest(secrets: Secrets): fc.Arbitrary<RawRequest> {
       headers: [[...bearer], ['Content-Type', type]] as [string, string][],
       body: type === 'application/json' ? `[${lines.join(',')}]` : lines.join('\n'),
     })),
-    soapEnvelope.map((xml) => ({
+    fc.tuple(soapEnvelope, fc.constantFrom('/survey', '/survey/', '/SURVEY', '/survey/plum', '/Survey/Plum/')).map(([xml, soapPath]) => ({
       method: 'POST',
-      target: '/survey',
+      target: soapPath,
       headers: [['Content-Type', 'text/xml; charset=utf-8'], ['SOAPAction', '"urn:SampleWebserviceAction"']] as [string, string][],
       body: xml,
     })),

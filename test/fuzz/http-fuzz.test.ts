@@ -22,6 +22,8 @@ const PER_CASE_BUDGET_MS = 200;
 const JSON_ERROR = /^\{"error":"(?:[^"\\]|\\.)*"\}$/s;
 const XML_ERROR = /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error>[^<]*<\/error><\/result>$/s;
 const SOAP_FAULT = /^<\?xml version="1\.0" encoding="UTF-8"\?><soap:Envelope [^>]*><soap:Body><soap:Fault><faultcode>soap:(Client|Server|MustUnderstand)<\/faultcode><faultstring>[^<]*<\/faultstring><\/soap:Fault><\/soap:Body><\/soap:Envelope>$/s;
+/** Refusals made before any route sees the request (src/http/client-error.ts): JSON on every path. */
+const BEFORE_ANY_ROUTE = /^\{"error":"(the request (method is not valid HTTP|headers are larger than|is not valid HTTP|has more than)|an HTTP\/1\.1 request must have a Host)/;
 const LEAK = /\n\s+at |node_modules|\/work\/|\/home\/|\/srv\/|\.[jt]s:\d+|[A-Z]:\\/;
 
 let running: RunningServer;
@@ -41,15 +43,18 @@ afterEach(() => running.close());
 
 const secrets = () => ({ adminToken: ADMIN_TOKEN, ...credentials });
 
-const onSurveyPath = (target: string) => /^\/survey(\?|$)/.test(target);
+/** A SOAP path as Express routes it (any letter case, a trailing slash or not): every refusal there is a SOAP fault. */
+const onSoapPath = (target: string) => /^\/survey(\/plum)?\/?(\?|$)/i.test(target);
 
 /** What must hold for any answer to any request; returns the broken rule, or undefined. */
 function brokenRule(sent: RawRequest, answer: RawResponse): string | undefined {
   if (!Number.isInteger(answer.status)) return 'no HTTP status';
   if (LEAK.test(answer.body)) return 'a stack trace or a file path in the body';
-  if (answer.status >= 500 && !(onSurveyPath(sent.target) && SOAP_FAULT.test(answer.body))) return `${answer.status} outside a SOAP fault`;
+  if (answer.status >= 500 && !(onSoapPath(sent.target) && SOAP_FAULT.test(answer.body))) return `${answer.status} outside a SOAP fault`;
   if (answer.status < 400 || sent.method === 'HEAD') return undefined;
-  if (onSurveyPath(sent.target) && SOAP_FAULT.test(answer.body)) return undefined;
+  if (onSoapPath(sent.target) && !BEFORE_ANY_ROUTE.test(answer.body)) {
+    return SOAP_FAULT.test(answer.body) ? undefined : `a ${answer.status} on a SOAP path that is not a SOAP fault`;
+  }
   if (!JSON_ERROR.test(answer.body) && !XML_ERROR.test(answer.body)) return `a ${answer.status} without an error body`;
   return undefined;
 }
