@@ -14,7 +14,7 @@ export interface ListenOptions {
   readonly idleTimeoutSeconds?: number;
   /** MIN_BODY_RATE_BYTES_PER_SECOND and MIN_BODY_RATE_WINDOW_SECONDS; their defaults when not given. */
   readonly minimumBodyRate?: MinimumBodyRate;
-  /** MAX_CONNECTIONS_PER_ADDRESS; its default when not given (0: no cap). */
+  /** MAX_CONNECTIONS_PER_ADDRESS; no cap when not given or 0. */
   readonly maxConnectionsPerAddress?: number;
   /** Where requests refused by the HTTP parser are logged. */
   readonly logger?: Logger;
