@@ -19,7 +19,7 @@ export class AppError extends Error {
 }
 
 /** How long a client is asked to wait before it tries again a request that a dependency's outage failed. */
-export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 /** A place in a full line of password hashes frees every few tens of milliseconds: a second frees many. */
 const LINE_FULL_RETRY_AFTER_SECONDS = 1;
