@@ -1,6 +1,7 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { timeZoneSchema } from '../domain/time-zone';
+import { WEEK_STARTS, type WeekStart } from '../reporting/query/periods';
 
 /** A whole number in range; every refusal names the range, in the house style of the other messages. */
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => {
@@ -102,7 +103,7 @@ const schema = z.object({
   TRUST_PROXY: trustProxy.default(false),
   SEED_FILE: optionalText,
   DEFAULT_TIMEZONE: timeZone.default('UTC'),
-  WEEK_START: oneOf(['monday', 'sunday']).default('monday'),
+  WEEK_START: oneOf(WEEK_STARTS).default('monday'),
   MAX_RANGE_DAYS: integer(1, 100_000).default(3660),
   REPORT_CACHE_BYTES: integer(0).default(67_108_864),
   CREDENTIAL_TTL_SECONDS: integer(1).default(86_400),
@@ -167,7 +168,7 @@ export interface Config {
   readonly trustProxy: boolean | number | string;
   readonly seedFile: string | undefined;
   readonly defaultTimeZone: string;
-  readonly weekStart: Parsed['WEEK_START'];
+  readonly weekStart: WeekStart;
   readonly maxRangeDays: number;
   /** Memory for finished reports kept across requests; 0 keeps none. */
   readonly reportCacheBytes: number;

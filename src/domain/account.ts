@@ -1,7 +1,11 @@
 /** The tools an account may belong to, and what an account is. */
+import { z } from 'zod';
 
 export const TOOLS = ['dev', 'fuse', 'insight', 'fuseplus'] as const;
 export type Tool = (typeof TOOLS)[number];
+
+/** A tool, wherever one is read: a login, an admin path, a seed file. */
+export const toolSchema = z.enum(TOOLS).meta({ description: 'The tool the account belongs to' });
 
 export interface Account {
   /** `tool:login`: accounts are per tool, so the same login may exist under two tools. */

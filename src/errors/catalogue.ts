@@ -24,6 +24,9 @@ const OUTAGE_RETRY_AFTER_SECONDS = 5;
 /** A place in a full line of password hashes frees every few tens of milliseconds: a second frees many. */
 const LINE_FULL_RETRY_AFTER_SECONDS = 1;
 
+/** Connections of a busy client end within seconds. */
+const TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS = 1;
+
 /** How an answer names a dependency of the store (src/storage/dependency-error.ts's names). */
 const DEPENDENCY_NAMES: Readonly<Record<string, string>> = { store: 'the database', redis: 'Redis' };
 
@@ -62,6 +65,31 @@ export const errors = {
       408,
       `the request body arrives too slowly: less than ${bytesPerSecond} bytes/s over ${windowSeconds} s (MIN_BODY_RATE_BYTES_PER_SECOND)`,
       { Connection: 'close' },
+    ),
+  // Refused before any route, most by Node's HTTP parser (src/http/client-error.ts); the connection closes.
+  malformedRequest: (reason: string) => new AppError('IVR_MALFORMED_REQUEST', 400, reason, { Connection: 'close' }),
+  headersTooLarge: (limitBytes: number) =>
+    new AppError('IVR_HEADERS_TOO_LARGE', 400, `the request headers are larger than ${limitBytes} bytes`, { Connection: 'close' }),
+  tooManyHeaders: (most: number) =>
+    new AppError('IVR_TOO_MANY_HEADERS', 400, `the request has more than ${most.toLocaleString('en-US')} headers`, { Connection: 'close' }),
+  missingHost: () => new AppError('IVR_MISSING_HOST', 400, 'an HTTP/1.1 request must have a Host header', { Connection: 'close' }),
+  headersStalled: (seconds: number) =>
+    new AppError('IVR_HEADERS_STALLED', 400, `the request headers did not all arrive within ${seconds} s`, { Connection: 'close' }),
+  unsupportedExpectation: (expect: string) =>
+    new AppError('IVR_UNSUPPORTED_EXPECT', 400, `Expect: ${expect} is not supported; send the request without it, or with Expect: 100-continue`, {
+      Connection: 'close',
+    }),
+  notAProxy: () =>
+    new AppError('IVR_METHOD_NOT_ALLOWED', 405, 'CONNECT is not allowed: this server is not a proxy', {
+      Allow: 'GET, HEAD, POST, PUT, DELETE',
+      Connection: 'close',
+    }),
+  tooManyConnections: (most: number) =>
+    new AppError(
+      'IVR_TOO_MANY_CONNECTIONS',
+      429,
+      `too many connections from this address at once (MAX_CONNECTIONS_PER_ADDRESS, ${most}); close some, or retry after Retry-After`,
+      { 'Retry-After': String(TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS), Connection: 'close' },
     ),
   malformedPathPart: (part: string) =>
     new AppError('IVR_MALFORMED_PATH_PART', 400, `path part ${part} is not valid percent-encoded UTF-8`),

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { ERROR_CODE_HEADER } from './representation';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -30,13 +31,15 @@ function loggedUrl(url: string): string {
 export const ACCESS_LOG_REDACTIONS: readonly string[] = SECRET_QUERY_PARAMETERS.map((name) => `req.query.${name}`);
 
 /**
- * Chosen fields, not the request: no header is logged, so no credential or cookie can leak. A request
- * whose client left before its answer began has no status to log.
+ * Chosen fields, not the request: no header is logged, so no credential or cookie can leak; a refusal's
+ * catalogue code is. A request whose client left before its answer began has no status to log.
  */
 function accessLine(req: Request, res: Response): Record<string, unknown> {
+  const code = res.getHeader(ERROR_CODE_HEADER);
   return {
     req: { id: req.id, method: req.method, url: loggedUrl(req.originalUrl), query: req.query, remoteAddress: req.socket.remoteAddress },
     ...(res.headersSent ? { res: { statusCode: res.statusCode } } : {}),
+    ...(code === undefined ? {} : { code }),
     responseTime: Date.now() - req.receivedAt,
   };
 }

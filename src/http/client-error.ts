@@ -2,40 +2,40 @@ import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import { errors, type AppError } from '../errors/catalogue';
+import { ERROR_CODE_HEADER } from './representation';
 
 /**
  * Requests that Node's HTTP parser refuses never reach Express. They get what every other refusal
- * gets: a JSON error body (the request cannot be trusted to say what it accepts), a request id, and a
- * status of the specification's section 7, here always 400; then the connection is closed.
+ * gets: a catalogue error as a JSON body (the request cannot be trusted to say what it accepts), with
+ * its code and a request id, and a status of the specification's section 7, here always 400; then the
+ * connection is closed.
  */
-function parserMessage(error: NodeJS.ErrnoException & { reason?: unknown }, idleSeconds: number): string {
+function parserRefusal(error: NodeJS.ErrnoException & { reason?: unknown }, idleSeconds: number): AppError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return `the request headers are larger than ${maxHeaderSize} bytes`;
+      return errors.headersTooLarge(maxHeaderSize);
     case 'HPE_INVALID_METHOD':
-      return 'the request method is not valid HTTP';
+      return errors.malformedRequest('the request method is not valid HTTP');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return `the request headers did not all arrive within ${idleSeconds} s`;
+      return errors.headersStalled(idleSeconds);
     default:
-      return typeof error.reason === 'string' && error.reason !== ''
-        ? `the request is not valid HTTP: ${error.reason}`
-        : 'the request is not valid HTTP';
+      return errors.malformedRequest(
+        typeof error.reason === 'string' && error.reason !== '' ? `the request is not valid HTTP: ${error.reason}` : 'the request is not valid HTTP',
+      );
   }
 }
 
-/** The one refusal these requests get: its id, and the headers and JSON body of its answer. */
-function refusal(
-  message: string,
-  extraHeaders: Readonly<Record<string, string>> = {},
-): { readonly requestId: string; readonly headers: Record<string, string>; readonly body: string } {
+/** The one answer these requests get: a request id, the error's headers and code, and its JSON body. */
+function refusal(error: AppError): { readonly requestId: string; readonly headers: Record<string, string>; readonly body: string } {
   const requestId = randomUUID();
-  const body = JSON.stringify({ error: message });
+  const body = JSON.stringify({ error: error.message });
   const headers = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
     'X-Request-Id': requestId,
-    ...extraHeaders,
-    Connection: 'close',
+    [ERROR_CODE_HEADER]: error.code,
+    ...error.headers,
   };
   return { requestId, headers, body };
 }
@@ -44,16 +44,10 @@ function refusal(
  * Writes a whole refusal on a socket no response object owns, then ends the connection (`close`, or at
  * once); returns the refusal's request id, for the log.
  */
-export function endWithRefusal(
-  socket: Duplex,
-  status: number,
-  message: string,
-  extraHeaders: Readonly<Record<string, string>> = {},
-  close: (socket: Duplex) => void = (ending) => ending.end(),
-): string {
-  const { requestId, headers, body } = refusal(message, extraHeaders);
+export function endWithRefusal(socket: Duplex, error: AppError, close: (socket: Duplex) => void = (ending) => ending.end()): string {
+  const { requestId, headers, body } = refusal(error);
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head.join('')}\r\n${body}`);
+  socket.write(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode] ?? ''}\r\n${head.join('')}\r\n${body}`);
   close(socket);
   return requestId;
 }
@@ -72,9 +66,9 @@ export function answerClientError(logger: Logger | undefined, idleSeconds: numbe
       socket.destroy();
       return;
     }
-    const message = parserMessage(error, idleSeconds);
-    const requestId = endWithRefusal(socket, 400, message);
-    logger?.warn({ requestId, code: error.code, reason: message }, 'request refused by the HTTP parser');
+    const refused = parserRefusal(error, idleSeconds);
+    const requestId = endWithRefusal(socket, refused);
+    logger?.warn({ requestId, code: refused.code, parserCode: error.code, reason: refused.message }, 'request refused by the HTTP parser');
   };
 }
 
@@ -84,8 +78,9 @@ export function answerClientError(logger: Logger | undefined, idleSeconds: numbe
  */
 export function answerConnect(logger: Logger | undefined) {
   return (_req: IncomingMessage, socket: Duplex): void => {
-    const requestId = endWithRefusal(socket, 405, 'CONNECT is not allowed: this server is not a proxy', { Allow: 'GET, HEAD, POST, PUT, DELETE' });
-    logger?.warn({ requestId, method: 'CONNECT' }, 'request refused: CONNECT');
+    const refused = errors.notAProxy();
+    const requestId = endWithRefusal(socket, refused);
+    logger?.warn({ requestId, code: refused.code, method: 'CONNECT' }, 'request refused: CONNECT');
   };
 }
 
@@ -97,11 +92,9 @@ export const MOST_REQUEST_HEADERS = 2000;
  * request without Host (RFC 9112 asks for a 400; Node's own has no body), or more headers than the
  * server reads (Node would silently drop the rest, Host perhaps among them). Undefined when nothing is.
  */
-function headProblem(req: IncomingMessage): string | undefined {
-  if (req.rawHeaders.length / 2 > MOST_REQUEST_HEADERS) {
-    return `the request has more than ${MOST_REQUEST_HEADERS.toLocaleString('en-US')} headers`;
-  }
-  if (req.httpVersion === '1.1' && req.headers.host === undefined) return 'an HTTP/1.1 request must have a Host header';
+function headProblem(req: IncomingMessage): AppError | undefined {
+  if (req.rawHeaders.length / 2 > MOST_REQUEST_HEADERS) return errors.tooManyHeaders(MOST_REQUEST_HEADERS);
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) return errors.missingHost();
   return undefined;
 }
 
@@ -117,18 +110,17 @@ export function refuseBadHeads(logger: Logger | undefined, app: (req: IncomingMe
       return;
     }
     const { requestId, headers, body } = refusal(problem);
-    logger?.warn({ requestId, reason: problem }, 'request refused: its head');
-    res.writeHead(400, headers).end(body);
+    logger?.warn({ requestId, code: problem.code, reason: problem.message }, 'request refused: its head');
+    res.writeHead(problem.statusCode, headers).end(body);
   };
 }
 
 /** The server's 'checkExpectation' listener: an `Expect` other than 100-continue, refused like the rest. */
 export function answerUnmetExpectation(logger: Logger | undefined) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const { requestId, headers, body } = refusal(
-      `Expect: ${req.headers.expect ?? ''} is not supported; send the request without it, or with Expect: 100-continue`,
-    );
-    logger?.warn({ requestId, expect: req.headers.expect }, 'unsupported Expect');
-    res.writeHead(400, headers).end(body);
+    const refused = errors.unsupportedExpectation(req.headers.expect ?? '');
+    const { requestId, headers, body } = refusal(refused);
+    logger?.warn({ requestId, code: refused.code, expect: req.headers.expect }, 'unsupported Expect');
+    res.writeHead(refused.statusCode, headers).end(body);
   };
 }

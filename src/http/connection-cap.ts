@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { errors } from '../errors/catalogue';
 import { endWithRefusal } from './client-error';
 import { lingerBeforeClosing, type LingeringBounds } from './lingering-close';
 
@@ -10,9 +11,6 @@ const REFUSED = Symbol('ivr-reporting.refusedConnection');
 export function wasRefusedConnection(socket: Socket): boolean {
   return (socket as { [REFUSED]?: boolean })[REFUSED] === true;
 }
-
-/** Seconds a refused client is asked to wait: connections of a busy client end within seconds. */
-const RETRY_AFTER_SECONDS = 1;
 
 /**
  * At most `most` connections open at once from one client address: past it, a new connection is
@@ -28,14 +26,9 @@ export function capConnectionsPerAddress(server: Server, most: number, logger: L
     const count = (open.get(address) ?? 0) + 1;
     if (count > most) {
       (socket as { [REFUSED]?: boolean })[REFUSED] = true;
-      const requestId = endWithRefusal(
-        socket,
-        429,
-        `too many connections from this address at once (MAX_CONNECTIONS_PER_ADDRESS, ${most}); close some, or retry after Retry-After`,
-        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-        () => lingerBeforeClosing(socket, lingering),
-      );
-      logger?.warn({ requestId, remoteAddress: address, connections: most }, 'connection refused: too many from its address');
+      const refused = errors.tooManyConnections(most);
+      const requestId = endWithRefusal(socket, refused, () => lingerBeforeClosing(socket, lingering));
+      logger?.warn({ requestId, code: refused.code, remoteAddress: address, connections: most }, 'connection refused: too many from its address');
       return;
     }
     open.set(address, count);

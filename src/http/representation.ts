@@ -84,9 +84,15 @@ export const errorBodySchema = z
   .strictObject({ error: z.string().meta({ description: 'What went wrong, in a sentence a person can act on' }) })
   .meta({ id: 'Error', xml: { name: 'result' } });
 
-/** The error body of decisions.md, with the error's own headers (Allow, WWW-Authenticate, ...). */
+/**
+ * The response header naming the catalogue code of a refusal (src/errors/catalogue.ts): a client or a log
+ * can tell one refusal from another without parsing its message, and the reference's body stays as it is.
+ */
+export const ERROR_CODE_HEADER = 'X-Error-Code';
+
+/** The error body of decisions.md, with the error's own headers (Allow, WWW-Authenticate, ...) and its code. */
 export function renderError(req: Request, res: Response, error: AppError): string {
-  res.set(error.headers);
+  res.set(error.headers).set(ERROR_CODE_HEADER, error.code);
   const body: z.input<typeof errorBodySchema> = { error: error.message };
   return render(req, res, error.statusCode, fields(body));
 }

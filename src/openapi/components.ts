@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry, ResponseConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
 import { ADMIN_REALM } from '../admin/admin-token';
-import { errorBodySchema } from '../http/representation';
+import { ERROR_CODE_HEADER, errorBodySchema } from '../http/representation';
 import { REALM } from '../reporting/basic-auth/require-credentials';
 import { SESSION_COOKIE } from '../survey/session-cookie';
 
@@ -99,5 +99,14 @@ export function jsonOnly(schema: ZodType): ZodContentObject {
 
 /** An answer with the error body of the one error catalogue, in JSON and XML where the server negotiates. */
 export function errorResponse(description: string, { xml, headers = {} }: { readonly xml: boolean; readonly headers?: Headers }): ResponseConfig {
-  return { description, headers: { ...headers }, content: xml ? jsonOrXml(errorBodySchema) : jsonOnly(errorBodySchema) };
+  return { description, headers: { ...headers, ...ERROR_CODE }, content: xml ? jsonOrXml(errorBodySchema) : jsonOnly(errorBodySchema) };
 }
+
+/** The refusal's code in the error catalogue, on every error answer (src/http/representation.ts). */
+const ERROR_CODE = {
+  [ERROR_CODE_HEADER]: {
+    description: "The refusal's stable code in the server's error catalogue (src/errors/catalogue.ts), e.g. IVR_INVALID_TOOL; the body's message may change, the code does not",
+    required: true,
+    schema: { type: 'string', pattern: '^IVR_[A-Z_]+$' },
+  },
+} as const;

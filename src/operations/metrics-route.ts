@@ -35,7 +35,7 @@ function quality(accept: string, ranges: readonly string[]): number {
  * Prometheus text format. Media types are compared without their parameters: scrapers add version and
  * escaping parameters that differ between Prometheus releases, and either format is served in one version.
  */
-function negotiatedFormat(req: Request): ExpositionFormat {
+function negotiatedExposition(req: Request): ExpositionFormat {
   const accept = req.get('accept') ?? '';
   const openMetrics = quality(accept, ['application/openmetrics-text']);
   return openMetrics > 0 && openMetrics > quality(accept, ['text/plain', 'text/*', '*/*']) ? 'openmetrics' : 'prometheus';
@@ -51,7 +51,7 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T | undefi
 function scrape({ metrics, liveSurveySessions, storeTimeoutSeconds }: MetricsServices): RequestHandler {
   return async (req, res) => {
     metrics.surveySessionsLive(await withTimeout(Promise.resolve().then(liveSurveySessions), storeTimeoutSeconds * 1000));
-    const format = negotiatedFormat(req);
+    const format = negotiatedExposition(req);
     const text = await exposition([processMetrics(), metrics.registry], format);
     res.status(200).vary('Accept').set({ 'Content-Type': CONTENT_TYPES[format], 'Cache-Control': 'no-store' }).send(text);
   };

@@ -5,7 +5,7 @@ import { callRecordSchema, type CallRecord } from '../domain/call-record';
 import { phoneNumberSchema } from '../domain/phone-number';
 import { timeZoneSchema } from '../domain/time-zone';
 import { storableIdentifier } from '../domain/storable-text';
-import { accountId, TOOLS, type Account } from '../domain/account';
+import { accountId, toolSchema, type Account } from '../domain/account';
 import type { Store } from '../storage/store';
 
 /** Large enough to keep round trips to a networked store few, small enough to bound one statement. */
@@ -24,7 +24,7 @@ export interface SeedFileSummary {
 
 function seedFileSchema(defaultTimeZone: string) {
   const account = z.strictObject({
-    tool: z.enum(TOOLS),
+    tool: toolSchema,
     login: storableIdentifier(200),
     password: z.string().min(1, 'must not be empty'),
     active: z.boolean().default(true),

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { Builder } from 'xml2js';
 import type { AppError } from '../errors/catalogue';
+import { ERROR_CODE_HEADER } from '../http/representation';
 import { SOAP_11_ENVELOPE } from './wsdl';
 
 const builder = new Builder({
@@ -39,6 +40,7 @@ export function sendSoapFault(res: Response, error: AppError): void {
   res
     .status(HTTP_REFUSALS.has(error.statusCode) ? error.statusCode : 500)
     .set(error.headers)
+    .set(ERROR_CODE_HEADER, error.code)
     .type('text/xml; charset=utf-8')
     .send(soapFaultEnvelope(faultCodeOf(error), error.message));
 }

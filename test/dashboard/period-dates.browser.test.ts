@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'puppeteer-core';
 import request from 'supertest';
+import type { WeekStart } from '../../src/reporting/query/periods';
 import type { RunningServer } from '../../src/server';
 import { describeInBrowser, launchBrowser } from '../support/browser';
 import { serve } from '../support/http';
@@ -25,7 +26,6 @@ const ZONES = [
 ];
 
 type Period = 'day' | 'week' | 'month';
-type WeekStart = 'monday' | 'sunday';
 
 interface Case {
   readonly zone: string;

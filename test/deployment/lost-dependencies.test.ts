@@ -33,23 +33,30 @@ const REDIS_UNAVAILABLE = 'Redis is unavailable; retry later';
  * to say it is worth retrying; the rest of the server answers 503 naming the dependency.
  */
 function expectOutageOnReportingApi(response: request.Response): void {
-  expect({ status: response.status, retryAfter: response.headers['retry-after'], body: response.body }).toEqual({
+  expect({ status: response.status, retryAfter: response.headers['retry-after'], code: response.headers['x-error-code'], body: response.body }).toEqual({
     status: 500,
     retryAfter: '5',
+    code: 'IVR_DEPENDENCY_UNAVAILABLE',
     body: UNKNOWN_ERROR,
   });
 }
 
 function expectUnavailable(response: request.Response, error: string): void {
-  expect({ status: response.status, retryAfter: response.headers['retry-after'], body: response.body }).toEqual({ status: 503, retryAfter: '5', body: { error } });
+  expect({ status: response.status, retryAfter: response.headers['retry-after'], code: response.headers['x-error-code'], body: response.body }).toEqual({
+    status: 503,
+    retryAfter: '5',
+    code: 'IVR_DEPENDENCY_UNAVAILABLE',
+    body: { error },
+  });
 }
 
 /** svcEval's answer while its sessions' store is away: a soap:Server fault naming it, which survey systems store as SOAPFault. */
 async function expectSurveyFault(base: string, faultstring: string): Promise<void> {
   const answer = await post(base, svcEval(['Do you agree?'], ['yes']));
-  expect({ status: answer.status, retryAfter: answer.headers['retry-after'], body: answer.text }).toEqual({
+  expect({ status: answer.status, retryAfter: answer.headers['retry-after'], code: answer.headers['x-error-code'], body: answer.text }).toEqual({
     status: 500,
     retryAfter: '5',
+    code: 'IVR_DEPENDENCY_UNAVAILABLE',
     body: faultBody('soap:Server', faultstring),
   });
 }

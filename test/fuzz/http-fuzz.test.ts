@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import request from 'supertest';
 import type { RunningServer } from '../../src/server';
@@ -24,6 +26,10 @@ const XML_ERROR = /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error>[^<]
 const SOAP_FAULT = /^<\?xml version="1\.0" encoding="UTF-8"\?><soap:Envelope [^>]*><soap:Body><soap:Fault><faultcode>soap:(Client|Server|MustUnderstand)<\/faultcode><faultstring>[^<]*<\/faultstring><\/soap:Fault><\/soap:Body><\/soap:Envelope>$/s;
 /** Refusals made before any route sees the request (src/http/client-error.ts): JSON on every path. */
 const BEFORE_ANY_ROUTE = /^\{"error":"(the request (method is not valid HTTP|headers are larger than|is not valid HTTP|has more than)|an HTTP\/1\.1 request must have a Host)/;
+/** Every code of the error catalogue, as its source defines them. */
+const CATALOGUE_CODES = new Set(
+  [...readFileSync(path.join(__dirname, '../../src/errors/catalogue.ts'), 'utf8').matchAll(/new AppError\(\s*'(IVR_[A-Z_]+)'/g)].map(([, code]) => code),
+);
 const LEAK = /\n\s+at |node_modules|\/work\/|\/home\/|\/srv\/|\.[jt]s:\d+|[A-Z]:\\/;
 
 let running: RunningServer;
@@ -51,6 +57,7 @@ function brokenRule(sent: RawRequest, answer: RawResponse): string | undefined {
   if (!Number.isInteger(answer.status)) return 'no HTTP status';
   if (LEAK.test(answer.body)) return 'a stack trace or a file path in the body';
   if (answer.status >= 500 && !(onSoapPath(sent.target) && SOAP_FAULT.test(answer.body))) return `${answer.status} outside a SOAP fault`;
+  if (answer.status >= 400 && !CATALOGUE_CODES.has(answer.headers['x-error-code'] ?? '')) return `a ${answer.status} whose X-Error-Code is no code of the catalogue`;
   if (answer.status < 400 || sent.method === 'HEAD') return undefined;
   if (onSoapPath(sent.target) && !BEFORE_ANY_ROUTE.test(answer.body)) {
     return SOAP_FAULT.test(answer.body) ? undefined : `a ${answer.status} on a SOAP path that is not a SOAP fault`;

@@ -34,11 +34,21 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 describe('errors common to the reporting API', () => {
-  test('returns 404 with an error body for an unknown path', async () => {
+  test('returns 404 with an error body for an unknown path, its catalogue code in X-Error-Code and on the access line', async () => {
     const response = await request(server.url).get('/api/nothing-here');
     expect(response.status).toBe(404);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['x-error-code']).toBe('IVR_NOT_FOUND');
     expect(response.body).toEqual({ error: 'no resource at /api/nothing-here' });
+    const id = response.headers['x-request-id'] as string;
+    const completed = await logs.waitFor((line) => line.msg === 'request completed' && (line.req as { id: string }).id === id);
+    expect(completed).toMatchObject({ level: 30, res: { statusCode: 404 }, code: 'IVR_NOT_FOUND' });
+  });
+
+  test('sends no X-Error-Code, and logs no code, with an answer that is not a refusal', async () => {
+    const response = await request(server.url).get('/healthz');
+    expect(response.status).toBe(200);
+    expect(response.headers['x-error-code']).toBeUndefined();
   });
 
   test('returns 404 for an event path with a missing segment', async () => {
@@ -55,6 +65,7 @@ describe('errors common to the reporting API', () => {
       .get('/api/events/20180201/20180201/day/ALL')
       .auth(credentials.login, credentials.password);
     expect(response.status).toBe(500);
+    expect(response.headers['x-error-code']).toBe('IVR_INTERNAL');
     expect(response.body).toEqual({ error: 'unknown error' });
     expect(response.text).not.toContain('disk on fire');
     const requestId = response.headers['x-request-id'] as string;

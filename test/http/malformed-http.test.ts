@@ -52,7 +52,8 @@ function header(head: string, name: string): string | undefined {
   return new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1];
 }
 
-function expectRefused(answer: RawAnswer, error: string): void {
+function expectRefused(answer: RawAnswer, error: string, code: string): void {
+  expect(header(answer.head, 'X-Error-Code')).toBe(code);
   expect(answer.head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
   expect(header(answer.head, 'Content-Type')).toBe('application/json; charset=utf-8');
   expect(header(answer.head, 'Connection')).toBe('close');
@@ -69,14 +70,14 @@ describe('requests refused by the HTTP parser', () => {
 
   test('a method that is not HTTP gets 400 with a JSON body, a request id and Connection: close', async () => {
     const answer = await raw('FETCH /api/auth HTTP/1.1\r\nHost: x\r\n\r\n');
-    expectRefused(answer, 'the request method is not valid HTTP');
+    expectRefused(answer, 'the request method is not valid HTTP', 'IVR_MALFORMED_REQUEST');
     const logged = await logs.waitFor('request refused by the HTTP parser');
-    expect(logged).toMatchObject({ level: 40, requestId: header(answer.head, 'X-Request-Id'), code: 'HPE_INVALID_METHOD' });
+    expect(logged).toMatchObject({ level: 40, requestId: header(answer.head, 'X-Request-Id'), code: 'IVR_MALFORMED_REQUEST', parserCode: 'HPE_INVALID_METHOD' });
     await expectStillServing();
   });
 
   test('headers over the size limit get 400 naming the limit, not 431', async () => {
-    expectRefused(await raw(`GET /api/auth HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`), 'the request headers are larger than 16384 bytes');
+    expectRefused(await raw(`GET /api/auth HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`), 'the request headers are larger than 16384 bytes', 'IVR_HEADERS_TOO_LARGE');
     await expectStillServing();
   });
 
@@ -88,9 +89,14 @@ describe('requests refused by the HTTP parser', () => {
 
   test.each(['/api/auth', '/survey', '/healthz'])('an HTTP/1.1 request without Host to %s gets 400 with a JSON body instead of an empty one', async (path) => {
     const answer = await raw(`GET ${path} HTTP/1.1\r\n\r\n`);
-    expectRefused(answer, 'an HTTP/1.1 request must have a Host header');
+    expectRefused(answer, 'an HTTP/1.1 request must have a Host header', 'IVR_MISSING_HOST');
     const logged = await logs.waitFor('request refused: its head');
-    expect(logged).toMatchObject({ level: 40, requestId: header(answer.head, 'X-Request-Id'), reason: 'an HTTP/1.1 request must have a Host header' });
+    expect(logged).toMatchObject({
+      level: 40,
+      requestId: header(answer.head, 'X-Request-Id'),
+      code: 'IVR_MISSING_HOST',
+      reason: 'an HTTP/1.1 request must have a Host header',
+    });
     await expectStillServing();
   });
 
@@ -103,7 +109,7 @@ describe('requests refused by the HTTP parser', () => {
   test('a request with more than 2,000 headers gets 400 saying so, where Node would drop the rest (Host among them)', async () => {
     // Short ones, so that 2,000 of them stay well under the 16 KiB of headers Node reads.
     const headers = (count: number) => 'a:1\r\n'.repeat(count);
-    expectRefused(await raw(`GET /healthz HTTP/1.1\r\n${headers(2000)}Host: x\r\n\r\n`), 'the request has more than 2,000 headers');
+    expectRefused(await raw(`GET /healthz HTTP/1.1\r\n${headers(2000)}Host: x\r\n\r\n`), 'the request has more than 2,000 headers', 'IVR_TOO_MANY_HEADERS');
     const answer = await raw(`GET /healthz HTTP/1.1\r\n${headers(1998)}Host: x\r\nConnection: close\r\n\r\n`);
     expect(answer.head.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
   });
@@ -115,8 +121,9 @@ describe('requests refused by the HTTP parser', () => {
     expect(header(answer.head, 'Allow')).toBe('GET, HEAD, POST, PUT, DELETE');
     expect(header(answer.head, 'Connection')).toBe('close');
     expect(header(answer.head, 'X-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(header(answer.head, 'X-Error-Code')).toBe('IVR_METHOD_NOT_ALLOWED');
     expect(JSON.parse(answer.body)).toEqual({ error: 'CONNECT is not allowed: this server is not a proxy' });
-    await logs.waitFor('request refused: CONNECT');
+    expect(await logs.waitFor('request refused: CONNECT')).toMatchObject({ code: 'IVR_METHOD_NOT_ALLOWED' });
     await expectStillServing();
   });
 
@@ -124,6 +131,7 @@ describe('requests refused by the HTTP parser', () => {
     expectRefused(
       await raw('POST /api/auth HTTP/1.1\r\nHost: x\r\nExpect: tea\r\nContent-Length: 0\r\n\r\n'),
       'Expect: tea is not supported; send the request without it, or with Expect: 100-continue',
+      'IVR_UNSUPPORTED_EXPECT',
     );
     await expectStillServing();
   });
@@ -137,7 +145,7 @@ describe('the idle timeout (REQUEST_IDLE_TIMEOUT_SECONDS)', () => {
 
   test('answers headers that stop arriving with 400 and closes the connection', async () => {
     await start();
-    expectRefused(await raw('GET /api/events/20180201/20180201/day/ALL HTTP/1.1\r\nHost: x\r\n'), 'the request headers did not all arrive within 1 s');
+    expectRefused(await raw('GET /api/events/20180201/20180201/day/ALL HTTP/1.1\r\nHost: x\r\n'), 'the request headers did not all arrive within 1 s', 'IVR_HEADERS_STALLED');
   });
 
   test('answers a form body that stops arriving with 400 and closes the connection, logging no error', async () => {
@@ -145,7 +153,7 @@ describe('the idle timeout (REQUEST_IDLE_TIMEOUT_SECONDS)', () => {
     const answer = await raw(
       'POST /api/auth HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ntool=dev',
     );
-    expectRefused(answer, 'the request body stopped arriving: nothing came for 1 s');
+    expectRefused(answer, 'the request body stopped arriving: nothing came for 1 s', 'IVR_BODY_STALLED');
     expect(logs.lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
     await expectStillServing();
   });

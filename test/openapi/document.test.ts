@@ -102,16 +102,16 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.components?.securitySchemes ?? {})).toEqual(['basicAuth']);
   });
 
-  test('documents a 401 with its WWW-Authenticate challenge, and the rate-limit headers, where the server sends them', () => {
+  test('documents a 401 with its WWW-Authenticate challenge, the rate-limit headers, and every refusal\'s X-Error-Code, where the server sends them', () => {
     const document = documentOf(buildTestApp({ ADMIN_TOKEN }));
     const events = document.paths?.['/api/events/{start}/{end}/{period}/{phone}']?.get?.responses;
     expect(Object.keys(events ?? {})).toEqual(['200', '304', '400', '401', '429', '500']);
-    expect(Object.keys(events?.['401']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'WWW-Authenticate']);
+    expect(Object.keys(events?.['401']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'WWW-Authenticate', 'X-Error-Code']);
     expect(Object.keys(events?.['200']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'ETag']);
-    expect(Object.keys(events?.['429']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']);
+    expect(Object.keys(events?.['429']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Error-Code']);
     expect(Object.keys(events?.['400']?.content ?? {})).toEqual(['application/json', 'application/xml']);
     const accounts = document.paths?.['/admin/accounts']?.get?.responses;
-    expect(Object.keys(accounts?.['401']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'WWW-Authenticate']);
+    expect(Object.keys(accounts?.['401']?.headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'WWW-Authenticate', 'X-Error-Code']);
     expect(accounts?.['401']?.headers?.['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate-Bearer' });
     expect(Object.keys(accounts?.['401']?.content ?? {})).toEqual(['application/json']);
   });

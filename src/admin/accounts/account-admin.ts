@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { PasswordHasher } from '../../accounts/password-hasher';
 import { compareText } from '../../domain/text-order';
 import { errors } from '../../errors/catalogue';
-import { accountId, TOOLS, type Account, type Tool } from '../../domain/account';
+import { accountId, toolSchema, type Account, type Tool } from '../../domain/account';
 import type { AccountChange, Store } from '../../storage/store';
 
 export interface AccountKey {
@@ -20,7 +20,7 @@ export interface AccountChanges {
 /** An account as the admin API shows it: never a hash, never a credential. */
 export const accountViewSchema = z
   .strictObject({
-    tool: z.enum(TOOLS),
+    tool: toolSchema,
     login: z.string(),
     active: z.boolean(),
     timezone: z.string().meta({ description: "IANA time zone in which the account's dates and periods are read" }),

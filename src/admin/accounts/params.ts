@@ -3,11 +3,10 @@ import { phoneNumberSchema } from '../../domain/phone-number';
 import { timeZoneSchema } from '../../domain/time-zone';
 import { errors } from '../../errors/catalogue';
 import { boundedText, storableIdentifier } from '../../domain/storable-text';
-import { TOOLS } from '../../domain/account';
+import { toolSchema } from '../../domain/account';
 import { describeIssues } from '../field-errors';
 import type { AccountChanges, AccountKey } from './account-admin';
 
-const toolSchema = z.enum(TOOLS).meta({ description: 'The tool the account belongs to' });
 
 // At most what POST /api/auth accepts, so that every account created here can log in.
 const loginSchema = storableIdentifier(200).meta({ description: "The account's login, URL-encoded in the path" });

@@ -4,7 +4,7 @@ import { CliError } from '../cli-error';
 import { CsvRecords } from './csv-records';
 import { formatByExtension, ReaderByContent, type FileFormat } from './file-format';
 import type { FileRecord, FileRecordHandler, RecordReader } from './file-record';
-import { NdjsonRecords } from './ndjson-records';
+import { ndjsonFileRecords } from './ndjson-records';
 
 /** A batch ready for POST /admin/calls. */
 export interface Batch {
@@ -64,7 +64,7 @@ class BatchBuilder {
 }
 
 function readerOf(format: FileFormat, take: FileRecordHandler): RecordReader {
-  return format === 'csv' ? new CsvRecords(take) : new NdjsonRecords(take);
+  return format === 'csv' ? new CsvRecords(take) : ndjsonFileRecords(take);
 }
 
 /**

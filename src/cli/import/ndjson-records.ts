@@ -1,23 +1,17 @@
-import { MAX_RECORD_BYTES, tooLarge } from '../../admin/calls/raw-record';
-import { isBlankLine, LineSplitter } from '../../streams/line-splitter';
+import { NdjsonRecords } from '../../admin/calls/ndjson-records';
+import { MAX_RECORD_BYTES, type RecordHandler } from '../../admin/calls/raw-record';
 import type { FileRecordHandler, RecordReader } from './file-record';
 
-/** NDJSON: each line that is not blank is one record, sent as read for the server to parse. */
-export class NdjsonRecords implements RecordReader {
-  private readonly lines = new LineSplitter(MAX_RECORD_BYTES);
-
-  constructor(private readonly take: FileRecordHandler) {}
-
-  push(chunk: Buffer): void {
-    this.lines.push(chunk, this.onLine);
-  }
-
-  end(): void {
-    this.lines.end(this.onLine);
-  }
-
-  private readonly onLine = (line: number, bytes: Buffer | undefined): void => {
-    if (bytes === undefined) this.take({ line, error: tooLarge(MAX_RECORD_BYTES) });
-    else if (!isBlankLine(bytes)) this.take({ line, json: bytes });
+/**
+ * NDJSON, cut into records by the admin API's own splitter (blank lines skipped, a record over
+ * MAX_RECORD_BYTES refused with its line): each record is sent as read, for the server to parse.
+ */
+export function ndjsonFileRecords(take: FileRecordHandler): RecordReader {
+  const records = new NdjsonRecords(MAX_RECORD_BYTES);
+  const asFileRecord: RecordHandler = (record) =>
+    take('bytes' in record ? { line: record.line, json: record.bytes } : { line: record.line, error: record.problem });
+  return {
+    push: (chunk) => records.push(chunk, asFileRecord),
+    end: () => records.end(asFileRecord),
   };
 }

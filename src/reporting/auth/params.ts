@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
 import { boundedText, isStorableText, STORABLE_TEXT_PATTERN, STORABLE_TEXT_PROBLEM } from '../../domain/storable-text';
-import { TOOLS } from '../../domain/account';
+import { toolSchema } from '../../domain/account';
 import type { AuthenticationRequest } from './authenticate';
 
-const toolSchema = z.enum(TOOLS).meta({ description: 'The tool the account belongs to' });
 const passwordSchema = boundedText(1, 1024);
 // Logins are looked up in the store, which keeps only storable text (no account can have another).
 const loginSchema = passwordSchema.refine(isStorableText, STORABLE_TEXT_PROBLEM).meta({ pattern: STORABLE_TEXT_PATTERN });

@@ -2,7 +2,9 @@ import { calendarDateOf, epochDayOf, isoWeekdayIndex, type EpochDay } from '../.
 
 export const PERIODS = ['day', 'week', 'month'] as const;
 export type Period = (typeof PERIODS)[number];
-export type WeekStart = 'monday' | 'sunday';
+/** The days a week may start on (WEEK_START). */
+export const WEEK_STARTS = ['monday', 'sunday'] as const;
+export type WeekStart = (typeof WEEK_STARTS)[number];
 
 /** One calendar period that overlaps the requested range. */
 export interface PeriodSpan {
