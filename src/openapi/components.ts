@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry, ResponseConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
 import { ADMIN_REALM } from '../admin/admin-token';
+import { ERROR_CODES } from '../errors/catalogue';
 import { ERROR_CODE_HEADER, errorBodySchema } from '../http/representation';
 import { REALM } from '../reporting/basic-auth/require-credentials';
 import { SESSION_COOKIE } from '../survey/session-cookie';
@@ -105,8 +106,8 @@ export function errorResponse(description: string, { xml, headers = {} }: { read
 /** The refusal's code in the error catalogue, on every error answer (src/http/representation.ts). */
 const ERROR_CODE = {
   [ERROR_CODE_HEADER]: {
-    description: "The refusal's stable code in the server's error catalogue (src/errors/catalogue.ts), e.g. IVR_INVALID_TOOL; the body's message may change, the code does not",
+    description: "The refusal's stable code in the server's error catalogue (docs/errors.md says when each is answered); the body's message may change, the code does not",
     required: true,
-    schema: { type: 'string', pattern: '^IVR_[A-Z_]+$' },
+    schema: { type: 'string', enum: Object.keys(ERROR_CODES) },
   },
 } as const;

@@ -19,7 +19,7 @@ const DECOMPRESSORS: ReadonlyMap<string, (() => Decompressor) | null> = new Map(
 function decompressorFor(contentEncoding: string | undefined): Decompressor | null {
   const create = DECOMPRESSORS.get((contentEncoding ?? '').trim().toLowerCase() || 'identity');
   if (create === undefined) {
-    throw errors.invalidSurveyCall('this Content-Encoding is not supported; send identity, gzip, deflate or br');
+    throw errors.unsupportedSurveyEncoding();
   }
   return create === null ? null : create();
 }
@@ -104,7 +104,7 @@ export function readBody(req: Request, limitBytes: number, consume: BodyConsumer
 }
 
 const unreadable = () =>
-  errors.invalidSurveyCall('the request body could not be read; it may be truncated or not match its Content-Encoding');
+  errors.unreadableBody('the request body could not be read; it may be truncated or not match its Content-Encoding');
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
@@ -118,13 +118,13 @@ export function bodyTextDecoder(req: Request): (bytes?: Buffer) => string {
   try {
     decoder = new TextDecoder(charset, { fatal: true });
   } catch {
-    throw errors.invalidSurveyCall(`charset ${charset} is not supported; send UTF-8`);
+    throw errors.unsupportedSurveyCharset(charset);
   }
   return (bytes) => {
     try {
       return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
     } catch {
-      throw errors.invalidSurveyCall(`the request body is not valid ${charset}`);
+      throw errors.unreadableBody(`the request body is not valid ${charset}`);
     }
   };
 }

@@ -1,6 +1,7 @@
 import sax from 'sax';
 import type { SurveyMessageLimits } from '../config/config';
-import { envelopeRules, refused, type SoapCallParts } from './envelope-rules';
+import { errors } from '../errors/catalogue';
+import { envelopeRules, type SoapCallParts } from './envelope-rules';
 
 declare module 'sax' {
   interface SAXOptions {
@@ -31,9 +32,14 @@ export function envelopeReader(limits: SurveyMessageLimits): EnvelopeReader {
   parser.onclosetag = () => rules.closeTag();
   parser.ontext = (text) => rules.text(text);
   parser.oncdata = (text) => rules.text(text);
-  parser.ondoctype = () => refused('document type and entity declarations are not accepted');
-  parser.onsgmldeclaration = () => refused('document type and entity declarations are not accepted');
-  parser.onerror = (error) => refused(`the request is not well-formed XML: ${error.message.split('\n')[0] ?? 'unreadable'}`);
+  const refuseDeclarations = (): never => {
+    throw errors.doctypeRefused();
+  };
+  parser.ondoctype = refuseDeclarations;
+  parser.onsgmldeclaration = refuseDeclarations;
+  parser.onerror = (error) => {
+    throw errors.malformedXml(error.message.split('\n')[0] ?? 'unreadable');
+  };
 
   return {
     write(text) {

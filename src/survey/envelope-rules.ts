@@ -29,8 +29,9 @@ interface Frame {
   readonly declarations: ReadonlyMap<string, string> | undefined;
 }
 
-export function refused(message: string): never {
-  throw errors.invalidSurveyCall(message);
+/** Throws the refusal of an envelope that is not one SOAP 1.1 call as the WSDL describes it. */
+function refused(message: string): never {
+  throw errors.invalidEnvelope(message);
 }
 
 /** Only a bounded piece of a name the client chose goes back to it in the faultstring. */
@@ -165,7 +166,7 @@ export function envelopeRules(limits: SurveyMessageLimits): EnvelopeEvents {
       }
       case 'body': {
         if (operation !== undefined) refused(ONE_CALL);
-        if (!isSurveyOperation(local)) refused(`unknown operation ${shown(local)}; this service answers ${SURVEY_OPERATIONS.join(' and ')}`);
+        if (!isSurveyOperation(local)) throw errors.unknownOperation(shown(local), SURVEY_OPERATIONS);
         operation = local;
         return { kind: 'call' };
       }

@@ -106,12 +106,12 @@ class FormCollector {
     }
     const bracketed = [...ARRAY_PARTS.keys()].find((part) => name.startsWith(`${part}[`));
     if (bracketed !== undefined) {
-      this.fail(errors.invalidSurveyCall(`the field ${name.slice(0, 64)} is not an item of ${bracketed}; name items ${bracketed}[] or ${bracketed}[0], ${bracketed}[1], ...`));
+      this.fail(errors.invalidForm(`the field ${name.slice(0, 64)} is not an item of ${bracketed}; name items ${bracketed}[] or ${bracketed}[0], ${bracketed}[1], ...`));
       return;
     }
     const textField = TEXT_PARTS.get(name);
     if (textField === undefined) return;
-    if (this.parts[textField] !== undefined) this.fail(errors.invalidSurveyCall(`the form holds more than one ${name} field`));
+    if (this.parts[textField] !== undefined) this.fail(errors.invalidForm(`the form holds more than one ${name} field`));
     else this.parts[textField] = value;
   }
 
@@ -120,7 +120,7 @@ class FormCollector {
     this.arrays.set(part, arrived);
     if ((arrived.kind === 'indexed') !== (index !== undefined)) {
       const name = PART_NAMES[part];
-      this.fail(errors.invalidSurveyCall(`the form names items of ${name} both as ${name}[] and as ${name}[N]; use one of the two`));
+      this.fail(errors.invalidForm(`the form names items of ${name} both as ${name}[] and as ${name}[N]; use one of the two`));
       return;
     }
     const count = arrived.kind === 'listed' ? arrived.items.length : arrived.items.size;
@@ -129,7 +129,7 @@ class FormCollector {
       return;
     }
     if (arrived.kind === 'listed') arrived.items.push(value);
-    else if (arrived.items.has(index as number)) this.fail(errors.invalidSurveyCall(`the form holds the field ${field} twice`));
+    else if (arrived.items.has(index as number)) this.fail(errors.invalidForm(`the form holds the field ${field} twice`));
     else arrived.items.set(index as number, value);
   }
 
@@ -156,7 +156,7 @@ class FormCollector {
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => this.files.push({ name, contentType: mimeType, data: Buffer.concat(chunks) }));
     // A form cut short mid-file fails the file's stream as well as the parser: one refusal is enough.
-    stream.on('error', (error: Error) => this.fail(errors.invalidSurveyCall(`the form could not be read: ${error.message}`)));
+    stream.on('error', (error: Error) => this.fail(errors.invalidForm(`the form could not be read: ${error.message}`)));
   }
 }
 
@@ -188,7 +188,7 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCal
   const parser = formParser(req, limits, maxBytes);
   const form = new FormCollector(limits);
   const tooMany = (what: string) => () =>
-    form.fail(errors.invalidSurveyCall(`the form holds too many ${what}; see SURVEY_MAX_ITEMS`));
+    form.fail(errors.invalidForm(`the form holds too many ${what}; see SURVEY_MAX_ITEMS`));
   // Busboy reports a part whose name attribute is empty with no name at all, whatever its types say.
   parser.on('field', (name: string | undefined, value, info) => form.field(name ?? '', value, info));
   parser.on('file', (name: string | undefined, stream, info) => form.file(name ?? '', stream, info));
@@ -198,7 +198,7 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCal
   const done = new Promise<void>((resolve) => {
     parser.once('close', resolve);
     parser.on('error', (error: Error) => {
-      form.fail(errors.invalidSurveyCall(`the form could not be read: ${error.message}`));
+      form.fail(errors.invalidForm(`the form could not be read: ${error.message}`));
       resolve();
     });
   });

@@ -24,7 +24,7 @@ function checkSoapAction(header: string | undefined): void {
   const quoted = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"');
   const action = quoted ? trimmed.slice(1, -1) : trimmed;
   if (action !== '' && action !== SURVEY_SERVICE.soapAction) {
-    throw errors.invalidSurveyCall(`unknown SOAPAction ${shown(action)}; this service answers ${SURVEY_SERVICE.soapAction}`);
+    throw errors.unknownSoapAction(shown(action), SURVEY_SERVICE.soapAction);
   }
 }
 

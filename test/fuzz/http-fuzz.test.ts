@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import request from 'supertest';
+import { ERROR_CODES } from '../../src/errors/catalogue';
 import type { RunningServer } from '../../src/server';
 import { ADMIN_TOKEN } from '../admin/support';
 import { authenticate, type Credentials } from '../reporting/support';
@@ -26,10 +25,8 @@ const XML_ERROR = /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error>[^<]
 const SOAP_FAULT = /^<\?xml version="1\.0" encoding="UTF-8"\?><soap:Envelope [^>]*><soap:Body><soap:Fault><faultcode>soap:(Client|Server|MustUnderstand)<\/faultcode><faultstring>[^<]*<\/faultstring><\/soap:Fault><\/soap:Body><\/soap:Envelope>$/s;
 /** Refusals made before any route sees the request (src/http/client-error.ts): JSON on every path. */
 const BEFORE_ANY_ROUTE = /^\{"error":"(the request (method is not valid HTTP|headers are larger than|is not valid HTTP|has more than)|an HTTP\/1\.1 request must have a Host)/;
-/** Every code of the error catalogue, as its source defines them. */
-const CATALOGUE_CODES = new Set(
-  [...readFileSync(path.join(__dirname, '../../src/errors/catalogue.ts'), 'utf8').matchAll(/new AppError\(\s*'(IVR_[A-Z_]+)'/g)].map(([, code]) => code),
-);
+/** Every code of the error catalogue. */
+const CATALOGUE_CODES: ReadonlySet<string> = new Set(Object.keys(ERROR_CODES));
 const LEAK = /\n\s+at |node_modules|\/work\/|\/home\/|\/srv\/|\.[jt]s:\d+|[A-Z]:\\/;
 
 let running: RunningServer;

@@ -30,7 +30,7 @@ export const accountChangesSchema = z
 
 function parsed<T>(result: z.ZodSafeParseResult<T>, prefix = ''): T {
   if (result.success) return result.data;
-  throw errors.badRequest(prefix + describeIssues(result.error.issues));
+  throw errors.invalidParameter(prefix + describeIssues(result.error.issues));
 }
 
 export function parseAccountKey(params: Record<string, string | string[] | undefined>): AccountKey {

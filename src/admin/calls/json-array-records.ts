@@ -64,7 +64,7 @@ export class JsonArrayRecords implements RecordSplitter {
           this.position = 'in-array';
           elementStart = index + 1;
         } else if (!isWhitespace(byte)) {
-          throw errors.badRequest('an application/json body must be a JSON array of call records');
+          throw errors.invalidBody('an application/json body must be a JSON array of call records');
         }
       } else if (this.position === 'after-array') {
         if (!isWhitespace(byte)) this.breakOff(take, 'unexpected text after the closing ] of the array');
@@ -75,7 +75,7 @@ export class JsonArrayRecords implements RecordSplitter {
 
   end(take: RecordHandler): void {
     if (this.position === 'before-array') {
-      throw errors.badRequest('an application/json body must be a JSON array of call records');
+      throw errors.invalidBody('an application/json body must be a JSON array of call records');
     }
     if (this.position === 'in-array') this.breakOff(take, 'the body ended before the array was closed with ]');
   }

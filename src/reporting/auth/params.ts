@@ -41,7 +41,7 @@ function pick(source: unknown): Partial<Record<Field, unknown>> {
  */
 export function parseAuthenticationRequest(query: unknown, body: unknown): AuthenticationRequest {
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-    throw errors.badRequest('the JSON body must be an object with tool, login and password');
+    throw errors.invalidBody('the JSON body must be an object with tool, login and password');
   }
   const merged = { ...pick(query), ...pick(body) };
   const tool = toolSchema.safeParse(merged.tool);
@@ -53,5 +53,5 @@ function secret(field: 'login' | 'password', value: unknown): string {
   const parsed = SCHEMAS[field].safeParse(value);
   if (parsed.success) return parsed.data;
   if (value === undefined || value === '') throw errors.missingField(field);
-  throw errors.badRequest(`${field} ${parsed.error.issues[0]?.message ?? 'is not valid'}`);
+  throw errors.invalidParameter(`${field} ${parsed.error.issues[0]?.message ?? 'is not valid'}`);
 }

@@ -34,9 +34,7 @@ export function flowReporter(store: Store): FlowReporter {
   return async (_account, query, scope) => {
     const steps = await store.calls.formItemTotals(scope, query.from, query.to, MAX_FLOW_ENTRIES + 1);
     if (steps.length > MAX_FLOW_ENTRIES) {
-      throw errors.badRequest(
-        `the range holds more than ${MAX_FLOW_ENTRIES} form items, the most the diagnostic flow reports at once: ask for a shorter range or one number`,
-      );
+      throw errors.flowTooLarge(MAX_FLOW_ENTRIES);
     }
     const byApplication = new Map<string, FlowEntry[]>();
     for (const step of steps) {

@@ -67,17 +67,17 @@ export const seriesPathSchema = z.object({ start: dateParam('start'), end: dateP
 
 function parsed<Schema extends z.ZodType>(schema: Schema, params: Record<string, string>): z.output<Schema> {
   const result = schema.safeParse(params);
-  if (!result.success) throw errors.badRequest(result.error.issues[0]?.message ?? 'invalid path');
+  if (!result.success) throw errors.invalidParameter(result.error.issues[0]?.message ?? 'invalid path');
   return result.data;
 }
 
 function checkedRange(params: Record<string, string>, start: EpochDay, end: EpochDay, maxRangeDays: number): void {
   if (end < start) {
-    throw errors.badRequest(`end ${params.end} is earlier than start ${params.start}`);
+    throw errors.endBeforeStart(String(params.start), String(params.end));
   }
   const days = end - start + 1;
   if (days > maxRangeDays) {
-    throw errors.badRequest(`the range covers ${days} days; at most ${maxRangeDays} days can be asked for at once`);
+    throw errors.rangeTooLong(days, maxRangeDays);
   }
 }
 

@@ -10,6 +10,6 @@ import { ALL_PHONES } from './params';
 export async function phoneScope(store: Store, account: Account, phone: string): Promise<PhoneScope> {
   if (phone === ALL_PHONES) return { ownedBy: account.id };
   const owned = await store.phones.ownedBy(account.id);
-  if (!owned.includes(phone)) throw errors.badRequest(`phone ${phone} is not on this account`);
+  if (!owned.includes(phone)) throw errors.phoneNotOwned(phone);
   return [phone];
 }
