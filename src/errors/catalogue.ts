@@ -1,6 +1,6 @@
 /**
- * Every error the server reports, defined once: a stable code (for logs and tests), the HTTP status of
- * section 7 of the specification, and the message a person reads. Handlers throw or pass these; the
+ * Every error the server reports, defined once: a stable code (sent in X-Error-Code, logged, asserted by
+ * tests), its HTTP status (specification.md §2.1 for the reporting API), and the message a person reads. Handlers throw or pass these; the
  * error handler alone turns them into a body.
  */
 export class AppError extends Error {
@@ -173,7 +173,7 @@ export const errors = {
     make('IVR_METHOD_NOT_ALLOWED', `method ${method} is not allowed here; use ${allowed.join(' or ')}`,
       { Allow: allowed.join(', ') },
     ),
-  // The survey web service's cap (decisions.md: 413); the HTTP APIs answer bodyTooLarge instead.
+  // The survey web service's cap (specification.md §3.1: 413); the HTTP APIs answer bodyTooLarge instead.
   payloadTooLarge: (limitBytes: number) =>
     make('IVR_PAYLOAD_TOO_LARGE', `request body is larger than ${limitBytes} bytes`),
   rateLimited: () =>

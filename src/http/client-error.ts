@@ -8,7 +8,7 @@ import { ERROR_CODE_HEADER } from './representation';
 /**
  * Requests that Node's HTTP parser refuses never reach Express. They get what every other refusal
  * gets: a catalogue error as a JSON body (the request cannot be trusted to say what it accepts), with
- * its code and a request id, and a status of the specification's section 7, here always 400; then the
+ * its code and a request id, and a status the reporting API has (specification.md §2.1), here always 400; then the
  * connection is closed.
  */
 function parserRefusal(error: NodeJS.ErrnoException & { reason?: unknown }, idleSeconds: number): AppError {

@@ -25,7 +25,7 @@ export function isDecompressionError(error: unknown): boolean {
 
 /**
  * Errors raised by Express's own body parsers, mapped onto the catalogue. The parsers answer some with
- * 413 or 415; the specification's section 7 has only 400 for a request the server cannot take.
+ * 413 or 415; the reporting API's statuses (specification.md §2.1) have only 400 for a request the server cannot take.
  */
 function fromBodyParser(error: HttpParserError, req: Request): AppError | undefined {
   if (typeof error.status !== 'number' || error.status < 400 || error.status >= 500) return undefined;

@@ -79,7 +79,7 @@ export function fields(values: Readonly<Record<string, string>>): Representation
   };
 }
 
-/** The error body of decisions.md: `{"error": "..."}`, or `<result><error>...</error></result>`. */
+/** The error body (specification.md §2.1): `{"error": "..."}`, or `<result><error>...</error></result>`. */
 export const errorBodySchema = z
   .strictObject({ error: z.string().meta({ description: 'What went wrong, in a sentence a person can act on' }) })
   .meta({ id: 'Error', xml: { name: 'result' } });
@@ -90,7 +90,7 @@ export const errorBodySchema = z
  */
 export const ERROR_CODE_HEADER = 'X-Error-Code';
 
-/** The error body of decisions.md, with the error's own headers (Allow, WWW-Authenticate, ...) and its code. */
+/** The error body (specification.md §2.1), with the error's own headers (Allow, WWW-Authenticate, ...) and its code. */
 export function renderError(req: Request, res: Response, error: AppError): string {
   res.set(error.headers).set(ERROR_CODE_HEADER, error.code);
   const body: z.input<typeof errorBodySchema> = { error: error.message };

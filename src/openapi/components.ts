@@ -22,7 +22,7 @@ export interface SharedHeaders {
   readonly retryAfter: Headers;
   /** On a 503: PostgreSQL or Redis did not answer. */
   readonly outageRetryAfter: Headers;
-  /** On the reporting API's 500, which is its answer to an outage too (section 7 has no 503). */
+  /** On the reporting API's 500, which is its answer to an outage too (specification.md §2.1 has no 503). */
   readonly outageRetryAfterIfAny: Headers;
   readonly basicChallenge: Headers;
   readonly formChallenge: Headers;

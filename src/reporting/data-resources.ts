@@ -28,7 +28,7 @@ export interface DataResourceSettings {
   readonly reports: ReportCache | undefined;
 }
 
-/** The raw-data resources of interface.md and reference-resources.md, each one declaration. */
+/** The raw-data resources (specification.md §2.4, §2.5), each one declaration. */
 export function dataResources(store: Store, { weekStart, maxRangeDays, reports }: DataResourceSettings): DataResource[] {
   const context = { store, reports, maxRangeDays };
   const series = (name: string, path: string, definition: SeriesDefinition): DataResource => ({

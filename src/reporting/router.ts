@@ -17,7 +17,7 @@ export interface ReportingServices {
 }
 
 /**
- * The reporting API of section 4, mounted at /api. Every answer under /api/ carries a window's rate-limit
+ * The reporting API (specification.md §2), mounted at /api. Every answer under /api/ carries a window's rate-limit
  * headers: the request's group's, or, for one tied to no account (401, 405, 404), its own per address.
  */
 export function reportingRouter({ authenticate, credentials, limits, dataResources }: ReportingServices): Router {

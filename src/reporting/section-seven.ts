@@ -1,7 +1,7 @@
 import { AppError, errors } from '../errors/catalogue';
 
 /**
- * The reporting API answers only the statuses of the specification's section 7 (decisions.md), and
+ * The reporting API answers only the statuses of specification.md §2.1, and
  * `unknown error` for a 500. Two answers the rest of the server gives have none there: an outage of the
  * database or Redis (503) is a 500, keeping its Retry-After so that a client can still tell it is worth
  * retrying; a body too slow to wait for (408) is a 400, as a body that stopped arriving is. Code and

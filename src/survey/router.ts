@@ -88,7 +88,7 @@ function soapFaults(logger: Logger): ErrorRequestHandler {
 }
 
 /**
- * The survey web service of section 4.3: at SOAP_PATH svcEval's WSDL on GET (`?wsdl` by convention), at
+ * The survey web service (specification.md §3): at SOAP_PATH svcEval's WSDL on GET (`?wsdl` by convention), at
  * SURVEY_PLUM_PATH plumEval's, and calls of either operation on POST to both; at SURVEY_REST_PATH the
  * REST twin. All read their request once, as it arrives, within the same bounds, count against the same
  * per-address limit, and share the handler and sessions.

@@ -9,7 +9,7 @@ function acceptedBefore(state: unknown): boolean {
 }
 
 /**
- * The sample behaviour of the specification's section 3: 'accepted' the first time any answer is
+ * The sample behaviour (specification.md §3.2): 'accepted' the first time any answer is
  * exactly `yes`, 'accepted again' on every later such call of the same survey, 'rejected' otherwise.
  */
 export function sampleSurveyHandler({ answers, state }: SurveyCall): SurveyEvaluation {

@@ -1,4 +1,4 @@
-/** The names of the specification's section 4.3 that the code routes by; the WSDLs below spell them out too. */
+/** The names of specification.md §3.1 that the code routes by; the WSDLs below spell them out too. */
 export const SURVEY_SERVICE = {
   soapAction: 'urn:SampleWebserviceAction',
   namespace: 'urn:SampleWebservice',
@@ -6,7 +6,7 @@ export const SURVEY_SERVICE = {
 
 /**
  * The operations a call may name: svcEval, the specification's sample with two parts, and plumEval, with
- * five, as the survey system calls a web service today (reference-resources.md). One handler answers both.
+ * five, as the survey system calls a web service today (specification.md §3.1). One handler answers both.
  */
 export const SURVEY_OPERATIONS = ['svcEval', 'plumEval'] as const;
 export type SurveyOperation = (typeof SURVEY_OPERATIONS)[number];

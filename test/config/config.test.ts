@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../../src/config/config';
 
 describe('configuration', () => {
-  test('uses the defaults of decisions.md when nothing is set', () => {
+  test('uses the defaults of docs/specification.md and .env.example when nothing is set', () => {
     expect(loadConfig({})).toEqual({
       port: 3000,
       host: '127.0.0.1',

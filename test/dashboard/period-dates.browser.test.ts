@@ -33,7 +33,7 @@ interface Case {
   readonly weekStart: WeekStart;
 }
 
-/** The local start of the period holding `date`, as the server keys it (decisions.md). */
+/** The local start of the period holding `date`, as the server keys it (docs/specification.md §2.4). */
 function periodStart(date: DateTime, period: Period, weekStart: WeekStart): DateTime {
   if (period === 'day') return date.startOf('day');
   if (period === 'month') return date.startOf('month');

@@ -29,7 +29,7 @@ const DATABASE_UNAVAILABLE = 'the database is unavailable; retry later';
 const REDIS_UNAVAILABLE = 'Redis is unavailable; retry later';
 
 /**
- * The reporting API keeps section 7's 500 `unknown error` for an outage (decisions.md), with Retry-After
+ * The reporting API keeps 500 `unknown error` for an outage (docs/specification.md §2.1), with Retry-After
  * to say it is worth retrying; the rest of the server answers 503 naming the dependency.
  */
 function expectOutageOnReportingApi(response: request.Response): void {

@@ -13,7 +13,7 @@ import { inParallel, OracleServer, type ImportAnswer } from './oracle/server';
  * accounts in five time zones go in through the admin API and the store; every answer of the event
  * tracker, call volume, performance, caller profile, geographic and diagnostic flow resources is then
  * held against the same answer recomputed from the raw records with plain code (./oracle/expected.ts),
- * following reference-resources.md and decisions.md, with luxon for the calendar and none of the
+ * following docs/specification.md §2.4, with luxon for the calendar and none of the
  * server's reporting, storage or time code. ORACLE_SEED=<n> replays a data set, ORACLE_SEED=random
  * draws a new one; the seed is in every test's name and every failure.
  */

@@ -14,7 +14,7 @@ export const eventsBodySchema = seriesBodySchema('EventTrackerReport', {
   average_form_items: ratioSeries('Form items per call'),
 });
 
-/** The event tracker's six series, in the order of section 2.2's table. */
+/** The event tracker's six series, in the order of specification.md §2.4. */
 export const eventSeries: SeriesDefinition = async (source) => {
   const periods = await readPeriodTotals(source);
   return [

@@ -7,7 +7,7 @@ import type { RangeQuery } from '../query/params';
 
 export const FLOW_PATH = '/path/:start/:end/:phone';
 
-/** Bounds of reference-resources.md: the answer of one range stays small enough to build and read. */
+/** The bound of specification.md §2.5: the answer of one range stays small enough to build and read. */
 export const MAX_FLOW_ENTRIES = 10_000;
 export const MAX_ENTRIES_PER_APPLICATION = 1_000;
 

@@ -16,7 +16,7 @@ export const performanceBodySchema = seriesBodySchema('PerformanceReport', {
 
 const MS_PER_SECOND = 1_000;
 
-/** Performance (reference-resources.md): script and fetch errors, per call, and the average page load in seconds. */
+/** Performance (specification.md §2.4): script and fetch errors, per call, and the average page load in seconds. */
 export const performanceSeries: SeriesDefinition = async (source) => {
   const periods = await readPeriodTotals(source);
   return [

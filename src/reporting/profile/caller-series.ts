@@ -12,7 +12,7 @@ export const callerProfileBodySchema = seriesBodySchema('CallerProfileReport', {
 });
 
 /**
- * Caller profile (reference-resources.md): calls, and distinct callers over each whole period, across the
+ * Caller profile (specification.md §2.4): calls, and distinct callers over each whole period, across the
  * numbers in scope (a caller who calls on Monday and Friday counts once in that week).
  */
 export const callerProfileSeries: SeriesDefinition = async (source) => {

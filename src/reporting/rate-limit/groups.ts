@@ -19,7 +19,7 @@ export interface RateLimitGroups {
   /** Every raw-data resource together: counted per authenticated account. */
   readonly data: RequestHandler;
   /**
-   * The requests under /api/ that cannot be tied to an account (decisions.md: the headers are on all API
+   * The requests under /api/ that cannot be tied to an account (specification.md §2.7: the headers are on all API
    * requests), each in a window of its own per client address, with the limit of the group it would be
    * in: another method on /api/auth in the authentication group's; a data resource without credentials
    * that work, another method on one, or an unknown path under /api/ in the data group's.
@@ -89,7 +89,7 @@ export interface LimitDependencies {
 }
 
 /**
- * The two limit groups of section 8, and the windows of their requests that no account can be named for.
+ * The two limit groups of specification.md §2.7, and the windows of their requests that no account can be named for.
  * The authentication group fails closed: it is what makes password guessing slow. The data group fails
  * open: its callers already proved who they are, and reports should not stop because the shared counters
  * are away. The unidentified windows fail open too: what they count is refused anyway.

@@ -27,7 +27,7 @@ export type SeriesDefinition = (source: SeriesSource) => Promise<readonly NamedS
 
 export type SeriesReporter = (account: Account, query: SeriesQuery, scope: PhoneScope) => Promise<SeriesReport>;
 
-/** Periods and keys as the event tracker defines them (decisions.md), for any series resource. */
+/** Periods and keys as the event tracker defines them (specification.md §2.4), for any series resource. */
 export function seriesReporter(store: Store, weekStart: WeekStart, definition: SeriesDefinition): SeriesReporter {
   return async (account, query, scope) => {
     const spans = periodsOverlapping(query.from, query.to, query.period, weekStart);

@@ -14,7 +14,7 @@ export const volumeBodySchema = seriesBodySchema('CallVolumeReport', {
 
 const MS_PER_MINUTE = 60_000;
 
-/** Call volume (reference-resources.md): calls, their minutes, transfers and the minutes spent in them. */
+/** Call volume (specification.md §2.4): calls, their minutes, transfers and the minutes spent in them. */
 export const volumeSeries: SeriesDefinition = async (source) => {
   const periods = await readPeriodTotals(source);
   return [

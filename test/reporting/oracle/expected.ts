@@ -5,7 +5,7 @@ import { localDate, periodKey, periodKeys, type CompactDate, type Period } from 
 
 /*
  * The oracle: every answer recomputed from the raw records with plain code, following
- * reference-resources.md and decisions.md, never the server's rollups, calendar or reports. Only the
+ * docs/specification.md §2.4, never the server's rollups, calendar or reports. Only the
  * region of a caller comes from the domain (regionOfCaller), which is tested on its own.
  */
 
