@@ -1,8 +1,6 @@
 import express, { type Express } from 'express';
-import type { Logger } from 'pino';
 import { adminRouter } from './admin/router';
-import { composeServices } from './composition';
-import type { Config } from './config/config';
+import { composeServices, type AppDependencies } from './composition';
 import { loadDashboardAssets } from './dashboard/assets';
 import { dashboardRouter } from './dashboard/router';
 import { errors } from './errors/catalogue';
@@ -12,31 +10,13 @@ import { renderError } from './http/representation';
 import { answerStalledBodies } from './http/stalled-body';
 import { apiDocument } from './openapi/document';
 import { apiReferenceRouter } from './openapi/reference-router';
-import type { AppMetrics } from './operations/app-metrics';
 import { mountMetrics } from './operations/metrics-route';
 import { mountProbes } from './operations/probes';
 import { requestMetrics } from './operations/request-metrics';
-import type { ShutdownState } from './operations/shutdown-state';
 import { reportingRouter } from './reporting/router';
 import { isReportingPath, withinSectionSeven } from './reporting/section-seven';
-import type { Store } from './storage/store';
 import { soapPathMatcher, surveyRouter } from './survey/router';
 import { sendSoapFault } from './survey/soap-fault';
-import type { SurveyHandler } from './survey/survey-handler';
-import type { Clock } from './time/clock';
-
-export interface AppDependencies {
-  readonly config: Config;
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** The survey web service's evaluation (SURVEY_HANDLER); the specification's sample when not given. */
-  readonly surveyHandler?: SurveyHandler;
-  /** This app's metrics (GET /metrics); a fresh set when not given. Tests pass theirs to read values. */
-  readonly metrics?: AppMetrics;
-  /** Set when the process starts shutting down (src/serve.ts); GET /readyz then answers 503. Never set when not given. */
-  readonly shutdown?: ShutdownState;
-}
 
 /**
  * The one Express app: the probes and metrics, the reporting API under /api, the admin API, the survey

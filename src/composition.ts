@@ -1,11 +1,11 @@
-import type { AppDependencies } from './app';
+import type { Logger } from 'pino';
 import { passwordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
 import type { AdminServices } from './admin/router';
-import { createAppMetrics } from './operations/app-metrics';
+import { createAppMetrics, type AppMetrics } from './operations/app-metrics';
 import { countingDependencyErrors } from './operations/dependency-errors';
 import { operationsServices, type OperationsServices } from './operations/services';
-import { shutdownState } from './operations/shutdown-state';
+import { shutdownState, type ShutdownState } from './operations/shutdown-state';
 import { authenticator } from './reporting/auth/authenticate';
 import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
@@ -15,6 +15,24 @@ import type { ReportingServices } from './reporting/router';
 import { heavyTurns } from './http/heavy-turns';
 import type { SurveyServices } from './survey/router';
 import { sampleSurveyHandler } from './survey/sample-handler';
+import type { SurveyHandler } from './survey/survey-handler';
+import type { Config } from './config/config';
+import type { Store } from './storage/store';
+import type { Clock } from './time/clock';
+
+/** What an app is built from: the configuration and the dependencies shared by all its services. */
+export interface AppDependencies {
+  readonly config: Config;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The survey web service's evaluation (SURVEY_HANDLER); the specification's sample when not given. */
+  readonly surveyHandler?: SurveyHandler;
+  /** This app's metrics (GET /metrics); a fresh set when not given. Tests pass theirs to read values. */
+  readonly metrics?: AppMetrics;
+  /** Set when the process starts shutting down (src/serve.ts); GET /readyz then answers 503. Never set when not given. */
+  readonly shutdown?: ShutdownState;
+}
 
 export interface Services {
   readonly reporting: ReportingServices;
