@@ -10,7 +10,7 @@ import { authenticator } from './reporting/auth/authenticate';
 import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
 import { reportCache } from './reporting/report-cache/report-cache';
-import { adminRateLimit, rateLimitGroups, surveyRateLimit } from './reporting/rate-limit/groups';
+import { adminRateLimit, rateLimitGroups, surveyRateLimit } from './rate-limit/groups';
 import type { ReportingServices } from './reporting/router';
 import { heavyTurns } from './http/heavy-turns';
 import type { SurveyServices } from './survey/router';

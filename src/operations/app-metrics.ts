@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
-import type { RateLimitRefusals } from '../reporting/rate-limit/groups';
+import type { RateLimitRefusals } from '../rate-limit/groups';
 import { processMetrics } from './process-metrics';
 
 /** Records of an import, counted as each is settled: rejected as it is read, the others as the store answers their batch. */

@@ -5,7 +5,7 @@ import { authenticateRoute } from './auth/route';
 import type { TemporaryCredentials } from './auth/temporary-credentials';
 import { requireCredentials } from './basic-auth/require-credentials';
 import type { DataResource } from './data-resources';
-import type { RateLimitGroups } from './rate-limit/groups';
+import type { RateLimitGroups } from '../rate-limit/groups';
 import { withinSectionSeven } from './section-seven';
 
 /** What the reporting API is made of, built once in the composition root. */

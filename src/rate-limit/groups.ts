@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { errors } from '../../errors/catalogue';
-import type { Store } from '../../storage/store';
-import type { Clock } from '../../time/clock';
-import { authenticatedAccount } from '../basic-auth/require-credentials';
+import { errors } from '../errors/catalogue';
+import type { Store } from '../storage/store';
+import type { Clock } from '../time/clock';
+import { authenticatedAccount } from '../reporting/basic-auth/require-credentials';
 import { AlignedWindowStore } from './aligned-window-store';
 
 export interface RateLimitSettings {

@@ -1,6 +1,6 @@
 import type { IncrementResponse, Store as RateLimitStore } from 'express-rate-limit';
-import type { RateLimitCounters } from '../../storage/store';
-import type { Clock } from '../../time/clock';
+import type { RateLimitCounters } from '../storage/store';
+import type { Clock } from '../time/clock';
 
 /**
  * An express-rate-limit store with fixed windows aligned to the clock (windows of 900 s start at :00,
