@@ -1,7 +1,7 @@
 /**
  * Every error the server reports, defined once: a stable code (sent in X-Error-Code, logged, asserted by
- * tests), its HTTP status (specification.md §2.1 for the reporting API), and the message a person reads. Handlers throw or pass these; the
- * error handler alone turns them into a body.
+ * tests), its HTTP status (specification.md §2.1 for the reporting API), and the message a person reads.
+ * Handlers throw or pass these; the error handler alone turns them into a body.
  */
 export class AppError extends Error {
   override readonly name = 'AppError';
@@ -113,8 +113,7 @@ export const errors = {
       `the range holds more than ${mostEntries} form items, the most the diagnostic flow reports at once: ask for a shorter range or one number`,
     ),
   invalidTool: () =>
-    make('IVR_INVALID_TOOL', 'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus',
-    ),
+    make('IVR_INVALID_TOOL', 'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus'),
   missingField: (field: string) => make('IVR_MISSING_FIELD', `${field} is required`),
   malformedBody: () => make('IVR_MALFORMED_BODY', 'request body could not be parsed'),
   bodyTooLarge: (limitBytes: number) =>
@@ -122,12 +121,10 @@ export const errors = {
   unsupportedCharset: (charset: string) =>
     make('IVR_UNSUPPORTED_CHARSET', `charset ${charset} is not supported; send the body in UTF-8`),
   unsupportedContentEncoding: (encoding: string) =>
-    make('IVR_UNSUPPORTED_CONTENT_ENCODING', `Content-Encoding ${encoding} is not supported; send the body uncompressed, or as gzip, deflate or br`,
-    ),
+    make('IVR_UNSUPPORTED_CONTENT_ENCODING', `Content-Encoding ${encoding} is not supported; send the body uncompressed, or as gzip, deflate or br`),
   tooManyParameters: () => make('IVR_TOO_MANY_PARAMETERS', 'request body has too many form fields'),
   corruptContentEncoding: (encoding: string) =>
-    make('IVR_CORRUPT_CONTENT_ENCODING', `request body is not valid ${encoding} data, as its Content-Encoding says: it is corrupt or cut short`,
-    ),
+    make('IVR_CORRUPT_CONTENT_ENCODING', `request body is not valid ${encoding} data, as its Content-Encoding says: it is corrupt or cut short`),
   bodyStalled: (seconds: number) =>
     make('IVR_BODY_STALLED', `the request body stopped arriving: nothing came for ${seconds} s`, { Connection: 'close' }),
   bodyTooSlow: (bytesPerSecond: number, windowSeconds: number) =>
@@ -210,8 +207,7 @@ export const errors = {
   surveyLimitExceeded: (what: string, limit: number, variable: string) =>
     make('IVR_SURVEY_LIMIT_EXCEEDED', `${what} exceeds the limit of ${limit} (${variable})`),
   soapHeaderNotUnderstood: (header: string) =>
-    make('IVR_SOAP_MUST_UNDERSTAND', `the SOAP header ${header} is marked mustUnderstand, and this service understands no SOAP headers`,
-    ),
+    make('IVR_SOAP_MUST_UNDERSTAND', `the SOAP header ${header} is marked mustUnderstand, and this service understands no SOAP headers`),
   surveyHandlerFailed: () =>
     make('IVR_SURVEY_HANDLER_FAILED', 'the survey handler failed; the server log has the cause'),
   // The admin API (/admin, on only when ADMIN_TOKEN is set).
