@@ -14,12 +14,12 @@ export const compiled = <Module>(name: string): Promise<Module> => import(`../di
 
 /** What every bench server process needs to serve the app: its compiled modules, loaded once. */
 export async function serverModules() {
-  const [{ createApp }, { loadConfig }, { createLogger }, { listen }, { systemClock }] = await Promise.all([
+  const [{ createApp }, { loadConfig }, { createLogger }, { listen, listenOptions }, { systemClock }] = await Promise.all([
     compiled<typeof App>('app'),
     compiled<typeof ConfigModule>('config/config'),
     compiled<typeof LoggerModule>('logger'),
     compiled<typeof ServerModule>('server'),
     compiled<typeof ClockModule>('time/clock'),
   ]);
-  return { createApp, loadConfig, createLogger, listen, systemClock };
+  return { createApp, loadConfig, createLogger, listen, listenOptions, systemClock };
 }

@@ -256,7 +256,7 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
   const rounds = options.rounds ?? RUNS;
   const deadline = new Deadline(options.timeoutSeconds ?? 900);
   const progress = options.progress ?? (() => undefined);
-  const { createApp, loadConfig, createLogger, listen, systemClock } = await serverModules();
+  const { createApp, loadConfig, createLogger, listen, listenOptions, systemClock } = await serverModules();
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const { openPostgresStore } = await compiled<typeof PostgresStoreModule>('storage/postgres/postgres-store');
   const config = loadConfig({
@@ -276,7 +276,7 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
     const memory = createMemoryStore();
     opened.push(memory);
     const serve = async (store: Store) => {
-      const server = await listen(createApp({ config, store, clock: systemClock, logger }), '127.0.0.1', 0);
+      const server = await listen(createApp({ config, store, clock: systemClock, logger }), '127.0.0.1', 0, listenOptions(config));
       servers.push(server);
       return server.url;
     };

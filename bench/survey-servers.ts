@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const { createApp } = await compiled<typeof App>('app');
   const { loadConfig } = await compiled<typeof ConfigModule>('config/config');
   const { createLogger } = await compiled<typeof LoggerModule>('logger');
-  const { listen } = await compiled<typeof ServerModule>('server');
+  const { listen, listenOptions } = await compiled<typeof ServerModule>('server');
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const { accountId } = await compiled<typeof AccountModule>('domain/account');
   const { renderWsdl } = await compiled<typeof WsdlModule>('survey/wsdl');
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const id = accountId('dev', 'bench');
   await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: 'UTC', credentialGeneration: 0 });
   await store.phones.assign('18005550100', id);
-  const app = await listen(createApp({ config, store, clock: systemClock, logger: createLogger('silent') }), '127.0.0.1', 0);
+  const app = await listen(createApp({ config, store, clock: systemClock, logger: createLogger('silent') }), '127.0.0.1', 0, listenOptions(config));
   const auth = await fetch(`${app.url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'bench', password: 'bench' }) });
   const { login, password } = (await auth.json()) as { login: string; password: string };
   const delay = monitorEventLoopDelay({ resolution: 5 });

@@ -2,24 +2,34 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { DEFAULT_MINIMUM_BODY_RATE, DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS } from './config/config';
+import type { Config } from './config/config';
 import { answerClientError, answerConnect, answerUnmetExpectation, headersTimeout, MOST_REQUEST_HEADERS, refuseBadHeads } from './http/client-error';
 import { enforceMinimumBodyRate, type MinimumBodyRate } from './http/body-rate';
 import { capConnectionsPerAddress, wasRefusedConnection } from './http/connection-cap';
 import { DEFAULT_LINGERING, lingerAfterEarlyAnswers } from './http/lingering-close';
 import { STALLED, type StallReason } from './http/stalled-body';
 
+/** How the server treats connections: the configuration's settings, decided there (listenOptions). */
 export interface ListenOptions {
-  /** REQUEST_IDLE_TIMEOUT_SECONDS; its default when not given. */
-  readonly idleTimeoutSeconds?: number;
-  /** MIN_BODY_RATE_BYTES_PER_SECOND and MIN_BODY_RATE_WINDOW_SECONDS; their defaults when not given. */
-  readonly minimumBodyRate?: MinimumBodyRate;
-  /** MAX_CONNECTIONS_PER_ADDRESS; no cap when not given or 0. */
-  readonly maxConnectionsPerAddress?: number;
-  /** Where requests refused by the HTTP parser are logged. */
+  /** REQUEST_IDLE_TIMEOUT_SECONDS. */
+  readonly idleTimeoutSeconds: number;
+  /** MIN_BODY_RATE_BYTES_PER_SECOND over MIN_BODY_RATE_WINDOW_SECONDS. */
+  readonly minimumBodyRate: MinimumBodyRate;
+  /** MAX_CONNECTIONS_PER_ADDRESS; 0: no cap. */
+  readonly maxConnectionsPerAddress: number;
+  /** Where requests refused before the app are logged. */
   readonly logger?: Logger;
 }
 
+/** The listen options a configuration sets. */
+export function listenOptions(config: Config, logger?: Logger): ListenOptions {
+  return {
+    idleTimeoutSeconds: config.requestIdleTimeoutSeconds,
+    minimumBodyRate: config.minimumBodyRate,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    logger,
+  };
+}
 
 export interface RunningServer {
   readonly server: Server;
@@ -90,7 +100,7 @@ function manageConnections(server: Server, idleMs: number, answerHalfSentHeaders
   };
 }
 
-export async function listen(app: Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
+export async function listen(app: Express, host: string, port: number, options: ListenOptions): Promise<RunningServer> {
   const checkedHead = refuseBadHeads(options.logger, app);
   // Host and the header count are checked by refuseBadHeads, whose answer has a body; Node's has none.
   // A connection refused for its address's cap was answered already: its requests get nothing more.
@@ -98,15 +108,15 @@ export async function listen(app: Express, host: string, port: number, options: 
     if (!wasRefusedConnection(req.socket)) checkedHead(req, res);
   });
   server.maxHeadersCount = MOST_REQUEST_HEADERS + 1;
-  const idleSeconds = options.idleTimeoutSeconds ?? DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS;
+  const idleSeconds = options.idleTimeoutSeconds;
   const clientError = answerClientError(options.logger, idleSeconds);
   const connections = manageConnections(server, idleSeconds * 1000, (socket) => clientError(headersTimeout(), socket));
   server.on('clientError', clientError);
   server.on('checkExpectation', answerUnmetExpectation(options.logger));
   server.on('connect', answerConnect(options.logger));
-  enforceMinimumBodyRate(server, options.minimumBodyRate ?? DEFAULT_MINIMUM_BODY_RATE);
+  enforceMinimumBodyRate(server, options.minimumBodyRate);
   lingerAfterEarlyAnswers(server, DEFAULT_LINGERING);
-  capConnectionsPerAddress(server, options.maxConnectionsPerAddress ?? 0, options.logger, DEFAULT_LINGERING);
+  capConnectionsPerAddress(server, options.maxConnectionsPerAddress, options.logger, DEFAULT_LINGERING);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);

@@ -3,7 +3,7 @@ import { createApp } from './app';
 import { configWarnings, loadConfig, type Config } from './config/config';
 import { createLogger } from './logger';
 import { shutdownState, type ShutdownState } from './operations/shutdown-state';
-import { listen, type RunningServer } from './server';
+import { listen, listenOptions, type RunningServer } from './server';
 import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo/demo-account';
 import { openStore } from './storage/open-store';
 import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
@@ -56,12 +56,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
       // A durable store keeps the demo account from an earlier start, perhaps changed since: left as it is.
       demo = await loadDemoData(store, clock);
     }
-    running = await listen(createApp({ config, store, clock, logger, surveyHandler, shutdown }), config.host, config.port, {
-      idleTimeoutSeconds: config.requestIdleTimeoutSeconds,
-      minimumBodyRate: config.minimumBodyRate,
-      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-      logger,
-    });
+    running = await listen(createApp({ config, store, clock, logger, surveyHandler, shutdown }), config.host, config.port, listenOptions(config, logger));
   } catch (error) {
     await store.close();
     throw error;

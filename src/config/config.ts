@@ -77,17 +77,18 @@ const adminToken = optionalText.pipe(z.string().min(16, 'must be at least 16 cha
 /** As long as the admin token: GET /metrics has no rate limit, so only its length stops guessing. */
 const metricsToken = adminToken;
 
-/** Defaults that modules also used without a Config (tests, benchmarks) fall back to. */
-export const DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS = 30;
+const DEFAULT_REQUEST_IDLE_TIMEOUT_SECONDS = 30;
+/** A default the PostgreSQL store and the Redis client also fall back to when a test or benchmark opens one without a Config. */
 export const DEFAULT_DEPENDENCY_TIMEOUT_SECONDS = 5;
-export const DEFAULT_READINESS_TIMEOUT_SECONDS = 2;
+const DEFAULT_READINESS_TIMEOUT_SECONDS = 2;
+
 /** Whether TRUST_PROXY says a proxy stands in front: then every connection comes from it. */
 function behindProxy(trusted: boolean | number | string): boolean {
   return trusted !== false && trusted !== 0;
 }
 
 /** Kestrel's MinRequestBodyDataRate: 240 bytes/s, measured over 5-second windows. */
-export const DEFAULT_MINIMUM_BODY_RATE = { bytesPerSecond: 240, windowSeconds: 5 } as const;
+const DEFAULT_MINIMUM_BODY_RATE = { bytesPerSecond: 240, windowSeconds: 5 } as const;
 /** Per client address, when the server is not behind a proxy (TRUST_PROXY=false). */
 const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { listen, type ListenOptions, type RunningServer } from '../../src/server';
+import { listen, listenOptions, type RunningServer } from '../../src/server';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { FakeClock } from '../support/fake-clock';
 import { LogLines } from '../support/log-lines';
@@ -16,11 +16,13 @@ const ADMIN_TOKEN = 'test-admin-token-0123456789';
 let running: RunningServer;
 let logs: LogLines;
 
-async function start(env: NodeJS.ProcessEnv, options: Omit<ListenOptions, 'logger'>): Promise<void> {
+/** The server as `npm start` listens, with the settings of `env`. */
+async function start(env: NodeJS.ProcessEnv): Promise<void> {
   logs = new LogLines();
   const logger = createLogger('info', logs);
-  const app = createApp({ config: loadConfig(env), store: createMemoryStore(), clock: new FakeClock(), logger });
-  running = await listen(app, '127.0.0.1', 0, { ...options, logger });
+  const config = loadConfig(env);
+  const app = createApp({ config, store: createMemoryStore(), clock: new FakeClock(), logger });
+  running = await listen(app, '127.0.0.1', 0, listenOptions(config, logger));
 }
 
 afterEach(async () => {
@@ -48,7 +50,7 @@ function parse(raw: string): { status: string; headers: Record<string, string>; 
 
 describe('the least body rate (MIN_BODY_RATE_BYTES_PER_SECOND over MIN_BODY_RATE_WINDOW_SECONDS)', () => {
   // The idle timeout is an hour: a byte now and then is never idle, so only the rate can end these.
-  const slowly = { idleTimeoutSeconds: 3600, minimumBodyRate: { bytesPerSecond: 240, windowSeconds: 1 } };
+  const slowly = { REQUEST_IDLE_TIMEOUT_SECONDS: '3600', MIN_BODY_RATE_BYTES_PER_SECOND: '240', MIN_BODY_RATE_WINDOW_SECONDS: '1' };
   const message = 'the request body arrives too slowly: less than 240 bytes/s over 1 s (MIN_BODY_RATE_BYTES_PER_SECOND)';
 
   async function trickle(path: string, contentType: string): Promise<ReturnType<typeof parse>> {
@@ -59,7 +61,7 @@ describe('the least body rate (MIN_BODY_RATE_BYTES_PER_SECOND over MIN_BODY_RATE
   }
 
   test('cuts a body that trickles on the reporting API with 400 (its statuses are the specification\'s) and closes the connection', async () => {
-    await start({}, slowly);
+    await start(slowly);
     const answer = await trickle('/api/auth', 'application/x-www-form-urlencoded');
     expect({ status: answer.status, connection: answer.headers.connection, body: JSON.parse(answer.body) }).toEqual({
       status: 'HTTP/1.1 400 Bad Request',
@@ -69,7 +71,7 @@ describe('the least body rate (MIN_BODY_RATE_BYTES_PER_SECOND over MIN_BODY_RATE
   });
 
   test('cuts one elsewhere with 408', async () => {
-    await start({ ADMIN_TOKEN }, slowly);
+    await start({ ADMIN_TOKEN, ...slowly });
     const answer = await trickle('/admin/calls', 'application/x-ndjson');
     expect({ status: answer.status, connection: answer.headers.connection, body: JSON.parse(answer.body) }).toEqual({
       status: 'HTTP/1.1 408 Request Timeout',
@@ -79,7 +81,7 @@ describe('the least body rate (MIN_BODY_RATE_BYTES_PER_SECOND over MIN_BODY_RATE
   });
 
   test('cuts one on the SOAP service with a soap:Client fault', async () => {
-    await start({}, slowly);
+    await start(slowly);
     const answer = await trickle('/survey', 'text/xml; charset=utf-8');
     expect({ status: answer.status, body: answer.body }).toEqual({ status: 'HTTP/1.1 500 Internal Server Error', body: faultBody('soap:Client', message) });
   });
@@ -106,13 +108,13 @@ except OSError as error:
 
 describe('lingering close', () => {
   test('lets a client that sends Connection: close and a body refused early finish sending and read the 413', async () => {
-    await start({ SOAP_MAX_BYTES: '1024' }, {});
+    await start({ SOAP_MAX_BYTES: '1024' });
     const { stdout } = await execFileAsync('python3', ['-c', URLLIB_POST, `${running.url}/survey`, String(4 * 1024 * 1024)]);
     expect(stdout).toBe(`413 ${faultBody('soap:Client', 'request body is larger than 1024 bytes')}\n`);
   });
 
   test('reads for no longer than its bounds: a client that never stops sending is closed', async () => {
-    await start({ SOAP_MAX_BYTES: '1024' }, {});
+    await start({ SOAP_MAX_BYTES: '1024' });
     const connection = open();
     connection.socket.write('POST /survey HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n');
     const chunk = `100000\r\n${'a'.repeat(0x100000)}\r\n`;
@@ -130,7 +132,7 @@ describe('lingering close', () => {
 
 describe('the connection cap per address (MAX_CONNECTIONS_PER_ADDRESS)', () => {
   test('answers a connection past the cap at once with 429, Retry-After and a JSON body, closes it, and logs it', async () => {
-    await start({}, { maxConnectionsPerAddress: 2 });
+    await start({ MAX_CONNECTIONS_PER_ADDRESS: '2' });
     const kept = [open(), open()];
     await Promise.all(kept.map(({ socket }) => once(socket, 'connect')));
     const refused = open();
@@ -151,7 +153,7 @@ describe('the connection cap per address (MAX_CONNECTIONS_PER_ADDRESS)', () => {
   });
 
   test('counts a connection no more once it has closed', async () => {
-    await start({}, { maxConnectionsPerAddress: 1 });
+    await start({ MAX_CONNECTIONS_PER_ADDRESS: '1' });
     const first = open();
     first.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     await first.closed;

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { listen, type RunningServer } from '../../src/server';
+import { listen, listenOptions, type RunningServer } from '../../src/server';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { SurveyHandler } from '../../src/survey/survey-handler';
 import { FakeClock } from '../support/fake-clock';
@@ -22,7 +22,7 @@ async function start(surveyHandler?: SurveyHandler): Promise<void> {
   const config = loadConfig({ REQUEST_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS) });
   const logger = createLogger('info', logs);
   const app = createApp({ config, store: createMemoryStore(), clock: new FakeClock(), logger, surveyHandler });
-  running = await listen(app, '127.0.0.1', 0, { idleTimeoutSeconds: IDLE_SECONDS, logger });
+  running = await listen(app, '127.0.0.1', 0, listenOptions(config, logger));
 }
 
 afterEach(async () => {

@@ -1,9 +1,16 @@
 import type { Express } from 'express';
-import { listen, type RunningServer } from '../../src/server';
+import { loadConfig } from '../../src/config/config';
+import { listen, listenOptions, type RunningServer } from '../../src/server';
+
+/**
+ * The connection settings of a default configuration, but no cap on connections per address: tests send
+ * hundreds of requests at once from 127.0.0.1 (test/http/connection-guards.test.ts tests the cap).
+ */
+const TEST_LISTEN_OPTIONS = listenOptions(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }));
 
 /** A real HTTP server for the app on a free loopback port; close it in afterEach. */
 export function serve(app: Express): Promise<RunningServer> {
-  return listen(app, '127.0.0.1', 0);
+  return listen(app, '127.0.0.1', 0, TEST_LISTEN_OPTIONS);
 }
 
 export function basic(login: string, password: string): string {

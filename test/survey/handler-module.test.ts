@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { listen, type RunningServer } from '../../src/server';
+import { listen, listenOptions, type RunningServer } from '../../src/server';
 import { start } from '../../src/start';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { loadSurveyHandler } from '../../src/survey/handler-module';
@@ -119,7 +119,7 @@ describe('the cause of a handler failure', () => {
       logger: createLogger('info', logs),
       surveyHandler: fixture('throwing-handler.js'),
     });
-    running = await listen(app, '127.0.0.1', 0);
+    running = await listen(app, '127.0.0.1', 0, listenOptions(loadConfig({})));
     const reply = await post(running.url, svcEval(['Q1'], ['yes']));
     expect(reply.status).toBe(500);
     expect(reply.text).not.toContain('/srv/secret');

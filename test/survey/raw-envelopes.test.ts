@@ -7,7 +7,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { listen } from '../../src/server';
+import { listen, listenOptions } from '../../src/server';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { SurveyCall, SurveyEvaluation } from '../../src/survey/survey-handler';
 import { FakeClock } from '../support/fake-clock';
@@ -398,8 +398,9 @@ describe('logs', () => {
 
   beforeEach(async () => {
     logs = new LogLines();
-    const app = createApp({ config: loadConfig({}), store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
-    running = await listen(app, '127.0.0.1', 0);
+    const config = loadConfig({});
+    const app = createApp({ config, store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
+    running = await listen(app, '127.0.0.1', 0, listenOptions(config));
     server = {
       close: () => {
         running.server.closeAllConnections();
