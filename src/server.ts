@@ -6,7 +6,7 @@ import type { Config } from './config/config';
 import { answerClientError, answerConnect, answerUnmetExpectation, headersTimeout, MOST_REQUEST_HEADERS, refuseBadHeads } from './http/client-error';
 import { enforceMinimumBodyRate, type MinimumBodyRate } from './http/body-rate';
 import { capConnectionsPerAddress, wasRefusedConnection } from './http/connection-cap';
-import { DEFAULT_LINGERING, lingerAfterEarlyAnswers } from './http/lingering-close';
+import { LINGERING_BOUNDS, lingerAfterEarlyAnswers } from './http/lingering-close';
 import { STALLED, type StallReason } from './http/stalled-body';
 
 /** How the server treats connections: the configuration's settings, decided there (listenOptions). */
@@ -64,7 +64,11 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
  * timeouts). While the server closes, a keep-alive connection ends with its last answer instead of
  * holding the close until the keep-alive timeout.
  */
-function manageConnections(server: Server, idleMs: number, answerHalfSentHeaders: (socket: Socket) => void): { beginClosing(): void } {
+function manageConnections(
+  server: Server,
+  idleMs: number,
+  answerHalfSentHeaders: (socket: Socket) => void,
+): { beginClosing(): void; readonly requestOn: (socket: Socket) => IncomingMessage | undefined } {
   const stalled: StallReason = { kind: 'idle', seconds: idleMs / 1000 };
   server.requestTimeout = 0;
   server.headersTimeout = idleMs;
@@ -97,6 +101,8 @@ function manageConnections(server: Server, idleMs: number, answerHalfSentHeaders
       closing = true;
       server.closeIdleConnections();
     },
+    // Until its answer's 'close', which comes after Node has ended or kept the connection.
+    requestOn: (socket) => current.get(socket),
   };
 }
 
@@ -115,8 +121,8 @@ export async function listen(app: Express, host: string, port: number, options: 
   server.on('checkExpectation', answerUnmetExpectation(options.logger));
   server.on('connect', answerConnect(options.logger));
   enforceMinimumBodyRate(server, options.minimumBodyRate);
-  lingerAfterEarlyAnswers(server, DEFAULT_LINGERING);
-  capConnectionsPerAddress(server, options.maxConnectionsPerAddress, options.logger, DEFAULT_LINGERING);
+  lingerAfterEarlyAnswers(server, connections.requestOn, LINGERING_BOUNDS);
+  capConnectionsPerAddress(server, options.maxConnectionsPerAddress, options.logger, LINGERING_BOUNDS);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', failed);

@@ -10,7 +10,8 @@ export interface LingeringBounds {
 /** How often the bytes read while lingering are counted: at a gigabit, 12 MB arrive in that time. */
 const BYTE_CHECK_MS = 100;
 
-export const DEFAULT_LINGERING: LingeringBounds = { milliseconds: 10_000, bytes: 16 * 1024 * 1024 };
+/** Fixed: 10 s and 16 MiB let an ordinary client finish sending the rest of a body refused at a bound. */
+export const LINGERING_BOUNDS: LingeringBounds = { milliseconds: 10_000, bytes: 16 * 1024 * 1024 };
 
 /**
  * Half-closes the connection (FIN after the answer) and goes on reading and discarding what the client
@@ -38,19 +39,22 @@ export function lingerBeforeClosing(socket: Socket, bounds: LingeringBounds): vo
 }
 
 /**
- * nginx's lingering_close, for Node's server: when an answer ends a connection (`Connection: close`,
+ * nginx's lingering_close, for Node's server (`requestOn`: the request a connection is answering, as
+ * server.ts tracks it): when an answer ends a connection (`Connection: close`,
  * asked by the client or sent by the app) while the request's body is still arriving, the connection
  * lingers (above) instead of closing at once. Node ends such a connection with `socket.destroySoon()`,
  * so that is where each connection's own close is changed; a connection whose request is whole closes
  * as before.
  */
-export function lingerAfterEarlyAnswers(server: Server, bounds: LingeringBounds = DEFAULT_LINGERING): void {
-  const current = new WeakMap<Socket, IncomingMessage>();
-  server.on('request', (req: IncomingMessage) => current.set(req.socket, req));
+export function lingerAfterEarlyAnswers(
+  server: Server,
+  requestOn: (socket: Socket) => IncomingMessage | undefined,
+  bounds: LingeringBounds,
+): void {
   server.on('connection', (socket: Socket) => {
     const closeSoon = socket.destroySoon.bind(socket);
     socket.destroySoon = () => {
-      const req = current.get(socket);
+      const req = requestOn(socket);
       if (req === undefined || req.complete) closeSoon();
       else lingerBeforeClosing(socket, bounds);
     };
