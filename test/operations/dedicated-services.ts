@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,14 +62,38 @@ export function requireServiceBinaries(): ServiceBinaries {
   return binaries;
 }
 
-async function freePort(): Promise<number> {
+const EPHEMERAL_RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
+const LOWEST_PORT = 10_000;
+
+/** Whether a loopback port can be bound now. */
+async function canBind(port: number): Promise<boolean> {
   const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
+  server.listen(port, '127.0.0.1');
+  const [outcome] = (await Promise.race([once(server, 'listening').then(() => ['bound']), once(server, 'error')])) as [unknown];
+  if (outcome !== 'bound') return false;
   server.close();
   await once(server, 'close');
-  return port;
+  return true;
+}
+
+/** Where the kernel's ephemeral ports begin: a socket bound to port 0 gets one from there on. */
+function ephemeralRangeStart(): number {
+  const range = existsSync(EPHEMERAL_RANGE) ? readFileSync(EPHEMERAL_RANGE, 'utf8') : '';
+  return Number(range.trim().split(/\s+/)[0]) || 32_768;
+}
+
+/**
+ * A free loopback port below the kernel's ephemeral range. These services are stopped and started again
+ * on the same port, and a port from that range could meanwhile be handed to any socket bound to port 0,
+ * such as another test's server in the other worker: redis-server then failed with "Address already in use".
+ */
+async function freePort(): Promise<number> {
+  const below = ephemeralRangeStart();
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (below - LOWEST_PORT));
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free loopback port found between ${LOWEST_PORT} and ${below}`);
 }
 
 const isRoot = process.getuid?.() === 0;
