@@ -1,8 +1,7 @@
-import type * as App from '../src/app';
+import type * as CompositionRoot from '../src/composition-root';
 import type * as ConfigModule from '../src/config/config';
 import type * as LoggerModule from '../src/logger';
-import type * as ServerModule from '../src/server';
-import type * as ClockModule from '../src/time/clock';
+import type * as ListenModule from '../src/listen';
 
 /**
  * The server's compiled modules (npm run build), loaded as `npm start` runs them rather than as their
@@ -14,12 +13,11 @@ export const compiled = <Module>(name: string): Promise<Module> => import(`../di
 
 /** What every bench server process needs to serve the app: its compiled modules, loaded once. */
 export async function serverModules() {
-  const [{ createApp }, { loadConfig }, { createLogger }, { listen, listenOptions }, { systemClock }] = await Promise.all([
-    compiled<typeof App>('app'),
+  const [{ composeApp }, { loadConfig }, { createLogger }, { listen, listenOptions }] = await Promise.all([
+    compiled<typeof CompositionRoot>('composition-root'),
     compiled<typeof ConfigModule>('config/config'),
     compiled<typeof LoggerModule>('logger'),
-    compiled<typeof ServerModule>('server'),
-    compiled<typeof ClockModule>('time/clock'),
+    compiled<typeof ListenModule>('listen'),
   ]);
-  return { createApp, loadConfig, createLogger, listen, listenOptions, systemClock };
+  return { composeApp, loadConfig, createLogger, listen, listenOptions };
 }

@@ -19,12 +19,12 @@ export interface ImportServers {
 const TOKEN = 'bench-admin-token-0123456789';
 
 async function main(): Promise<void> {
-  const { createApp, loadConfig, createLogger, listen, listenOptions, systemClock } = await serverModules();
+  const { composeApp, loadConfig, createLogger, listen, listenOptions } = await serverModules();
   const config = loadConfig({ ADMIN_TOKEN: TOKEN, ADMIN_RATE_LIMIT: '1000000000' });
   const logger = createLogger('silent');
   const admin = async () => {
     const store = await benchAccountStore(TWENTY_PHONES);
-    const { url } = await listen(createApp({ config, store, clock: systemClock, logger }), '127.0.0.1', 0, listenOptions(config));
+    const { url } = await listen(composeApp(config, { store, logger }), '127.0.0.1', 0, listenOptions(config.server));
     return `${url}/admin/calls`;
   };
   announce({ baseline: await startBareNdjsonServer(), v1: await admin(), v2: await admin(), token: TOKEN } satisfies ImportServers);

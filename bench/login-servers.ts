@@ -10,12 +10,12 @@ import { announce } from './processes';
 const LIMITS = { DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000000000', REPORT_CACHE_BYTES: '0' };
 
 async function main(): Promise<void> {
-  const { createApp, loadConfig, createLogger, listen, listenOptions, systemClock } = await serverModules();
+  const { composeApp, loadConfig, createLogger, listen, listenOptions } = await serverModules();
   const { store } = await storeWithCalls(365, 60);
   const logger = createLogger('silent');
   const server = async (concurrency: number) => {
     const config = loadConfig({ ...LIMITS, PASSWORD_HASH_CONCURRENCY: String(concurrency) });
-    const { url } = await listen(createApp({ config, store, clock: systemClock, logger }), '127.0.0.1', 0, listenOptions(config));
+    const { url } = await listen(composeApp(config, { store, logger }), '127.0.0.1', 0, listenOptions(config.server));
     return { url, concurrency, authorization: await credentialsFor(url) };
   };
   announce({ bounded: await server(1), unbounded: await server(64) });

@@ -30,7 +30,7 @@ import { Client } from 'pg';
 import type * as PasswordHash from '../src/accounts/password-hash';
 import type * as AccountModule from '../src/domain/account';
 import type { CallRecord, CallRecordInput } from '../src/domain/call-record';
-import type { RunningServer } from '../src/server';
+import type { RunningServer } from '../src/listen';
 import type * as DemoCallsModule from '../src/startup-data/demo/calls';
 import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
 import type * as PostgresStoreModule from '../src/storage/postgres/postgres-store';
@@ -256,7 +256,7 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
   const rounds = options.rounds ?? RUNS;
   const deadline = new Deadline(options.timeoutSeconds ?? 900);
   const progress = options.progress ?? (() => undefined);
-  const { createApp, loadConfig, createLogger, listen, listenOptions, systemClock } = await serverModules();
+  const { composeApp, loadConfig, createLogger, listen, listenOptions } = await serverModules();
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const { openPostgresStore } = await compiled<typeof PostgresStoreModule>('storage/postgres/postgres-store');
   const config = loadConfig({
@@ -276,7 +276,7 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
     const memory = createMemoryStore();
     opened.push(memory);
     const serve = async (store: Store) => {
-      const server = await listen(createApp({ config, store, clock: systemClock, logger }), '127.0.0.1', 0, listenOptions(config));
+      const server = await listen(composeApp(config, { store, logger }), '127.0.0.1', 0, listenOptions(config.server));
       servers.push(server);
       return server.url;
     };

@@ -61,12 +61,12 @@ async function storeOf(total: number): Promise<Store> {
 }
 
 async function main(): Promise<void> {
-  const { createApp, loadConfig, createLogger, listen, listenOptions, systemClock } = await serverModules();
+  const { composeApp, loadConfig, createLogger, listen, listenOptions } = await serverModules();
   const config = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000', REPORT_CACHE_BYTES: '0' });
   const logger = createLogger('silent');
   const serve = async (calls: number): Promise<ScaleServer> => {
     const store = await storeOf(calls);
-    const { url } = await listen(createApp({ config, store, clock: systemClock, logger }), '127.0.0.1', 0, listenOptions(config));
+    const { url } = await listen(composeApp(config, { store, logger }), '127.0.0.1', 0, listenOptions(config.server));
     return { url, authorization: await credentialsFor(url), calls };
   };
   const small = await serve(settings.smallCalls);

@@ -36,7 +36,7 @@ const YEAR = '/api/events/20250101/20251231/day/ALL';
 const WEEK = `/api/events/20250106/20250113/day/${PHONES[0]}`;
 
 async function main(): Promise<void> {
-  const { createApp, loadConfig, createLogger, listen, listenOptions, systemClock } = await serverModules();
+  const { composeApp, loadConfig, createLogger, listen, listenOptions } = await serverModules();
   const config = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000' });
   const uncachedConfig = loadConfig({ DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000', REPORT_CACHE_BYTES: '0' });
   const logger = createLogger('silent');
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   global.gc?.();
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 1048576);
   const app = async (store: typeof small.store, appConfig = config) => {
-    const { url } = await listen(createApp({ config: appConfig, store, clock: systemClock, logger }), '127.0.0.1', 0, listenOptions(appConfig));
+    const { url } = await listen(composeApp(appConfig, { store, logger }), '127.0.0.1', 0, listenOptions(appConfig.server));
     return { url, authorization: await credentialsFor(url) };
   };
   const [smallApp, largeApp, uncachedApp] = [await app(small.store), await app(large.store), await app(large.store, uncachedConfig)];
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     return { path, bodyBytes: Buffer.byteLength(body) };
   };
   const [year, week] = [await sameBytes(YEAR), await sameBytes(WEEK)];
-  const baselineServer = await listen(baseline, '127.0.0.1', 0, listenOptions(config));
+  const baselineServer = await listen(baseline, '127.0.0.1', 0, listenOptions(config.server));
   const at = (target: { url: string; authorization?: string }, path: string): Target => ({ url: target.url + path, authorization: target.authorization });
   const servers: EventServers = {
     smallCalls: small.calls,

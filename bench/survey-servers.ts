@@ -9,14 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { listen as soapListen } from 'soap';
 import type * as PasswordHash from '../src/accounts/password-hash';
-import type * as App from '../src/app';
+import type * as CompositionRoot from '../src/composition-root';
 import type * as ConfigModule from '../src/config/config';
 import type * as LoggerModule from '../src/logger';
-import type * as ServerModule from '../src/server';
+import type * as ListenModule from '../src/listen';
 import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
 import type * as AccountModule from '../src/domain/account';
 import type * as WsdlModule from '../src/survey/wsdl';
-import type * as ClockModule from '../src/time/clock';
 import { compiled } from './compiled';
 import { announce } from './processes';
 
@@ -37,20 +36,19 @@ async function soapOnlyServer(renderWsdl: (address: string, operation: 'svcEval'
 
 async function main(): Promise<void> {
   const { hashPassword } = await compiled<typeof PasswordHash>('accounts/password-hash');
-  const { createApp } = await compiled<typeof App>('app');
+  const { composeApp } = await compiled<typeof CompositionRoot>('composition-root');
   const { loadConfig } = await compiled<typeof ConfigModule>('config/config');
   const { createLogger } = await compiled<typeof LoggerModule>('logger');
-  const { listen, listenOptions } = await compiled<typeof ServerModule>('server');
+  const { listen, listenOptions } = await compiled<typeof ListenModule>('listen');
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const { accountId } = await compiled<typeof AccountModule>('domain/account');
   const { renderWsdl } = await compiled<typeof WsdlModule>('survey/wsdl');
-  const { systemClock } = await compiled<typeof ClockModule>('time/clock');
   const config = loadConfig({ SURVEY_RATE_LIMIT: '1000000000', DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000' });
   const store = createMemoryStore();
   const id = accountId('dev', 'bench');
   await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: 'UTC', credentialGeneration: 0 });
   await store.phones.assign('18005550100', id);
-  const app = await listen(createApp({ config, store, clock: systemClock, logger: createLogger('silent') }), '127.0.0.1', 0, listenOptions(config));
+  const app = await listen(composeApp(config, { store, logger: createLogger('silent') }), '127.0.0.1', 0, listenOptions(config.server));
   const auth = await fetch(`${app.url}/api/auth`, { method: 'POST', body: new URLSearchParams({ tool: 'dev', login: 'bench', password: 'bench' }) });
   const { login, password } = (await auth.json()) as { login: string; password: string };
   const delay = monitorEventLoopDelay({ resolution: 5 });

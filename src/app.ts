@@ -1,38 +1,53 @@
 import express, { type Express } from 'express';
-import { adminRouter } from './admin/router';
-import { composeServices, type AppDependencies } from './composition';
-import { loadDashboardAssets } from './dashboard/assets';
+import type { Logger } from 'pino';
+import { adminRouter, type AdminServices } from './admin/router';
+import type { DashboardAssets } from './dashboard/assets';
 import { dashboardRouter } from './dashboard/router';
 import { errors } from './errors/catalogue';
 import { accessLog } from './http/access-log';
 import { errorHandler, notFound } from './http/error-handler';
 import { renderError } from './http/representation';
 import { answerStalledBodies } from './http/stalled-body';
-import { apiDocument } from './openapi/document';
-import { apiReferenceRouter } from './openapi/reference-router';
+import { apiReferenceRouter, type ApiReference } from './openapi/reference-router';
 import { mountMetrics } from './operations/metrics-route';
 import { mountProbes } from './operations/probes';
 import { requestMetrics } from './operations/request-metrics';
-import { reportingRouter } from './reporting/router';
+import type { OperationsServices } from './operations/services';
+import { reportingRouter, type ReportingServices } from './reporting/router';
 import { isReportingPath, withinSectionSeven } from './reporting/section-seven';
-import { soapPathMatcher, surveyRouter } from './survey/router';
+import { soapPathMatcher, surveyRouter, type SurveyServices } from './survey/router';
 import { sendSoapFault } from './survey/soap-fault';
+
+/** What an app is built from: each part's services, built once by the composition root. */
+export interface AppServices {
+  /** The access log's and the error handler's. */
+  readonly logger: Logger;
+  /** Express's `trust proxy`: who stands in front of the server (TRUST_PROXY). */
+  readonly trustProxy: boolean | number | string;
+  readonly reporting: ReportingServices;
+  /** Undefined without ADMIN_TOKEN: then the admin API does not exist. */
+  readonly admin: AdminServices | undefined;
+  readonly survey: SurveyServices;
+  /** The probes (/healthz, /readyz) and the metrics (/metrics, and every request counted). */
+  readonly operations: OperationsServices;
+  readonly reference: ApiReference;
+  readonly dashboard: DashboardAssets;
+}
 
 /**
  * The one Express app: the probes and metrics, the reporting API under /api, the admin API, the survey
  * web service at SOAP_PATH and SURVEY_PLUM_PATH, the API reference, the dashboard at /, then 404 and the error handler.
  */
-export function createApp(deps: AppDependencies): Express {
+export function createApp(services: AppServices): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express's last-resort handler shows stack traces unless it believes it runs in production.
   app.set('env', 'production');
-  app.set('trust proxy', deps.config.trustProxy);
-  const services = composeServices(deps);
+  app.set('trust proxy', services.trustProxy);
   // Metrics see every request; the probes come before the access log, which would drown in them (src/operations/probes.ts).
   app.use(requestMetrics(app, services.operations.metrics));
   mountProbes(app, services.operations.readiness);
-  app.use(accessLog(deps.logger));
+  app.use(accessLog(services.logger));
   mountMetrics(app, services.operations.scrape);
   const isSoapPath = soapPathMatcher(services.survey);
   app.use(
@@ -47,12 +62,11 @@ export function createApp(deps: AppDependencies): Express {
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
   if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));
   app.use(surveyRouter(services.survey));
-  // The pages after the services, whose paths they do not share (config.ts keeps SOAP_PATH off them),
-  // so that no report or svcEval call is matched against them. The API reference: outside every limit
-  // group, and built at start, so a mistake in it stops the start; its examples are dated from that day.
-  app.use(apiReferenceRouter({ document: apiDocument(deps.config, deps.clock.now()), publicUrl: deps.config.publicUrl }));
-  app.use(dashboardRouter(loadDashboardAssets()));
+  // The pages after the services, whose paths they do not share (survey/settings.ts keeps SOAP_PATH off
+  // them), so that no report or svcEval call is matched against them; the API reference is outside every limit group.
+  app.use(apiReferenceRouter(services.reference));
+  app.use(dashboardRouter(services.dashboard));
   app.use(notFound());
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(services.logger));
   return app;
 }

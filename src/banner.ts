@@ -40,14 +40,14 @@ export interface LoadedData {
 const counted = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
 function sharedStateLine(config: Config): string {
-  if (config.redisUrl !== undefined) return 'Rate limits and survey sessions: Redis (REDIS_URL), shared by every instance';
-  if (config.store === 'postgres') return 'Rate limits and survey sessions: PostgreSQL, shared by every instance (REDIS_URL moves them to Redis)';
+  if (config.storage.redisUrl !== undefined) return 'Rate limits and survey sessions: Redis (REDIS_URL), shared by every instance';
+  if (config.storage.store === 'postgres') return 'Rate limits and survey sessions: PostgreSQL, shared by every instance (REDIS_URL moves them to Redis)';
   return 'Rate limits and survey sessions: in this process';
 }
 
 function seedLine(config: Config, seed: SeedFileSummary): string {
   return (
-    `Seed file ${config.seedFile ?? ''}: ${counted(seed.accounts, 'account', 'accounts')}, ${counted(seed.phones, 'number', 'numbers')}, ` +
+    `Seed file ${config.startupData.seedFile ?? ''}: ${counted(seed.accounts, 'account', 'accounts')}, ${counted(seed.phones, 'number', 'numbers')}, ` +
     `${counted(seed.calls, 'call', 'calls')} stored (${counted(seed.duplicates, 'duplicate', 'duplicates')})`
   );
 }
@@ -59,16 +59,16 @@ function seedLine(config: Config, seed: SeedFileSummary): string {
  * as printed. It goes to standard error, apart from the JSON logs on standard output.
  */
 export function banner(url: string, config: Config, { demo, seed }: LoadedData): string {
-  const base = config.publicUrl ?? url;
-  const store = config.store === 'postgres' ? 'PostgreSQL' : 'in-memory';
+  const base = config.server.publicUrl ?? url;
+  const store = config.storage.store === 'postgres' ? 'PostgreSQL' : 'in-memory';
   return [
     `IVR reporting server listening on ${url} (${store} store${demo === undefined ? '' : ' with demo data'})`,
     sharedStateLine(config),
     `Dashboard: ${base}/`,
     `API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`,
-    `Survey web service WSDL: ${base}${config.surveyPlumPath}?wsdl (plumEval), ${base}${config.soapPath}?wsdl (svcEval)`,
-    `Survey handler: ${config.surveyHandler ?? "the sample state table ('accepted', 'accepted again', 'rejected')"}`,
-    config.adminToken === undefined
+    `Survey web service WSDL: ${base}${config.survey.plumPath}?wsdl (plumEval), ${base}${config.survey.soapPath}?wsdl (svcEval)`,
+    `Survey handler: ${config.survey.handler ?? "the sample state table ('accepted', 'accepted again', 'rejected')"}`,
+    config.admin.token === undefined
       ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'
       : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)`,
     ...(seed === undefined ? [] : [seedLine(config, seed)]),

@@ -1,3 +1,3 @@
-import { serve } from './serve';
+import { serve } from './server-process';
 
 void serve(process.env);

@@ -40,7 +40,7 @@ export function lingerBeforeClosing(socket: Socket, bounds: LingeringBounds): vo
 
 /**
  * nginx's lingering_close, for Node's server (`requestOn`: the request a connection is answering, as
- * server.ts tracks it): when an answer ends a connection (`Connection: close`,
+ * listen.ts tracks it): when an answer ends a connection (`Connection: close`,
  * asked by the client or sent by the app) while the request's body is still arriving, the connection
  * lingers (above) instead of closing at once. Node ends such a connection with `socket.destroySoon()`,
  * so that is where each connection's own close is changed; a connection whose request is whole closes

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 
 /**
- * What server.ts emits, with a StallReason, on a request whose body stopped arriving for the idle
+ * What listen.ts emits, with a StallReason, on a request whose body stopped arriving for the idle
  * timeout or arrives slower than the least rate (see `listen`).
  */
 export const STALLED = 'stalled';

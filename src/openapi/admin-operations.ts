@@ -4,7 +4,7 @@ import { accountViewSchema } from '../admin/accounts/account-admin';
 import { accountChangesSchema, accountPathSchema, accountPhonePathSchema } from '../admin/accounts/params';
 import { accountListSchema } from '../admin/accounts/routes';
 import { importSummarySchema } from '../admin/calls/route';
-import type { Config } from '../config/config';
+import type { RateLimitSettings } from '../rate-limit/settings';
 import { callRecordWireSchema } from '../domain/call-record';
 import { BEARER_AUTH, errorResponse, JSON_TYPE, jsonOnly, type SharedHeaders } from './components';
 
@@ -12,7 +12,6 @@ export const ADMIN_TAG = 'Admin API';
 
 const NDJSON_TYPE = 'application/x-ndjson';
 
-type AdminSettings = Pick<Config, 'adminRateLimit' | 'rateLimitWindowSeconds'>;
 
 type AdminRoute = Omit<RouteConfig, 'responses' | 'tags' | 'security'> & { readonly responses: Record<number, ResponseConfig> };
 
@@ -20,13 +19,13 @@ type AdminRoute = Omit<RouteConfig, 'responses' | 'tags' | 'security'> & { reado
  * The admin API (only with ADMIN_TOKEN): JSON only, every answer counted in its limit group, the token
  * checked after the limit and before the path.
  */
-export function registerAdminOperations(registry: OpenAPIRegistry, headers: SharedHeaders, settings: AdminSettings): void {
+export function registerAdminOperations(registry: OpenAPIRegistry, headers: SharedHeaders, rateLimits: RateLimitSettings): void {
   const limited = headers.rateLimit;
   const failure = (description: string): ResponseConfig => errorResponse(description, { xml: false, headers: limited });
   const common: Record<number, ResponseConfig> = {
     401: errorResponse('Missing or wrong admin token', { xml: false, headers: { ...limited, ...headers.bearerChallenge } }),
     429: errorResponse(
-      `Past the admin API's limit (${settings.adminRateLimit} requests per ${settings.rateLimitWindowSeconds} s per client address): ` +
+      `Past the admin API's limit (${rateLimits.admin} requests per ${rateLimits.windowSeconds} s per client address): ` +
         'retry after Retry-After seconds',
       { xml: false, headers: { ...limited, ...headers.retryAfter } },
     ),

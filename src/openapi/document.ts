@@ -14,26 +14,25 @@ import { registerSurveyOperations, SURVEY_TAG, wsdlAddress } from './survey-oper
 export const OPENAPI_PATH = '/openapi.json';
 export const REFERENCE_TAG = 'API reference';
 
-const DOCUMENTED_SETTINGS = [
-  'publicUrl',
-  'adminToken',
-  'authRateLimit',
-  'dataRateLimit',
-  'adminRateLimit',
-  'surveyRateLimit',
-  'rateLimitWindowSeconds',
-  'maxRangeDays',
-  'credentialTtlSeconds',
-  'soapPath',
-  'surveyRestPath',
-  'surveyPlumPath',
-  'soapMaxBytes',
-  'surveyMessageLimits',
-  'metricsToken',
-] as const satisfies ReadonlyArray<keyof Config>;
+/** What the document says of this server's configuration: the tokens only as set or not. */
+function describedSettings(config: Config) {
+  return {
+    publicUrl: config.server.publicUrl,
+    adminApi: config.admin.token !== undefined,
+    metricsBehindToken: config.operations.metricsToken !== undefined,
+    rateLimits: config.rateLimits,
+    reporting: { maxRangeDays: config.reporting.maxRangeDays, credentialTtlSeconds: config.reporting.credentialTtlSeconds },
+    survey: {
+      soapPath: config.survey.soapPath,
+      restPath: config.survey.restPath,
+      plumPath: config.survey.plumPath,
+      maxBytes: config.survey.maxBytes,
+      messageLimits: config.survey.messageLimits,
+    },
+  };
+}
 
-/** What the document describes of this server's configuration. */
-export type DocumentedConfig = Pick<Config, (typeof DOCUMENTED_SETTINGS)[number]>;
+type DescribedSettings = ReturnType<typeof describedSettings>;
 
 export type ApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -42,7 +41,7 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 }
 
-function introduction(config: DocumentedConfig): string {
+function introduction({ adminApi, publicUrl, survey }: DescribedSettings): string {
   return [
     'The reporting API of a hosted IVR platform, its raw-data resources, the admin API and the survey web service, as this server serves them.',
     '',
@@ -52,12 +51,12 @@ function introduction(config: DocumentedConfig): string {
     'Every answer is JSON, or XML when `Accept` prefers `application/xml`; errors are `{"error": "..."}` or `<result><error>...</error></result>`.',
     'A method a path does not serve is a 405 with `Allow`; an unknown path a 404.',
     '',
-    config.adminToken === undefined
+    !adminApi
       ? 'The admin API is off on this server (it exists only when `ADMIN_TOKEN` is set), so it is not listed here.'
       : 'The admin API takes the server\'s `ADMIN_TOKEN` as a Bearer token.',
     '',
-    `The survey web service's contract is its WSDL: [${wsdlAddress(config, config.soapPath)}](${wsdlAddress(config, config.soapPath)}) for svcEval, ` +
-      `[${wsdlAddress(config, config.surveyPlumPath)}](${wsdlAddress(config, config.surveyPlumPath)}) for plumEval.`,
+    `The survey web service's contract is its WSDL: [${wsdlAddress(publicUrl, survey.soapPath)}](${wsdlAddress(publicUrl, survey.soapPath)}) for svcEval, ` +
+      `[${wsdlAddress(publicUrl, survey.plumPath)}](${wsdlAddress(publicUrl, survey.plumPath)}) for plumEval.`,
   ].join('\n');
 }
 
@@ -79,29 +78,26 @@ function deepFreeze<T>(value: T): T {
  * attached. Built once per configuration it describes and day, and frozen, since every app of that
  * configuration started that day shares it.
  */
-export function apiDocument(config: DocumentedConfig, now: number): ApiDocument {
-  // The tokens' values are not described, only whether they are set.
-  const key = JSON.stringify([
-    exampleDay(now),
-    ...DOCUMENTED_SETTINGS.map((setting) => (setting === 'adminToken' || setting === 'metricsToken' ? config[setting] !== undefined : config[setting])),
-  ]);
+export function apiDocument(config: Config, now: number): ApiDocument {
+  const described = describedSettings(config);
+  const key = JSON.stringify([exampleDay(now), described]);
   let document = builtDocuments.get(key);
   if (document === undefined) {
     if (builtDocuments.size >= MOST_DOCUMENTS_KEPT) builtDocuments.clear();
-    document = deepFreeze(buildDocument(config, now));
+    document = deepFreeze(buildDocument(described, now));
     builtDocuments.set(key, document);
   }
   return document;
 }
 
-function buildDocument(config: DocumentedConfig, now: number): ApiDocument {
-  const adminApi = config.adminToken !== undefined;
+function buildDocument(described: DescribedSettings, now: number): ApiDocument {
+  const { adminApi, publicUrl, rateLimits, survey } = described;
   const registry = new OpenAPIRegistry();
   const headers = registerSharedComponents(registry, adminApi);
-  registerReportingOperations(registry, headers, config);
-  if (adminApi) registerAdminOperations(registry, headers, config);
-  registerSurveyOperations(registry, headers, config);
-  registerMonitoringOperations(registry, config);
+  registerReportingOperations(registry, headers, { rateLimits, reporting: described.reporting });
+  if (adminApi) registerAdminOperations(registry, headers, rateLimits);
+  registerSurveyOperations(registry, headers, { publicUrl, rateLimits, survey });
+  registerMonitoringOperations(registry, described);
   registry.registerPath({
     method: 'get',
     path: OPENAPI_PATH,
@@ -116,8 +112,8 @@ function buildDocument(config: DocumentedConfig, now: number): ApiDocument {
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'IVR reporting server', version: packageVersion(), description: introduction(config) },
-    servers: [{ url: config.publicUrl ?? '/', description: config.publicUrl === undefined ? 'This server' : 'PUBLIC_URL' }],
+    info: { title: 'IVR reporting server', version: packageVersion(), description: introduction(described) },
+    servers: [{ url: publicUrl ?? '/', description: publicUrl === undefined ? 'This server' : 'PUBLIC_URL' }],
     tags: [
       { name: AUTHENTICATION_TAG, description: 'Temporary credentials for the raw-data resources' },
       { name: RAW_DATA_TAG, description: 'The reports, behind HTTP Basic with the temporary credentials' },
@@ -125,7 +121,7 @@ function buildDocument(config: DocumentedConfig, now: number): ApiDocument {
       {
         name: SURVEY_TAG,
         description: 'svcEval and plumEval over SOAP 1.1, and as a form post',
-        externalDocs: { url: wsdlAddress(config, config.soapPath), description: 'The WSDL of svcEval: the contract of the SOAP service' },
+        externalDocs: { url: wsdlAddress(publicUrl, survey.soapPath), description: 'The WSDL of svcEval: the contract of the SOAP service' },
       },
       { name: MONITORING_TAG, description: 'The probes of a load balancer and the metrics of Prometheus' },
       { name: REFERENCE_TAG, description: 'This document; the page at /docs renders it' },

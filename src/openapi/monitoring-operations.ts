@@ -1,6 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Config } from '../config/config';
 import { CONTENT_TYPES } from '../operations/exposition';
 import { METRICS_REALM } from '../operations/metrics-route';
 import type { ReadinessReport } from '../operations/readiness';
@@ -36,7 +35,7 @@ const readinessSchema = z
 const mediaType = (contentType: string): string => contentType.split(';')[0] as string;
 
 /** The load balancer's probes and Prometheus's scrape, outside every rate-limit group. */
-export function registerMonitoringOperations(registry: OpenAPIRegistry, { metricsToken }: Pick<Config, 'metricsToken'>): void {
+export function registerMonitoringOperations(registry: OpenAPIRegistry, { metricsBehindToken }: { readonly metricsBehindToken: boolean }): void {
   registry.registerPath({
     method: 'get',
     path: '/healthz',
@@ -60,7 +59,7 @@ export function registerMonitoringOperations(registry: OpenAPIRegistry, { metric
       503: { description: 'A check is unavailable, or the server is shutting down', headers: NOT_STORED, content: jsonOnly(readinessSchema) },
     },
   });
-  if (metricsToken !== undefined) {
+  if (metricsBehindToken) {
     registry.registerComponent('securitySchemes', METRICS_AUTH, { type: 'http', scheme: 'bearer', description: "The server's METRICS_TOKEN." });
   }
   const exposition = (format: string) => ({ schema: z.string().meta({ description: `The metrics in the ${format} text format` }) });
@@ -72,15 +71,15 @@ export function registerMonitoringOperations(registry: OpenAPIRegistry, { metric
     summary: 'Metrics for Prometheus',
     description:
       "The process's metrics and the server's own; OpenMetrics (with exemplars) when Accept prefers application/openmetrics-text. " +
-      (metricsToken === undefined ? 'Open: METRICS_TOKEN is not set.' : 'Behind METRICS_TOKEN as a Bearer token.'),
-    security: metricsToken === undefined ? [] : [{ [METRICS_AUTH]: [] }],
+      (metricsBehindToken ? 'Behind METRICS_TOKEN as a Bearer token.' : 'Open: METRICS_TOKEN is not set.'),
+    security: metricsBehindToken ? [{ [METRICS_AUTH]: [] }] : [],
     responses: {
       200: {
         description: 'The metrics',
         headers: NOT_STORED,
         content: { [mediaType(CONTENT_TYPES.prometheus)]: exposition('Prometheus'), [mediaType(CONTENT_TYPES.openmetrics)]: exposition('OpenMetrics') },
       },
-      ...(metricsToken === undefined
+      ...(!metricsBehindToken
         ? {}
         : {
             401: errorResponse('Missing or wrong metrics token', {

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Config } from '../config/config';
+import type { RateLimitSettings } from '../rate-limit/settings';
+import type { ReportingSettings } from '../reporting/settings';
 import { authenticationFieldsSchema, authenticationQuerySchema } from '../reporting/auth/params';
 import { issuedCredentialsSchema } from '../reporting/auth/route';
 import { EVENTS_PATH, eventsBodySchema } from '../reporting/events/series';
@@ -19,7 +20,10 @@ import { openApiPath } from './paths';
 export const AUTHENTICATION_TAG = 'Authentication';
 export const RAW_DATA_TAG = 'Raw data';
 
-type ReportingSettings = Pick<Config, 'authRateLimit' | 'dataRateLimit' | 'rateLimitWindowSeconds' | 'maxRangeDays' | 'credentialTtlSeconds'>;
+interface DescribedReporting {
+  readonly rateLimits: RateLimitSettings;
+  readonly reporting: Pick<ReportingSettings, 'maxRangeDays' | 'credentialTtlSeconds'>;
+}
 
 interface DataResourceOperation {
   readonly operationId: string;
@@ -92,8 +96,8 @@ const DATA_RESOURCE_OPERATIONS: readonly DataResourceOperation[] = [
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** POST /api/auth and the raw-data resources, mounted at /api. */
-export function registerReportingOperations(registry: OpenAPIRegistry, headers: SharedHeaders, settings: ReportingSettings): void {
-  const window = `${settings.rateLimitWindowSeconds} s`;
+export function registerReportingOperations(registry: OpenAPIRegistry, headers: SharedHeaders, { rateLimits, reporting }: DescribedReporting): void {
+  const window = `${rateLimits.windowSeconds} s`;
   const tooMany = errorResponse('Past the limit of the window: retry after Retry-After seconds', {
     xml: true,
     headers: { ...headers.rateLimit, ...headers.retryAfter },
@@ -112,10 +116,10 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
     summary: 'Temporary credentials for the raw-data resources',
     description:
       "Trades a tool account's login and password for a temporary login and password, to send as HTTP Basic " +
-      `credentials to the raw-data resources. A new pair on every success; each works until it is unused for ${settings.credentialTtlSeconds} s, ` +
+      `credentials to the raw-data resources. A new pair on every success; each works until it is unused for ${reporting.credentialTtlSeconds} s, ` +
       "or the account is deactivated, its password changed or its credentials revoked. Each of tool, login and password comes from " +
       "the body (a form or a JSON object) or the query string, where the reference documents them; where both have one, the body's is read, " +
-      `and one in neither is a 400. Counts against the authentication group: ${settings.authRateLimit} requests per ${window} per client address.`,
+      `and one in neither is a 400. Counts against the authentication group: ${rateLimits.auth} requests per ${window} per client address.`,
     security: [],
     request: {
       query: authenticationQuerySchema,
@@ -147,9 +151,9 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
       tags: [RAW_DATA_TAG],
       summary: resource.summary,
       description:
-        `${resource.description} Dates are local days of the account's time zone, both included, at most ${settings.maxRangeDays} days apart. ` +
+        `${resource.description} Dates are local days of the account's time zone, both included, at most ${reporting.maxRangeDays} days apart. ` +
         `JSON, or XML when Accept prefers application/xml. HEAD answers the same without the body. All the raw-data resources ` +
-        `count together: ${settings.dataRateLimit} requests per ${window} per account.`,
+        `count together: ${rateLimits.data} requests per ${window} per account.`,
       security: [{ [BASIC_AUTH]: [] }],
       request: {
         params: resource.params,

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Config } from '../config/config';
+import type { RateLimitSettings } from '../rate-limit/settings';
+import type { SurveySettings } from '../survey/settings';
 import { restCallFormSchemas } from '../survey/rest-request';
 import { SESSION_COOKIE } from '../survey/session-cookie';
 import { SURVEY_OPERATIONS, SURVEY_SERVICE } from '../survey/wsdl';
@@ -11,10 +12,14 @@ export const SURVEY_TAG = 'Survey web service';
 const SOAP_TYPE = 'text/xml';
 const TEXT_TYPE = 'text/plain';
 
-type SurveySettings = Pick<Config, 'publicUrl' | 'soapPath' | 'surveyRestPath' | 'surveyPlumPath' | 'surveyRateLimit' | 'rateLimitWindowSeconds' | 'soapMaxBytes' | 'surveyMessageLimits'>;
+interface DescribedSurvey {
+  readonly publicUrl: string | undefined;
+  readonly rateLimits: RateLimitSettings;
+  readonly survey: Pick<SurveySettings, 'soapPath' | 'restPath' | 'plumPath' | 'maxBytes' | 'messageLimits'>;
+}
 
 /** Where a WSDL is: absolute with PUBLIC_URL, else relative to the server that serves the document. */
-export function wsdlAddress({ publicUrl }: Pick<Config, 'publicUrl'>, path: string): string {
+export function wsdlAddress(publicUrl: string | undefined, path: string): string {
   return `${publicUrl ?? ''}${path}?wsdl`;
 }
 
@@ -29,14 +34,14 @@ const xmlBody = (description: string) => ({ [SOAP_TYPE]: { schema: z.string().me
  * answering calls of either over SOAP 1.1 (the WSDL is the contract; OpenAPI can only say that an XML
  * envelope goes in and out), and the REST twin at SURVEY_REST_PATH.
  */
-export function registerSurveyOperations(registry: OpenAPIRegistry, headers: SharedHeaders, settings: SurveySettings): void {
-  const limit = `${settings.surveyRateLimit} calls (SOAP and REST together) per ${settings.rateLimitWindowSeconds} s per client address`;
+export function registerSurveyOperations(registry: OpenAPIRegistry, headers: SharedHeaders, { publicUrl, rateLimits, survey }: DescribedSurvey): void {
+  const limit = `${rateLimits.survey} calls (SOAP and REST together) per ${rateLimits.windowSeconds} s per client address`;
   const answered = { ...headers.rateLimit, ...headers.surveySession };
 
   const soapServices = [
-    { path: settings.soapPath, variable: 'SOAP_PATH', operation: 'svcEval', wsdlOperationId: 'getWsdl', parts: 'question_texts and answers (two ArrayOfstring, indexed alike)' },
+    { path: survey.soapPath, variable: 'SOAP_PATH', operation: 'svcEval', wsdlOperationId: 'getWsdl', parts: 'question_texts and answers (two ArrayOfstring, indexed alike)' },
     {
-      path: settings.surveyPlumPath,
+      path: survey.plumPath,
       variable: 'SURVEY_PLUM_PATH',
       operation: 'plumEval',
       wsdlOperationId: 'getPlumEvalWsdl',
@@ -44,14 +49,14 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
     },
   ] as const;
   for (const { path, variable, operation, wsdlOperationId, parts } of soapServices) {
-    const wsdl = { url: wsdlAddress(settings, path), description: `The WSDL of ${operation}: the contract of the SOAP service` };
+    const wsdl = { url: wsdlAddress(publicUrl, path), description: `The WSDL of ${operation}: the contract of the SOAP service` };
     registry.registerPath({
       method: 'get',
       path,
       operationId: wsdlOperationId,
       tags: [SURVEY_TAG],
       summary: `The WSDL of ${operation}`,
-      description: `Its soap:address is ${settings.publicUrl === undefined ? "the request's origin" : 'PUBLIC_URL'} and ${variable}. Not rate-limited.`,
+      description: `Its soap:address is ${publicUrl === undefined ? "the request's origin" : 'PUBLIC_URL'} and ${variable}. Not rate-limited.`,
       externalDocs: wsdl,
       security: [],
       request: {
@@ -84,7 +89,7 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
       },
       responses: {
         200: { description: 'The answer', headers: answered, content: xmlBody(`A SOAP 1.1 envelope holding ${operation}Response (svcEvalResponse for a svcEval call)`) },
-        413: { description: `The body is larger than SOAP_MAX_BYTES (${settings.soapMaxBytes} bytes)`, content: xmlBody('A SOAP 1.1 Fault') },
+        413: { description: `The body is larger than SOAP_MAX_BYTES (${survey.maxBytes} bytes)`, content: xmlBody('A SOAP 1.1 Fault') },
         429: {
           description: 'Past the limit of the window: retry after Retry-After seconds',
           headers: { ...headers.rateLimit, ...headers.retryAfter },
@@ -100,10 +105,10 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
     });
   }
 
-  const forms = restCallFormSchemas(settings.surveyMessageLimits);
+  const forms = restCallFormSchemas(survey.messageLimits);
   registry.registerPath({
     method: 'post',
-    path: settings.surveyRestPath,
+    path: survey.restPath,
     operationId: 'svcEvalRest',
     tags: [SURVEY_TAG],
     summary: 'svcEval as a form post (the REST twin)',
@@ -128,7 +133,7 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
         xml: true,
         headers: headers.rateLimit,
       }),
-      413: errorResponse(`The body is larger than SOAP_MAX_BYTES (${settings.soapMaxBytes} bytes)`, { xml: true, headers: headers.rateLimit }),
+      413: errorResponse(`The body is larger than SOAP_MAX_BYTES (${survey.maxBytes} bytes)`, { xml: true, headers: headers.rateLimit }),
       415: errorResponse('A body that is not multipart/form-data or application/x-www-form-urlencoded', { xml: true, headers: headers.rateLimit }),
       429: errorResponse('Past the limit of the window: retry after Retry-After seconds', {
         xml: true,

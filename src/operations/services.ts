@@ -4,6 +4,7 @@ import type { Clock } from '../time/clock';
 import type { AppMetrics } from './app-metrics';
 import type { MetricsServices } from './metrics-route';
 import { readiness, type Readiness } from './readiness';
+import type { OperationsSettings } from './settings';
 import type { ShutdownState } from './shutdown-state';
 
 /** What the probes and the metrics endpoint are made of, built once in the composition root. */
@@ -18,12 +19,12 @@ export interface OperationsDependencies {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly metricsToken: string | undefined;
-  readonly readinessTimeoutSeconds: number;
+  readonly settings: OperationsSettings;
   readonly shutdown: ShutdownState;
 }
 
-export function operationsServices({ metrics, store, clock, logger, metricsToken, readinessTimeoutSeconds, shutdown }: OperationsDependencies): OperationsServices {
+export function operationsServices({ metrics, store, clock, logger, settings, shutdown }: OperationsDependencies): OperationsServices {
+  const { metricsToken, readinessTimeoutSeconds } = settings;
   return {
     metrics,
     readiness: readiness(store.dependencies, { timeoutSeconds: readinessTimeoutSeconds, logger, shutdown }),

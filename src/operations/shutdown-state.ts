@@ -1,5 +1,5 @@
 /**
- * Whether the server process is shutting down: set at SIGTERM or SIGINT (src/serve.ts), read by GET
+ * Whether the server process is shutting down: set at SIGTERM or SIGINT (src/server-process.ts), read by GET
  * /readyz, which then answers 503. With SHUTDOWN_DRAIN_SECONDS the server keeps serving that long
  * first, so that a load balancer takes the instance out of rotation before it stops accepting.
  */

@@ -6,12 +6,7 @@ import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
 import { authenticatedAccount } from '../reporting/basic-auth/require-credentials';
 import { AlignedWindowStore } from './aligned-window-store';
-
-export interface RateLimitSettings {
-  readonly authLimit: number;
-  readonly dataLimit: number;
-  readonly windowSeconds: number;
-}
+import type { RateLimitSettings } from './settings';
 
 export interface RateLimitGroups {
   /** POST /api/auth: counted per client address, successful or not. */
@@ -99,10 +94,10 @@ export function rateLimitGroups(dependencies: LimitDependencies, settings: RateL
   const unidentified = (name: string, limit: number) =>
     group({ name: `${name}-unidentified`, limit, key: byClientAddress, failOpen: true });
   return {
-    authentication: group({ name: 'authentication', limit: settings.authLimit, key: byClientAddress, failOpen: false }),
-    data: group({ name: 'data', limit: settings.dataLimit, key: (_req, res) => authenticatedAccount(res).id, failOpen: true }),
-    unidentifiedAuthentication: unidentified('authentication', settings.authLimit),
-    unidentifiedData: unidentified('data', settings.dataLimit),
+    authentication: group({ name: 'authentication', limit: settings.auth, key: byClientAddress, failOpen: false }),
+    data: group({ name: 'data', limit: settings.data, key: (_req, res) => authenticatedAccount(res).id, failOpen: true }),
+    unidentifiedAuthentication: unidentified('authentication', settings.auth),
+    unidentifiedData: unidentified('data', settings.data),
   };
 }
 
@@ -110,14 +105,14 @@ export function rateLimitGroups(dependencies: LimitDependencies, settings: RateL
  * The admin API's own group (ADMIN_RATE_LIMIT): every /admin request, per client address, token or not.
  * Fails closed, since it slows down guessing the admin token.
  */
-export function adminRateLimit(dependencies: LimitDependencies, settings: { limit: number; windowSeconds: number }): RequestHandler {
-  return limitGroup(dependencies, settings.windowSeconds, { name: 'admin', limit: settings.limit, key: byClientAddress, failOpen: false });
+export function adminRateLimit(dependencies: LimitDependencies, settings: RateLimitSettings): RequestHandler {
+  return limitGroup(dependencies, settings.windowSeconds, { name: 'admin', limit: settings.admin, key: byClientAddress, failOpen: false });
 }
 
 /**
  * The survey web service's group (SURVEY_RATE_LIMIT): svcEval calls, SOAP and REST, per client address.
  * Fails open: a survey in progress should not fault because the shared counters are away.
  */
-export function surveyRateLimit(dependencies: LimitDependencies, settings: { limit: number; windowSeconds: number }): RequestHandler {
-  return limitGroup(dependencies, settings.windowSeconds, { name: 'survey', limit: settings.limit, key: byClientAddress, failOpen: true });
+export function surveyRateLimit(dependencies: LimitDependencies, settings: RateLimitSettings): RequestHandler {
+  return limitGroup(dependencies, settings.windowSeconds, { name: 'survey', limit: settings.survey, key: byClientAddress, failOpen: true });
 }

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config/config';
 import { createMemoryStore } from './memory/memory-store';
 import { openPostgresStore } from './postgres/postgres-store';
 import { connectRedis } from './redis/redis-client';
+import type { StorageSettings } from './settings';
 import { withRedisSharedState } from './shared-state';
 import type { Store } from './store';
 
@@ -11,14 +11,14 @@ import type { Store } from './store';
  * moves the short-lived shared state (rate-limit counters, survey sessions) to Redis. Throws
  * DependencyUnavailableError, naming the service, when PostgreSQL or Redis cannot be reached.
  */
-export async function openStore(config: Config, logger: Logger): Promise<Store> {
+export async function openStore(settings: StorageSettings, logger: Logger): Promise<Store> {
   const store =
-    config.store === 'postgres' && config.databaseUrl !== undefined
-      ? await openPostgresStore(config.databaseUrl, logger, config.dependencyTimeoutSeconds)
+    settings.store === 'postgres' && settings.databaseUrl !== undefined
+      ? await openPostgresStore(settings.databaseUrl, logger, settings.dependencyTimeoutSeconds)
       : createMemoryStore();
-  if (config.redisUrl === undefined) return store;
+  if (settings.redisUrl === undefined) return store;
   try {
-    return withRedisSharedState(store, await connectRedis(config.redisUrl, logger, config.dependencyTimeoutSeconds));
+    return withRedisSharedState(store, await connectRedis(settings.redisUrl, logger, settings.dependencyTimeoutSeconds));
   } catch (error) {
     await store.close();
     throw error;

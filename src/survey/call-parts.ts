@@ -1,4 +1,4 @@
-import type { SurveyMessageLimits } from '../config/config';
+import type { SurveyMessageLimits } from './settings';
 import { errors } from '../errors/catalogue';
 import type { SurveyCall } from './survey-handler';
 

@@ -1,5 +1,5 @@
 import sax from 'sax';
-import type { SurveyMessageLimits } from '../config/config';
+import type { SurveyMessageLimits } from './settings';
 import { errors } from '../errors/catalogue';
 import { envelopeRules, type SoapCallParts } from './envelope-rules';
 

@@ -1,4 +1,4 @@
-import type { SurveyMessageLimits } from '../config/config';
+import type { SurveyMessageLimits } from './settings';
 import { errors } from '../errors/catalogue';
 import { codePointLength } from '../domain/storable-text';
 import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type TextPart } from './call-parts';

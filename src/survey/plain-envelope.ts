@@ -1,4 +1,4 @@
-import type { SurveyMessageLimits } from '../config/config';
+import type { SurveyMessageLimits } from './settings';
 import { envelopeRules, type EnvelopeEvents, type SoapCallParts } from './envelope-rules';
 
 /** Thrown inside the scan for anything outside plain XML: the message is then sax's to read. */

@@ -2,7 +2,7 @@ import busboy, { type Busboy, type FileInfo, type FieldInfo } from 'busboy';
 import type { Request } from 'express';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { SurveyMessageLimits } from '../config/config';
+import type { SurveyMessageLimits } from './settings';
 import { errors, type AppError } from '../errors/catalogue';
 import { codePointLength } from '../domain/storable-text';
 import type { HeavyTurns } from '../http/heavy-turns';

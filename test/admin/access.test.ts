@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config/config';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { FakeClock } from '../support/fake-clock';
 import { serve } from '../support/http';
 import { buildTestApp } from '../support/test-app';
@@ -48,10 +48,10 @@ describe('admin API switch', () => {
   });
 
   test('reads ADMIN_TOKEN and ADMIN_RATE_LIMIT, with a generous default limit', () => {
-    expect(loadConfig({})).toMatchObject({ adminToken: undefined, adminRateLimit: 90_000 });
+    expect(loadConfig({})).toMatchObject({ admin: { token: undefined }, rateLimits: { admin: 90_000 } });
     expect(loadConfig({ ADMIN_TOKEN: ADMIN_TOKEN, ADMIN_RATE_LIMIT: '10' })).toMatchObject({
-      adminToken: ADMIN_TOKEN,
-      adminRateLimit: 10,
+      admin: { token: ADMIN_TOKEN },
+      rateLimits: { admin: 10 },
     });
   });
 });

@@ -3,50 +3,40 @@ import { ConfigError, loadConfig } from '../../src/config/config';
 describe('configuration', () => {
   test('uses the defaults of docs/specification.md and .env.example when nothing is set', () => {
     expect(loadConfig({})).toEqual({
-      port: 3000,
-      host: '127.0.0.1',
-      logLevel: 'info',
-      production: false,
-      publicUrl: undefined,
-      trustProxy: false,
-      seedFile: undefined,
-      defaultTimeZone: 'UTC',
-      weekStart: 'monday',
-      maxRangeDays: 3660,
-      reportCacheBytes: 67_108_864,
-      credentialTtlSeconds: 86_400,
-      passwordHashConcurrency: 1,
-      passwordHashQueue: 64,
-      authRateLimit: 15,
-      dataRateLimit: 150,
-      rateLimitWindowSeconds: 900,
-      store: 'memory',
-      databaseUrl: undefined,
-      redisUrl: undefined,
-      soapPath: '/survey',
-      soapMaxBytes: 10_485_760,
-      surveyHandler: undefined,
-      surveySessionTtlSeconds: 3600,
-      surveyHandlerTimeoutSeconds: 10,
-      surveyRestPath: '/survey/rest',
-      surveyPlumPath: '/survey/plum',
-      surveyMaxSessions: 100_000,
-      surveyRateLimit: 20_000,
-      surveyMessageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },
-      adminToken: undefined,
-      adminRateLimit: 90_000,
-      requestIdleTimeoutSeconds: 30,
-      minimumBodyRate: { bytesPerSecond: 240, windowSeconds: 5 },
-      maxConnectionsPerAddress: 100,
-      dependencyTimeoutSeconds: 5,
-      metricsToken: undefined,
-      readinessTimeoutSeconds: 2,
-      shutdownDrainSeconds: 0,
+      server: {
+        port: 3000,
+        host: '127.0.0.1',
+        logLevel: 'info',
+        production: false,
+        publicUrl: undefined,
+        trustProxy: false,
+        requestIdleTimeoutSeconds: 30,
+        minimumBodyRate: { bytesPerSecond: 240, windowSeconds: 5 },
+        maxConnectionsPerAddress: 100,
+      },
+      storage: { store: 'memory', databaseUrl: undefined, redisUrl: undefined, dependencyTimeoutSeconds: 5 },
+      startupData: { seedFile: undefined },
+      accounts: { defaultTimeZone: 'UTC', passwordHashConcurrency: 1, passwordHashQueue: 64 },
+      reporting: { weekStart: 'monday', maxRangeDays: 3660, reportCacheBytes: 67_108_864, credentialTtlSeconds: 86_400 },
+      rateLimits: { auth: 15, data: 150, admin: 90_000, survey: 20_000, windowSeconds: 900 },
+      admin: { token: undefined },
+      survey: {
+        soapPath: '/survey',
+        plumPath: '/survey/plum',
+        restPath: '/survey/rest',
+        maxBytes: 10_485_760,
+        handler: undefined,
+        sessionTtlSeconds: 3600,
+        handlerTimeoutSeconds: 10,
+        maxSessions: 100_000,
+        messageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },
+      },
+      operations: { metricsToken: undefined, readinessTimeoutSeconds: 2, shutdownDrainSeconds: 0 },
     });
   });
 
   test('treats an empty variable as unset', () => {
-    expect(loadConfig({ PORT: '', DEFAULT_TIMEZONE: '  ' }).port).toBe(3000);
+    expect(loadConfig({ PORT: '', DEFAULT_TIMEZONE: '  ' })).toMatchObject({ server: { port: 3000 }, accounts: { defaultTimeZone: 'UTC' } });
   });
 
   test('reads every variable it knows', () => {
@@ -69,21 +59,12 @@ describe('configuration', () => {
       STORE: 'memory',
     });
     expect(config).toMatchObject({
-      port: 8080,
-      host: '0.0.0.0',
-      logLevel: 'warn',
-      publicUrl: 'https://ivr.example.com',
-      trustProxy: 1,
-      seedFile: './seed.json',
-      defaultTimeZone: 'America/New_York',
-      weekStart: 'sunday',
-      maxRangeDays: 366,
-      reportCacheBytes: 0,
-      credentialTtlSeconds: 60,
-      passwordHashConcurrency: 2,
-      authRateLimit: 5,
-      dataRateLimit: 50,
-      rateLimitWindowSeconds: 60,
+      server: { port: 8080, host: '0.0.0.0', logLevel: 'warn', publicUrl: 'https://ivr.example.com', trustProxy: 1 },
+      startupData: { seedFile: './seed.json' },
+      accounts: { defaultTimeZone: 'America/New_York', passwordHashConcurrency: 2 },
+      reporting: { weekStart: 'sunday', maxRangeDays: 366, reportCacheBytes: 0, credentialTtlSeconds: 60 },
+      rateLimits: { auth: 5, data: 50, windowSeconds: 60 },
+      storage: { store: 'memory' },
     });
   });
 
@@ -93,13 +74,13 @@ describe('configuration', () => {
     ['2', 2],
     ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
   ])('reads TRUST_PROXY=%s as %p', (value, expected) => {
-    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+    expect(loadConfig({ TRUST_PROXY: value }).server.trustProxy).toEqual(expected);
   });
 
   test('reads the PostgreSQL and Redis addresses of a durable deployment', () => {
     expect(
       loadConfig({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db:5432/ivr', REDIS_URL: 'redis://cache:6379/0' }),
-    ).toMatchObject({ store: 'postgres', databaseUrl: 'postgres://ivr@db:5432/ivr', redisUrl: 'redis://cache:6379/0' });
+    ).toMatchObject({ storage: { store: 'postgres', databaseUrl: 'postgres://ivr@db:5432/ivr', redisUrl: 'redis://cache:6379/0' } });
   });
 
   test('stops with a message naming DATABASE_URL when STORE=postgres has none', () => {
@@ -110,11 +91,24 @@ describe('configuration', () => {
 
   test('reads the words of WEEK_START, STORE and LOG_LEVEL in any case', () => {
     const config = loadConfig({ WEEK_START: 'Sunday', STORE: 'MEMORY', LOG_LEVEL: 'Warn' });
-    expect([config.weekStart, config.store, config.logLevel]).toEqual(['sunday', 'memory', 'warn']);
+    expect([config.reporting.weekStart, config.storage.store, config.server.logLevel]).toEqual(['sunday', 'memory', 'warn']);
   });
 
-  test('freezes the result', () => {
-    expect(Object.isFrozen(loadConfig({}))).toBe(true);
+  test('freezes the result, every group and every value within', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.values(config).every((group) => Object.isFrozen(group))).toBe(true);
+    expect(Object.isFrozen(config.survey.messageLimits)).toBe(true);
+    expect(Object.isFrozen(config.server.minimumBodyRate)).toBe(true);
+  });
+
+  test('names every mistake of every feature in one message', () => {
+    expect(() => loadConfig({ PORT: 'eighty', STORE: 'postgres', SOAP_PATH: 'survey' })).toThrow(
+      new ConfigError(
+        'invalid configuration: PORT="eighty": must be a whole number from 0 to 65535; DATABASE_URL is required when STORE=postgres; ' +
+          'SOAP_PATH="survey": must be a path such as /survey',
+      ),
+    );
   });
 
   test.each([
@@ -147,12 +141,12 @@ describe('configuration', () => {
   });
 
   test('caps connections per address at 100 unless TRUST_PROXY puts a proxy in front, where every connection is its own', () => {
-    expect(loadConfig({}).maxConnectionsPerAddress).toBe(100);
-    expect(loadConfig({ TRUST_PROXY: '0' }).maxConnectionsPerAddress).toBe(100);
-    expect(loadConfig({ TRUST_PROXY: 'true' }).maxConnectionsPerAddress).toBe(0);
-    expect(loadConfig({ TRUST_PROXY: '1' }).maxConnectionsPerAddress).toBe(0);
-    expect(loadConfig({ TRUST_PROXY: 'loopback' }).maxConnectionsPerAddress).toBe(0);
-    expect(loadConfig({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_ADDRESS: '500' }).maxConnectionsPerAddress).toBe(500);
-    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({}).server.maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ TRUST_PROXY: '0' }).server.maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).server.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '1' }).server.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).server.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_ADDRESS: '500' }).server.maxConnectionsPerAddress).toBe(500);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).server.maxConnectionsPerAddress).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import request from 'supertest';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { addCalls, authenticate, call, type Credentials } from '../reporting/support';
 import { describeInBrowser, launchBrowser, screenshotPath } from '../support/browser';
 import { serve } from '../support/http';

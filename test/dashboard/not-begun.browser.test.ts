@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Browser } from 'puppeteer-core';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { addCalls, call } from '../reporting/support';
 import { describeInBrowser, launchBrowser } from '../support/browser';
 import { serve } from '../support/http';

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { Browser, Page } from 'puppeteer-core';
 import request from 'supertest';
 import type { WeekStart } from '../../src/reporting/query/periods';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { describeInBrowser, launchBrowser } from '../support/browser';
 import { serve } from '../support/http';
 import { buildTestApp } from '../support/test-app';

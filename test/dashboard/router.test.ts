@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { ASSET_CACHE_CONTROL, DASHBOARD_CSP, PAGE_CACHE_CONTROL } from '../../src/dashboard/router';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { serve } from '../support/http';
 import { buildTestApp } from '../support/test-app';
 

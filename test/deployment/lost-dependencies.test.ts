@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
 import { connectRedis } from '../../src/storage/redis/redis-client';
@@ -22,6 +22,7 @@ import {
 import { proxyForUrl, type TcpProxy } from '../support/tcp-proxy';
 import { addAccount } from '../support/test-app';
 import { faultBody, post, svcEval } from '../survey/support';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../support/dependency-timeout';
 
 const UNKNOWN_ERROR = { error: 'unknown error' };
 const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -80,7 +81,7 @@ afterEach(async () => {
 
 async function serveOn(storeInUse: Store): Promise<string> {
   store = storeInUse;
-  running = await serve(createApp({ config: loadConfig({ ADMIN_TOKEN }), store, clock: new FakeClock(), logger: createLogger('silent') }));
+  running = await serve(composeApp(loadConfig({ ADMIN_TOKEN }), { store, clock: new FakeClock(), logger: createLogger('silent') }));
   await addAccount(store, { phones: ['15550001'] });
   return running.url;
 }
@@ -98,7 +99,7 @@ const authenticate = (url: string) =>
 describeWithPostgres('PostgreSQL lost while the server runs', () => {
   test('answers at once that it is unavailable (section 7\'s 500 on /api), then serves again by itself when the database is back', async () => {
     schema = await createTestSchema();
-    const base = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent')));
+    const base = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS));
     expect((await authenticate(base)).status).toBe(200);
 
     await proxy.cut();
@@ -148,7 +149,7 @@ describeWithRedis('Redis frozen (connection open, nothing answered) while the se
 
 describeWithRedis('Redis lost while the server runs', () => {
   test('refuses authentication and survey calls as unavailable, lets data requests through uncounted, and counts again when Redis is back', async () => {
-    const redis = await connectRedis(await throughProxy(testRedisUrl as string), createLogger('silent'));
+    const redis = await connectRedis(await throughProxy(testRedisUrl as string), createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS);
     const base = await serveOn(withRedisSharedState(createMemoryStore(), redis, uniqueRedisPrefix()));
     const { login, password } = (await authenticate(base)).body as { login: string; password: string };
     expect((await request(base).get(EVENTS).auth(login, password)).headers['x-ratelimit-remaining']).toBe('149');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { ERROR_CODES } from '../../src/errors/catalogue';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { ADMIN_TOKEN } from '../admin/support';
 import { authenticate, type Credentials } from '../reporting/support';
 import { serve } from '../support/http';

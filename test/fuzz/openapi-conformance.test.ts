@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import type { ApiDocument } from '../../src/openapi/document';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { documentedOperations, documentSchemas, operationById, resolved, type DocumentedOperation } from '../openapi/support';
 import { authenticate, type Credentials } from '../reporting/support';
 import { basic, serve } from '../support/http';

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { promisify } from 'node:util';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { listen, listenOptions, type RunningServer } from '../../src/server';
+import { listen, listenOptions, type RunningServer } from '../../src/listen';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { FakeClock } from '../support/fake-clock';
 import { LogLines } from '../support/log-lines';
@@ -21,8 +21,8 @@ async function start(env: NodeJS.ProcessEnv): Promise<void> {
   logs = new LogLines();
   const logger = createLogger('info', logs);
   const config = loadConfig(env);
-  const app = createApp({ config, store: createMemoryStore(), clock: new FakeClock(), logger });
-  running = await listen(app, '127.0.0.1', 0, listenOptions(config, logger));
+  const app = composeApp(config, { store: createMemoryStore(), clock: new FakeClock(), logger });
+  running = await listen(app, '127.0.0.1', 0, listenOptions(config.server, logger));
 }
 
 afterEach(async () => {

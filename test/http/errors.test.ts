@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { Store } from '../../src/storage/store';
 import { authenticate } from '../reporting/support';
@@ -26,7 +26,7 @@ beforeEach(async () => {
       dailyTotals: () => Promise.reject(new Error('disk on fire at /var/lib/secret/path')),
     },
   };
-  const app = createApp({ config: loadConfig({}), store, clock: new FakeClock(), logger: createLogger('info', logs) });
+  const app = composeApp(loadConfig({}), { store, clock: new FakeClock(), logger: createLogger('info', logs) });
   server = await serve(app);
   await addAccount(store, { phones: ['15550001'] });
 });

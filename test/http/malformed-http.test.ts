@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { listen, listenOptions, type RunningServer } from '../../src/server';
+import { listen, listenOptions, type RunningServer } from '../../src/listen';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { SurveyHandler } from '../../src/survey/survey-handler';
 import { FakeClock } from '../support/fake-clock';
@@ -21,8 +21,8 @@ async function start(surveyHandler?: SurveyHandler): Promise<void> {
   logs = new LogLines();
   const config = loadConfig({ REQUEST_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS) });
   const logger = createLogger('info', logs);
-  const app = createApp({ config, store: createMemoryStore(), clock: new FakeClock(), logger, surveyHandler });
-  running = await listen(app, '127.0.0.1', 0, listenOptions(config, logger));
+  const app = composeApp(config, { store: createMemoryStore(), clock: new FakeClock(), logger, surveyHandler });
+  running = await listen(app, '127.0.0.1', 0, listenOptions(config.server, logger));
 }
 
 afterEach(async () => {

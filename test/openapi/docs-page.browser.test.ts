@@ -1,5 +1,5 @@
 import type { Browser, JSHandle, Page } from 'puppeteer-core';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { DEMO_ACCOUNT, loadDemoData } from '../../src/startup-data/demo/demo-account';
 import { describeInBrowser, launchBrowser, screenshotPath } from '../support/browser';
 import { serve } from '../support/http';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { serve } from '../support/http';
 import { buildTestApp } from '../support/test-app';
 

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { parseStringPromise } from 'xml2js';
 import type { ApiDocument } from '../../src/openapi/document';
 import { exampleExchanges, type ExampleExchange } from '../../src/openapi/examples';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { DEMO_ACCOUNT, loadDemoData } from '../../src/startup-data/demo/demo-account';
 import { FakeClock } from '../support/fake-clock';
 import { basic, serve } from '../support/http';

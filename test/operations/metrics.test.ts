@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { METRIC_NAMES } from '../../src/operations/app-metrics';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { markingFailures } from '../../src/storage/dependency-error';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { Store } from '../../src/storage/store';
@@ -110,8 +110,8 @@ describe('GET /metrics', () => {
     });
 
     test('is at least 16 characters, and a refused value is never repeated', () => {
-      expect(loadConfig({ METRICS_TOKEN }).metricsToken).toBe(METRICS_TOKEN);
-      expect(loadConfig({ METRICS_TOKEN: '  ' }).metricsToken).toBeUndefined();
+      expect(loadConfig({ METRICS_TOKEN }).operations.metricsToken).toBe(METRICS_TOKEN);
+      expect(loadConfig({ METRICS_TOKEN: '  ' }).operations.metricsToken).toBeUndefined();
       expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(
         new ConfigError('invalid configuration: METRICS_TOKEN (value not shown): must be at least 16 characters'),
       );

@@ -207,8 +207,8 @@ describe('the probes', () => {
 
 describe('SHUTDOWN_DRAIN_SECONDS', () => {
   test('is 0 unless set, a whole number of seconds up to an hour', () => {
-    expect(loadConfig({}).shutdownDrainSeconds).toBe(0);
-    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '3600' }).shutdownDrainSeconds).toBe(3600);
+    expect(loadConfig({}).operations.shutdownDrainSeconds).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '3600' }).operations.shutdownDrainSeconds).toBe(3600);
     expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '3601' })).toThrow(
       new ConfigError('invalid configuration: SHUTDOWN_DRAIN_SECONDS="3601": must be a whole number from 0 to 3600'),
     );
@@ -220,8 +220,8 @@ describe('SHUTDOWN_DRAIN_SECONDS', () => {
 
 describe('READINESS_TIMEOUT_SECONDS', () => {
   test('is 2 s unless set, a whole number of seconds from 1 to 60', () => {
-    expect(loadConfig({}).readinessTimeoutSeconds).toBe(2);
-    expect(loadConfig({ READINESS_TIMEOUT_SECONDS: '60' }).readinessTimeoutSeconds).toBe(60);
+    expect(loadConfig({}).operations.readinessTimeoutSeconds).toBe(2);
+    expect(loadConfig({ READINESS_TIMEOUT_SECONDS: '60' }).operations.readinessTimeoutSeconds).toBe(60);
     expect(() => loadConfig({ READINESS_TIMEOUT_SECONDS: '0' })).toThrow(
       new ConfigError('invalid configuration: READINESS_TIMEOUT_SECONDS="0": must be a whole number from 1 to 60'),
     );

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { MIGRATIONS } from '../../src/storage/postgres/migrations';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
@@ -14,6 +14,7 @@ import { FakeClock } from '../support/fake-clock';
 import { serve } from '../support/http';
 import { createTestSchema, describeWithPostgres, describeWithRedis, testRedisUrl, uniqueRedisPrefix, type TestSchema } from '../support/services';
 import { proxyForUrl, type TcpProxy } from '../support/tcp-proxy';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../support/dependency-timeout';
 
 /*
  * Readiness against the shared test PostgreSQL and Redis, which this file never stops: a schema behind
@@ -44,7 +45,7 @@ afterEach(async () => {
 
 async function serveOn(storeInUse: Store, env: NodeJS.ProcessEnv = {}): Promise<string> {
   store = storeInUse;
-  running = await serve(createApp({ config: loadConfig(env), store, clock: new FakeClock(), logger: createLogger('silent') }));
+  running = await serve(composeApp(loadConfig(env), { store, clock: new FakeClock(), logger: createLogger('silent') }));
   return running.url;
 }
 
@@ -67,7 +68,7 @@ async function inSchema(url: string, sql: string): Promise<void> {
 describeWithPostgres('readiness on PostgreSQL', () => {
   test('answers 503 with the versions when the schema lacks a migration of this build, and when it has none', async () => {
     schema = await createTestSchema();
-    const url = await serveOn(await openPostgresStore(schema.url, createLogger('silent')));
+    const url = await serveOn(await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS));
     expect((await request(url).get('/readyz')).body).toEqual({ status: 'ready', checks: { store: { status: 'ready' } } });
 
     await inSchema(schema.url, `DELETE FROM schema_migrations WHERE version = ${NEEDED}`);
@@ -89,7 +90,7 @@ describeWithPostgres('readiness on PostgreSQL', () => {
 
   test('answers 503 within READINESS_TIMEOUT_SECONDS while PostgreSQL hangs, and 200 once it answers again', async () => {
     schema = await createTestSchema();
-    const url = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent')), { READINESS_TIMEOUT_SECONDS: '1' });
+    const url = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS), { READINESS_TIMEOUT_SECONDS: '1' });
     expect((await request(url).get('/readyz')).status).toBe(200);
 
     proxy?.freeze();
@@ -104,7 +105,7 @@ describeWithPostgres('readiness on PostgreSQL', () => {
 
 describeWithRedis('readiness with Redis', () => {
   test('answers 503 within READINESS_TIMEOUT_SECONDS while Redis hangs, and 200 once it answers again', async () => {
-    const redis = await connectRedis(await throughProxy(testRedisUrl as string), createLogger('silent'));
+    const redis = await connectRedis(await throughProxy(testRedisUrl as string), createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS);
     const url = await serveOn(withRedisSharedState(createMemoryStore(), redis, uniqueRedisPrefix()), { READINESS_TIMEOUT_SECONDS: '1' });
     expect((await request(url).get('/readyz')).body).toEqual({ status: 'ready', checks: { store: { status: 'ready' }, redis: { status: 'ready' } } });
 

@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { createAppMetrics, METRIC_NAMES, type AppMetrics } from '../../src/operations/app-metrics';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
 import { connectRedis } from '../../src/storage/redis/redis-client';
 import { withRedisSharedState } from '../../src/storage/shared-state';
@@ -21,6 +21,7 @@ import {
   type DedicatedService,
 } from './dedicated-services';
 import { valueOf } from './support';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../support/dependency-timeout';
 
 const READY = { status: 'ready', checks: { store: { status: 'ready' }, redis: { status: 'ready' } } };
 const CHECK_FAILED = { status: 'unavailable', reason: 'the check failed; the server log has the cause' };
@@ -44,11 +45,11 @@ describeWithServiceBinaries('readiness with PostgreSQL and Redis stopped and sta
     [postgres, redisServer] = await Promise.all([createDedicatedPostgres(binaries.postgresBin), createDedicatedRedis(binaries.redisServer)]);
     await Promise.all([postgres.start(), redisServer.start()]);
     const logger = createLogger('silent');
-    redis = await connectRedis(redisServer.url, logger);
-    store = withRedisSharedState(await openPostgresStore(postgres.url, logger), redis);
+    redis = await connectRedis(redisServer.url, logger, DEPENDENCY_TIMEOUT_SECONDS);
+    store = withRedisSharedState(await openPostgresStore(postgres.url, logger, DEPENDENCY_TIMEOUT_SECONDS), redis);
     await addAccount(store);
     metrics = createAppMetrics();
-    running = await serve(createApp({ config: loadConfig({}), store, clock: new FakeClock(), logger, metrics }));
+    running = await serve(composeApp(loadConfig({}), { store, clock: new FakeClock(), logger, metrics }));
   });
 
   afterAll(async () => {

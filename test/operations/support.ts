@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { createAppMetrics, type AppMetrics } from '../../src/operations/app-metrics';
@@ -27,7 +27,7 @@ export function buildOperationsApp(env: NodeJS.ProcessEnv = {}, store: Store = c
   const metrics = createAppMetrics();
   const logs = new LogLines();
   const shutdown = shutdownState();
-  const app = createApp({ config: loadConfig(env), store, clock, logger: createLogger('debug', logs), metrics, shutdown });
+  const app = composeApp(loadConfig(env), { store, clock, logger: createLogger('debug', logs), metrics, shutdown });
   return { app, store, metrics, clock, shutdown, logs };
 }
 

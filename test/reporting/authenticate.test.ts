@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { addAccount, buildTestApp, type TestApp } from '../support/test-app';
 import { serve } from '../support/http';
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { serve } from '../support/http';
 import { addAccount, buildTestApp, type TestApp } from '../support/test-app';
 import { addCalls, authenticate, call, daySeconds, series, type Credentials } from './support';

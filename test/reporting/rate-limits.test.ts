@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import { FakeClock } from '../support/fake-clock';
 import { serve } from '../support/http';
 import { addAccount, buildTestApp, type TestApp } from '../support/test-app';

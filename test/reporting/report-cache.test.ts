@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { finishedReport, reportCache, type ReportCache } from '../../src/reporting/report-cache/report-cache';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 import type { CallRepository, Store } from '../../src/storage/store';
 import { FakeClock } from '../support/fake-clock';
 import { serve } from '../support/http';
@@ -42,7 +42,7 @@ let credentials: Credentials;
 async function setUp(env: NodeJS.ProcessEnv = {}): Promise<void> {
   const counted = countingReads(createTestStore());
   ({ store, builds } = counted);
-  server = await serve(createApp({ config: loadConfig(env), store, clock: new FakeClock(), logger: createLogger('silent') }));
+  server = await serve(composeApp(loadConfig(env), { store, clock: new FakeClock(), logger: createLogger('silent') }));
   await addAccount(store, { timeZone: 'America/New_York', phones: [PHONE, '18005550101'] });
   await addCalls(store, [call(PHONE, '2018-02-07T10:15:00-05:00', { log_events: 7 })]);
   credentials = await authenticate(server.url);

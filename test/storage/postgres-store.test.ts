@@ -5,10 +5,11 @@ import type { Store } from '../../src/storage/store';
 import { epochDayOf } from '../../src/time/calendar';
 import { createTestSchema, describeWithPostgres } from '../support/services';
 import { describeStoreContract } from './store-contract';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../support/dependency-timeout';
 
 async function openTestStore(): Promise<Store> {
   const schema = await createTestSchema();
-  const store = await openPostgresStore(schema.url, createLogger('silent'));
+  const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS);
   return { ...store, close: () => store.close().then(() => schema.drop()) };
 }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
-import type { RunningServer } from '../../src/server';
+import type { RunningServer } from '../../src/listen';
 
 /**
  * Sends a request's head and the start of its body, waits until the server has started reading the

@@ -1,12 +1,12 @@
 import type { Express } from 'express';
 import { loadConfig } from '../../src/config/config';
-import { listen, listenOptions, type RunningServer } from '../../src/server';
+import { listen, listenOptions, type RunningServer } from '../../src/listen';
 
 /**
  * The connection settings of a default configuration, but no cap on connections per address: tests send
  * hundreds of requests at once from 127.0.0.1 (test/http/connection-guards.test.ts tests the cap).
  */
-const TEST_LISTEN_OPTIONS = listenOptions(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }));
+const TEST_LISTEN_OPTIONS = listenOptions(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).server);
 
 /** A real HTTP server for the app on a free loopback port; close it in afterEach. */
 export function serve(app: Express): Promise<RunningServer> {

@@ -1,4 +1,4 @@
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
@@ -8,6 +8,7 @@ import type { Store } from '../../src/storage/store';
 import type { FakeClock } from './fake-clock';
 import { serve } from './http';
 import { testRedisUrl } from './services';
+import { DEPENDENCY_TIMEOUT_SECONDS } from './dependency-timeout';
 
 export interface Instance {
   readonly url: string;
@@ -22,11 +23,11 @@ export interface Instance {
 export async function startInstance(databaseUrl: string, redisPrefix: string, clock: FakeClock): Promise<Instance> {
   const logger = createLogger('silent');
   const store = withRedisSharedState(
-    await openPostgresStore(databaseUrl, logger),
-    await connectRedis(testRedisUrl as string, logger),
+    await openPostgresStore(databaseUrl, logger, DEPENDENCY_TIMEOUT_SECONDS),
+    await connectRedis(testRedisUrl as string, logger, DEPENDENCY_TIMEOUT_SECONDS),
     redisPrefix,
   );
-  const running = await serve(createApp({ config: loadConfig({}), store, clock, logger }));
+  const running = await serve(composeApp(loadConfig({}), { store, clock, logger }));
   return {
     url: running.url,
     store,

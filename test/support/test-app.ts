@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { hashPassword } from '../../src/accounts/password-hash';
 import { loadConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
@@ -19,7 +19,7 @@ export interface TestApp {
 export function buildTestApp(env: NodeJS.ProcessEnv = {}, clock = new FakeClock()): TestApp {
   const config = loadConfig(env);
   const store = createTestStore();
-  const app = createApp({ config, store, clock, logger: createLogger('silent') });
+  const app = composeApp(config, { store, clock, logger: createLogger('silent') });
   return { app, store, clock, config };
 }
 

@@ -1,4 +1,4 @@
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
@@ -29,7 +29,7 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}, options: Test
   const config = loadConfig(env);
   const store = createMemoryStore();
   const clock = options.clock ?? new FakeClock();
-  const app = createApp({ config, store, clock, logger: createLogger('silent'), surveyHandler: options.surveyHandler });
+  const app = composeApp(config, { store, clock, logger: createLogger('silent'), surveyHandler: options.surveyHandler });
   const running = await serve(app);
   return {
     url: running.url,

@@ -3,6 +3,7 @@ import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
 import type { Store } from '../../src/storage/store';
 import { createTestSchema, type TestSchema } from './services';
+import { DEPENDENCY_TIMEOUT_SECONDS } from './dependency-timeout';
 
 interface Opened {
   readonly schema: TestSchema;
@@ -18,7 +19,7 @@ const REPOSITORIES = ['accounts', 'phones', 'credentials', 'calls', 'rateLimits'
  * every call waits for the schema and its migrations before it runs.
  */
 function postgresTestStore(): Store {
-  const ready = createTestSchema().then(async (schema) => ({ schema, store: await openPostgresStore(schema.url, createLogger('silent')) }));
+  const ready = createTestSchema().then(async (schema) => ({ schema, store: await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS) }));
   opened.push(ready);
   const deferred = (repository: (typeof REPOSITORIES)[number]) =>
     new Proxy(

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { listen, listenOptions, type RunningServer } from '../../src/server';
-import { start } from '../../src/start';
+import { listen, listenOptions, type RunningServer } from '../../src/listen';
+import { start } from '../../src/composition-root';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { loadSurveyHandler } from '../../src/survey/handler-module';
 import type { SurveyHandler } from '../../src/survey/survey-handler';
@@ -112,14 +112,12 @@ describe('the cause of a handler failure', () => {
 
   test('is logged with the request id, and never sent to the caller', async () => {
     const logs = new LogLines();
-    const app = createApp({
-      config: loadConfig({}),
-      store: createMemoryStore(),
+    const app = composeApp(loadConfig({}), { store: createMemoryStore(),
       clock: new FakeClock(),
       logger: createLogger('info', logs),
       surveyHandler: fixture('throwing-handler.js'),
     });
-    running = await listen(app, '127.0.0.1', 0, listenOptions(loadConfig({})));
+    running = await listen(app, '127.0.0.1', 0, listenOptions(loadConfig({}).server));
     const reply = await post(running.url, svcEval(['Q1'], ['yes']));
     expect(reply.status).toBe(500);
     expect(reply.text).not.toContain('/srv/secret');

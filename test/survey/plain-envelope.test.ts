@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { request as httpRequest } from 'node:http';
 import { text as streamText } from 'node:stream/consumers';
-import type { SurveyMessageLimits } from '../../src/config/config';
+import type { SurveyMessageLimits } from '../../src/survey/settings';
 import type { ReceivedParts } from '../../src/survey/call-parts';
 import { envelopeReader } from '../../src/survey/envelope-reader';
 import { readPlainEnvelope } from '../../src/survey/plain-envelope';

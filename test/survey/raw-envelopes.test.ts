@@ -4,10 +4,10 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { composeApp } from '../../src/composition-root';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { listen, listenOptions } from '../../src/server';
+import { listen, listenOptions } from '../../src/listen';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { SurveyCall, SurveyEvaluation } from '../../src/survey/survey-handler';
 import { FakeClock } from '../support/fake-clock';
@@ -399,8 +399,8 @@ describe('logs', () => {
   beforeEach(async () => {
     logs = new LogLines();
     const config = loadConfig({});
-    const app = createApp({ config, store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
-    running = await listen(app, '127.0.0.1', 0, listenOptions(config));
+    const app = composeApp(config, { store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('info', logs) });
+    running = await listen(app, '127.0.0.1', 0, listenOptions(config.server));
     server = {
       close: () => {
         running.server.closeAllConnections();

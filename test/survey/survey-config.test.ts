@@ -2,12 +2,12 @@ import { ConfigError, loadConfig } from '../../src/config/config';
 
 describe('the survey web service configuration', () => {
   test('defaults: /survey, 10 MiB bodies, the sample handler, sessions idle for an hour, handlers given 10 s', () => {
-    expect(loadConfig({})).toMatchObject({
+    expect(loadConfig({}).survey).toMatchObject({
       soapPath: '/survey',
-      soapMaxBytes: 10_485_760,
-      surveyHandler: undefined,
-      surveySessionTtlSeconds: 3600,
-      surveyHandlerTimeoutSeconds: 10,
+      maxBytes: 10_485_760,
+      handler: undefined,
+      sessionTtlSeconds: 3600,
+      handlerTimeoutSeconds: 10,
     });
   });
 
@@ -30,25 +30,27 @@ describe('the survey web service configuration', () => {
         SURVEY_MAX_TEXT_LENGTH: '1000',
       }),
     ).toMatchObject({
-      soapPath: '/ivr/svc-eval',
-      soapMaxBytes: 2048,
-      surveyHandler: 'handlers/score.js',
-      surveySessionTtlSeconds: 60,
-      surveyHandlerTimeoutSeconds: 3,
-      surveyRestPath: '/forms/svc-eval',
-      surveyPlumPath: '/ivr/plum-eval',
-      surveyMaxSessions: 500,
-      surveyRateLimit: 60,
-      surveyMessageLimits: { maxDepth: 8, maxElements: 100, maxItems: 10, maxAttributes: 7, maxTextLength: 1000 },
+      survey: {
+        soapPath: '/ivr/svc-eval',
+        maxBytes: 2048,
+        handler: 'handlers/score.js',
+        sessionTtlSeconds: 60,
+        handlerTimeoutSeconds: 3,
+        restPath: '/forms/svc-eval',
+        plumPath: '/ivr/plum-eval',
+        maxSessions: 500,
+        messageLimits: { maxDepth: 8, maxElements: 100, maxItems: 10, maxAttributes: 7, maxTextLength: 1000 },
+      },
+      rateLimits: { survey: 60 },
     });
   });
 
   test('serves the REST twin under SOAP_PATH unless SURVEY_REST_PATH says otherwise', () => {
-    expect(loadConfig({ SOAP_PATH: '/ivr' }).surveyRestPath).toBe('/ivr/rest');
+    expect(loadConfig({ SOAP_PATH: '/ivr' }).survey.restPath).toBe('/ivr/rest');
   });
 
   test('serves plumEval under SOAP_PATH unless SURVEY_PLUM_PATH says otherwise', () => {
-    expect(loadConfig({ SOAP_PATH: '/ivr' }).surveyPlumPath).toBe('/ivr/plum');
+    expect(loadConfig({ SOAP_PATH: '/ivr' }).survey.plumPath).toBe('/ivr/plum');
   });
 
   const RESERVED =

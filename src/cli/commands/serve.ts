@@ -6,7 +6,7 @@ export function serveCommand(env: NodeJS.ProcessEnv): Command {
     .description('run the server, as npm start does; configured by the environment variables of .env.example')
     .action(async () => {
       // The server's modules are loaded only for this command, so that `--help` and the admin commands answer at once.
-      const { serve } = await import('../../serve.js');
+      const { serve } = await import('../../server-process.js');
       await serve(env);
     });
 }

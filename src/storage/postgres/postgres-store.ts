@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { DEFAULT_DEPENDENCY_TIMEOUT_SECONDS } from '../../config/config';
 import { DependencyUnavailableError, markingFailures } from '../dependency-error';
 import type { Store } from '../store';
 import { postgresAccounts } from './accounts';
@@ -19,7 +18,7 @@ const STORE = 'store';
  * schema up to date before it resolves; throws DependencyUnavailableError when the database cannot be
  * reached or migrated.
  */
-export async function openPostgresStore(connectionString: string, logger: Logger, timeoutSeconds = DEFAULT_DEPENDENCY_TIMEOUT_SECONDS): Promise<Store> {
+export async function openPostgresStore(connectionString: string, logger: Logger, timeoutSeconds: number): Promise<Store> {
   const pool = createPool(connectionString, logger, timeoutSeconds * 1000);
   try {
     await migrate(pool, logger);

@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { DEFAULT_DEPENDENCY_TIMEOUT_SECONDS } from '../../config/config';
 import { DependencyUnavailableError } from '../dependency-error';
 
 /**
@@ -11,7 +10,7 @@ import { DependencyUnavailableError } from '../dependency-error';
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
 /** Connects and resolves once Redis answers; throws DependencyUnavailableError when it does not. */
-export async function connectRedis(url: string, logger: Logger, timeoutSeconds = DEFAULT_DEPENDENCY_TIMEOUT_SECONDS): Promise<Redis> {
+export async function connectRedis(url: string, logger: Logger, timeoutSeconds: number): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutSeconds * 1000,

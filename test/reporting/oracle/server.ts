@@ -1,5 +1,5 @@
 import type { CallRecordInput } from '../../../src/domain/call-record';
-import type { RunningServer } from '../../../src/server';
+import type { RunningServer } from '../../../src/listen';
 import { ADMIN_TOKEN, BEARER } from '../../admin/support';
 import { serve } from '../../support/http';
 import { buildTestApp, type TestApp } from '../../support/test-app';

@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from './config/config';
 import { answerClientError, answerConnect, answerUnmetExpectation, headersTimeout, MOST_REQUEST_HEADERS, refuseBadHeads } from './http/client-error';
 import { enforceMinimumBodyRate, type MinimumBodyRate } from './http/body-rate';
 import { capConnectionsPerAddress, wasRefusedConnection } from './http/connection-cap';
 import { LINGERING_BOUNDS, lingerAfterEarlyAnswers } from './http/lingering-close';
+import type { ServerSettings } from './http/settings';
 import { STALLED, type StallReason } from './http/stalled-body';
 
 /** How the server treats connections: the configuration's settings, decided there (listenOptions). */
@@ -21,12 +21,12 @@ export interface ListenOptions {
   readonly logger?: Logger;
 }
 
-/** The listen options a configuration sets. */
-export function listenOptions(config: Config, logger?: Logger): ListenOptions {
+/** The listen options the server's settings set. */
+export function listenOptions(settings: ServerSettings, logger?: Logger): ListenOptions {
   return {
-    idleTimeoutSeconds: config.requestIdleTimeoutSeconds,
-    minimumBodyRate: config.minimumBodyRate,
-    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    idleTimeoutSeconds: settings.requestIdleTimeoutSeconds,
+    minimumBodyRate: settings.minimumBodyRate,
+    maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
     logger,
   };
 }

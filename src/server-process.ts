@@ -3,8 +3,8 @@
  */
 import { banner } from './banner';
 import { ConfigError } from './config/config';
-import { ListenError } from './server';
-import { start, type Started } from './start';
+import { ListenError } from './listen';
+import { start, type Started } from './composition-root';
 import { DependencyUnavailableError } from './storage/dependency-error';
 import { SeedFileError } from './startup-data/seed-file';
 
@@ -55,7 +55,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
       return;
     }
     started.shutdown.begin();
-    const drainSeconds = started.config.shutdownDrainSeconds;
+    const drainSeconds = started.config.operations.shutdownDrainSeconds;
     if (drainSeconds === 0) {
       stop(signal);
       return;

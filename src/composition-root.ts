@@ -1,0 +1,199 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { passwordHasher } from './accounts/password-hasher';
+import { accountAdmin } from './admin/accounts/account-admin';
+import { createApp, type AppServices } from './app';
+import { configWarnings, loadConfig, type Config } from './config/config';
+import { loadDashboardAssets } from './dashboard/assets';
+import { heavyTurns } from './http/heavy-turns';
+import { listen, listenOptions, type RunningServer } from './listen';
+import { createLogger } from './logger';
+import { apiDocument } from './openapi/document';
+import { createAppMetrics, type AppMetrics } from './operations/app-metrics';
+import { countingDependencyErrors } from './operations/dependency-errors';
+import { operationsServices } from './operations/services';
+import { shutdownState, type ShutdownState } from './operations/shutdown-state';
+import { adminRateLimit, rateLimitGroups, surveyRateLimit } from './rate-limit/groups';
+import { authenticator } from './reporting/auth/authenticate';
+import { temporaryCredentials } from './reporting/auth/temporary-credentials';
+import { dataResources } from './reporting/data-resources';
+import { reportCache } from './reporting/report-cache/report-cache';
+import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo/demo-account';
+import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
+import { openStore } from './storage/open-store';
+import type { Store } from './storage/store';
+import { loadSurveyHandler } from './survey/handler-module';
+import { sampleSurveyHandler } from './survey/sample-handler';
+import type { SurveyHandler } from './survey/survey-handler';
+import { systemClock, type Clock } from './time/clock';
+
+/**
+ * The composition root, read top to bottom as the architecture:
+ *
+ *   configuration (loadConfig) -> the process's dependencies (processDependencies) -> stores (openStore)
+ *   -> services (createServices) -> HTTP app (createApp) -> server (listen)
+ *
+ * Every default of a dependency is decided here, once; every service is built here, once; the features
+ * receive their own settings group and services, never the configuration or the environment.
+ */
+
+/** What every service shares: one store, one clock, one logger, one set of metrics, one shutdown state, one survey handler. */
+export interface SharedDependencies {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: AppMetrics;
+  /** Begun at the first signal (src/server-process.ts): GET /readyz then answers 503. */
+  readonly shutdown: ShutdownState;
+  /** The survey web service's evaluation: SURVEY_HANDLER's module, or the specification's sample. */
+  readonly surveyHandler: SurveyHandler;
+}
+
+/** The shared dependencies but the store, which is opened with the logger decided here. */
+export type ProcessDependencies = Omit<SharedDependencies, 'store'>;
+
+/** The shared dependencies a caller brings: a store always, and whichever fakes a test puts in place of the defaults. */
+export type GivenDependencies = Pick<SharedDependencies, 'store'> & Partial<ProcessDependencies>;
+
+/** Every default of a shared dependency, decided once: the system clock, logs at LOG_LEVEL, fresh metrics, no shutdown begun, SURVEY_HANDLER or the sample. */
+export function processDependencies(config: Config, given: Partial<ProcessDependencies>): ProcessDependencies {
+  return {
+    clock: given.clock ?? systemClock,
+    logger: given.logger ?? createLogger(config.server.logLevel),
+    metrics: given.metrics ?? createAppMetrics(),
+    shutdown: given.shutdown ?? shutdownState(),
+    surveyHandler:
+      given.surveyHandler ?? (config.survey.handler === undefined ? sampleSurveyHandler : loadSurveyHandler(config.survey.handler, process.cwd())),
+  };
+}
+
+/** Every service of the app, built once from its feature's settings and the shared dependencies. */
+export function createServices(config: Config, shared: SharedDependencies): AppServices {
+  const { clock, logger, metrics } = shared;
+  // Every service uses the store through this view, so each failed call counts against its dependency.
+  const store = countingDependencyErrors(shared.store, metrics);
+  const limitDependencies = { store, clock, logger, refusals: metrics };
+  const { rateLimits } = config;
+  const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.reporting.credentialTtlSeconds });
+  const passwords = passwordHasher({ concurrency: config.accounts.passwordHashConcurrency, mostWaiting: config.accounts.passwordHashQueue });
+  return {
+    logger,
+    trustProxy: config.server.trustProxy,
+    reporting: {
+      authenticate: authenticator(store, credentials, passwords),
+      credentials,
+      limits: rateLimitGroups(limitDependencies, rateLimits),
+      dataResources: dataResources(store, {
+        weekStart: config.reporting.weekStart,
+        maxRangeDays: config.reporting.maxRangeDays,
+        reports: reportCache(config.reporting.reportCacheBytes),
+      }),
+    },
+    // Without ADMIN_TOKEN the admin API does not exist.
+    admin:
+      config.admin.token === undefined
+        ? undefined
+        : {
+            token: config.admin.token,
+            limit: adminRateLimit(limitDependencies, rateLimits),
+            accounts: accountAdmin(store, config.accounts.defaultTimeZone, passwords),
+            store,
+            importedCalls: metrics,
+          },
+    survey: {
+      call: {
+        store,
+        clock,
+        handler: shared.surveyHandler,
+        sessionTtlSeconds: config.survey.sessionTtlSeconds,
+        maxSessions: config.survey.maxSessions,
+        handlerTimeoutSeconds: config.survey.handlerTimeoutSeconds,
+      },
+      bounds: { maxBytes: config.survey.maxBytes, limits: config.survey.messageLimits },
+      heavyTurns: heavyTurns(),
+      limit: surveyRateLimit(limitDependencies, rateLimits),
+      soapPath: config.survey.soapPath,
+      restPath: config.survey.restPath,
+      plumPath: config.survey.plumPath,
+      publicUrl: config.server.publicUrl,
+      logger,
+    },
+    operations: operationsServices({ metrics, store, clock, logger, settings: config.operations, shutdown: shared.shutdown }),
+    // Built at start, so a mistake in it stops the start; its examples are dated from that day.
+    reference: { document: apiDocument(config, clock.now()), publicUrl: config.server.publicUrl },
+    dashboard: loadDashboardAssets(),
+  };
+}
+
+/** The app of a configuration over the given dependencies, the rest decided as at start: what tests and benchmarks serve. */
+export function composeApp(config: Config, given: GivenDependencies): Express {
+  return createApp(createServices(config, { ...processDependencies(config, given), store: given.store }));
+}
+
+export interface Started {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly store: Store;
+  readonly running: RunningServer;
+  /** Set when the bundled demo data was loaded (no SEED_FILE). */
+  readonly demo: DemoAccount | undefined;
+  /** Set when SEED_FILE was loaded: what it brought. */
+  readonly seed: SeedFileSummary | undefined;
+  /** Begun at the first signal: GET /readyz answers 503 from then on. */
+  readonly shutdown: ShutdownState;
+  /** Stops accepting, finishes requests in flight, closes the store. */
+  stop(): Promise<void>;
+}
+
+/** Fakes a caller may put in place of the system's own: a test's clock or logger. */
+export type StartOptions = Partial<Pick<SharedDependencies, 'clock' | 'logger'>>;
+
+/**
+ * The server, from the environment to a listening socket, with the data loaded. Throws ConfigError (also
+ * for a SURVEY_HANDLER that cannot be loaded), DependencyUnavailableError (for PostgreSQL or Redis),
+ * SeedFileError or ListenError (HOST and PORT cannot be bound), with a message naming the culprit.
+ */
+export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}): Promise<Started> {
+  const config = loadConfig(env);
+  const dependencies = processDependencies(config, options);
+  const { logger } = dependencies;
+  const store = await openStore(config.storage, logger);
+  try {
+    const shared: SharedDependencies = { ...dependencies, store };
+    const { demo, seed } = await loadStartupData(config, shared);
+    const running = await listen(createApp(createServices(config, shared)), config.server.host, config.server.port, listenOptions(config.server, logger));
+    for (const warning of configWarnings(config)) logger.warn(warning);
+    logger.info({ url: running.url, store: config.storage.store }, 'listening');
+    return {
+      config,
+      logger,
+      store,
+      running,
+      demo,
+      seed,
+      shutdown: shared.shutdown,
+      stop: async () => {
+        await running.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** SEED_FILE's accounts, numbers and calls; else the demo account, unless a durable store kept it from an earlier start (perhaps changed since: left as it is). */
+async function loadStartupData(
+  config: Config,
+  { store, clock, logger }: SharedDependencies,
+): Promise<{ demo: DemoAccount | undefined; seed: SeedFileSummary | undefined }> {
+  const { seedFile } = config.startupData;
+  if (seedFile !== undefined) {
+    const seed = await loadSeedFile(seedFile, store, config.accounts.defaultTimeZone);
+    logger.info({ seedFile, ...seed }, 'seed file loaded');
+    return { demo: undefined, seed };
+  }
+  if ((await store.accounts.find(DEMO_ACCOUNT_ID)) !== undefined) return { demo: undefined, seed: undefined };
+  return { demo: await loadDemoData(store, clock), seed: undefined };
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { integer, oneOf } from '../config/variables';
+import { WEEK_STARTS } from './query/periods';
+
+/** The reporting API: its reports' weeks and ranges, the reports kept, and how long temporary credentials live. */
+export const reportingSettings = z
+  .object({
+    WEEK_START: oneOf(WEEK_STARTS).default('monday'),
+    MAX_RANGE_DAYS: integer(1, 100_000).default(3660),
+    REPORT_CACHE_BYTES: integer(0).default(67_108_864),
+    CREDENTIAL_TTL_SECONDS: integer(1).default(86_400),
+  })
+  .transform((variables) => ({
+    weekStart: variables.WEEK_START,
+    maxRangeDays: variables.MAX_RANGE_DAYS,
+    /** Memory for finished reports kept across requests; 0 keeps none. */
+    reportCacheBytes: variables.REPORT_CACHE_BYTES,
+    /** How long temporary credentials work unused. */
+    credentialTtlSeconds: variables.CREDENTIAL_TTL_SECONDS,
+  }));
+
+export type ReportingSettings = z.output<typeof reportingSettings>;

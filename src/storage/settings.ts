@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { integer, oneOf, optionalText } from '../config/variables';
+
+/** Where the data lives, and the bound on every wait for it. */
+export const storageSettings = z
+  .object({
+    STORE: oneOf(['memory', 'postgres']).default('memory'),
+    DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional()),
+    REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
+    DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(5),
+  })
+  .superRefine((variables, context) => {
+    if (variables.STORE === 'postgres' && variables.DATABASE_URL === undefined) {
+      context.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when STORE=postgres' });
+    }
+  })
+  .transform((variables) => ({
+    store: variables.STORE,
+    /** PostgreSQL connection URL; set exactly when the store is postgres. */
+    databaseUrl: variables.DATABASE_URL,
+    /** Redis connection URL; set: rate-limit counters and survey sessions live there, shared by instances. */
+    redisUrl: variables.REDIS_URL,
+    /** The bound on every wait for PostgreSQL or Redis (connecting, a query, a command): then a 500. */
+    dependencyTimeoutSeconds: variables.DEPENDENCY_TIMEOUT_SECONDS,
+  }));
+
+export type StorageSettings = z.output<typeof storageSettings>;
