@@ -3,7 +3,7 @@
  * The store is under measurement too, so it and the code filling it are the compiled modules.
  */
 import type * as PasswordHash from '../src/accounts/password-hash';
-import type * as AccountModule from '../src/domain/account';
+import type * as AccountModule from '../src/accounts/account';
 import type * as DemoCallsModule from '../src/startup-data/demo/calls';
 import type * as SeedFileModule from '../src/startup-data/seed-file';
 import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
@@ -20,7 +20,7 @@ export const HISTORY_END = Date.UTC(2026, 0, 1);
 /** A fresh memory store holding only the account dev/bench (password `bench`), owner of `phones`. */
 export async function benchAccountStore(phones: readonly string[]): Promise<Store> {
   const { hashPassword } = await compiled<typeof PasswordHash>('accounts/password-hash');
-  const { accountId } = await compiled<typeof AccountModule>('domain/account');
+  const { accountId } = await compiled<typeof AccountModule>('accounts/account');
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const store = createMemoryStore();
   const id = accountId('dev', 'bench');

@@ -28,7 +28,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type * as PasswordHash from '../src/accounts/password-hash';
-import type * as AccountModule from '../src/domain/account';
+import type * as AccountModule from '../src/accounts/account';
 import type { CallRecord, CallRecordInput } from '../src/domain/call-record';
 import type { RunningServer } from '../src/listen';
 import type * as DemoCallsModule from '../src/startup-data/demo/calls';
@@ -125,7 +125,7 @@ async function createBenchDatabase(url: string): Promise<BenchDatabase> {
 
 async function saveAccount(store: Store, login: string, password: string, phones: readonly string[]): Promise<void> {
   const { hashPassword } = await compiled<typeof PasswordHash>('accounts/password-hash');
-  const { accountId } = await compiled<typeof AccountModule>('domain/account');
+  const { accountId } = await compiled<typeof AccountModule>('accounts/account');
   const id = accountId('dev', login);
   await store.accounts.save({ id, tool: 'dev', login, passwordHash: await hashPassword(password), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
   for (const phone of phones) await store.phones.assign(phone, id);

@@ -14,7 +14,7 @@ import type * as ConfigModule from '../src/config/config';
 import type * as LoggerModule from '../src/logger';
 import type * as ListenModule from '../src/listen';
 import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
-import type * as AccountModule from '../src/domain/account';
+import type * as AccountModule from '../src/accounts/account';
 import type * as WsdlModule from '../src/survey/wsdl';
 import { compiled } from './compiled';
 import { announce } from './processes';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const { createLogger } = await compiled<typeof LoggerModule>('logger');
   const { listen, listenOptions } = await compiled<typeof ListenModule>('listen');
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
-  const { accountId } = await compiled<typeof AccountModule>('domain/account');
+  const { accountId } = await compiled<typeof AccountModule>('accounts/account');
   const { renderWsdl } = await compiled<typeof WsdlModule>('survey/wsdl');
   const config = loadConfig({ SURVEY_RATE_LIMIT: '1000000000', DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000' });
   const store = createMemoryStore();

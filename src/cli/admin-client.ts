@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AccountView } from '../admin/accounts/account-admin';
-import type { Tool } from '../domain/account';
+import type { Tool } from '../accounts/account';
 import { CliError } from './cli-error';
 
 /** The answer of POST /admin/calls, as sent on the wire. */

@@ -2,7 +2,7 @@ import { ERROR_CODES } from './catalogue';
 
 /**
  * docs/errors.md, written from the catalogue's table: every code the server answers with, its status
- * and when. `npm run docs:errors` writes it; test/errors/errors-document.test.ts keeps it in step.
+ * and when. `npm run docs:errors` writes it; src/errors/errors-document.test.ts keeps it in step.
  */
 export function errorsDocument(): string {
   const rows = Object.entries(ERROR_CODES)

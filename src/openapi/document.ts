@@ -3,13 +3,13 @@ import path from 'node:path';
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Config } from '../config/config';
-import { ADMIN_TAG, registerAdminOperations } from './admin-operations';
+import { ADMIN_TAG, registerAdminOperations } from '../admin/openapi';
 import { attachExamples } from './attach-examples';
 import { jsonOnly, registerSharedComponents } from './components';
 import { exampleDay, exampleExchanges } from './examples';
-import { MONITORING_TAG, registerMonitoringOperations } from './monitoring-operations';
-import { AUTHENTICATION_TAG, RAW_DATA_TAG, registerReportingOperations } from './reporting-operations';
-import { registerSurveyOperations, SURVEY_TAG, wsdlAddress } from './survey-operations';
+import { MONITORING_TAG, registerMonitoringOperations } from '../operations/openapi';
+import { AUTHENTICATION_TAG, RAW_DATA_TAG, registerReportingOperations } from '../reporting/openapi';
+import { registerSurveyOperations, SURVEY_TAG, wsdlAddress } from '../survey/openapi';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const REFERENCE_TAG = 'API reference';

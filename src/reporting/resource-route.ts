@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Account } from '../domain/account';
+import type { Account } from '../accounts/account';
 import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation';
 import type { PhoneScope, Store } from '../storage/store';
 import { authenticatedAccount } from './basic-auth/require-credentials';

@@ -1,11 +1,11 @@
-import type { Account } from '../domain/account';
+import type { Account } from '../accounts/account';
 import type { CallRecord, PathStep } from '../domain/call-record';
 import type { Region } from '../domain/caller-region';
 import type { EpochDay } from '../time/calendar';
 
 /**
  * The storage interface. Every method is asynchronous so that the in-memory store and a networked one
- * (PostgreSQL and Redis) are interchangeable; both must pass test/storage/store-contract.ts.
+ * (PostgreSQL and Redis) are interchangeable; both must pass test/support/store-contract.ts.
  */
 
 export interface TemporaryCredential {

@@ -2,7 +2,7 @@
  * The calendar rules of the dates the API takes, as regular expressions for the API reference: a client
  * or a test generated from the document then refuses exactly what the parsers refuse (February 30, the
  * 29th of February outside a leap year, a year before 1970). The parsers themselves stay the code beside
- * them (query/params.ts, domain/instant.ts); test/time/calendar-patterns.test.ts holds the two in step.
+ * them (query/params.ts, domain/instant.ts); src/time/calendar-patterns.test.ts holds the two in step.
  */
 const YEAR_FROM_1970 = '(?:19[7-9][0-9]|[2-9][0-9]{3})';
 // Divisible by 4 and not by 100, or by 400: 1972-1996, then any century's 04..96, and the centuries 2000, 2400, ...

@@ -21,7 +21,7 @@ import {
 } from '../support/services';
 import { proxyForUrl, type TcpProxy } from '../support/tcp-proxy';
 import { addAccount } from '../support/test-app';
-import { faultBody, post, svcEval } from '../survey/support';
+import { faultBody, post, svcEval } from '../survey-clients/support';
 import { DEPENDENCY_TIMEOUT_SECONDS } from '../support/dependency-timeout';
 
 const UNKNOWN_ERROR = { error: 'unknown error' };

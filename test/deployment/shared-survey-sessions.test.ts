@@ -1,7 +1,7 @@
 import { FakeClock } from '../support/fake-clock';
 import { startInstance, type Instance } from '../support/instances';
 import { createTestSchema, describeWithPostgresAndRedis, uniqueRedisPrefix, type TestSchema } from '../support/services';
-import { post, sessionCookieOf, svcEval, svcEvalResponseOf } from '../survey/support';
+import { post, sessionCookieOf, svcEval, svcEvalResponseOf } from '../survey-clients/support';
 
 let schema: TestSchema;
 const instances: Instance[] = [];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderWsdl } from '../../src/survey/wsdl';
-import { responseBody } from '../survey/support';
+import { responseBody } from '../survey-clients/support';
 
 const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'survey-web-service.md'), 'utf8');
 

@@ -148,7 +148,7 @@ interface Validate {
 }
 type AjvConstructor = new (options: object) => { compile(schema: object): Validate };
 
-/** The validator package's own ajv, as test/openapi/support.ts loads it. */
+/** The validator package's own ajv, as test/support/openapi.ts loads it. */
 const Ajv2020 = (createRequire(require.resolve('@seriousme/openapi-schema-validator'))('ajv/dist/2020') as { default: AjvConstructor }).default;
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 

@@ -3,7 +3,7 @@ import { composeApp } from '../../src/composition-root';
 import { hashPassword } from '../../src/accounts/password-hash';
 import { loadConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { accountId, type Account, type Tool } from '../../src/domain/account';
+import { accountId, type Account, type Tool } from '../../src/accounts/account';
 import type { Store } from '../../src/storage/store';
 import { FakeClock } from './fake-clock';
 import { createTestStore } from './test-store';

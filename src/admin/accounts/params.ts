@@ -3,7 +3,7 @@ import { phoneNumberSchema } from '../../domain/phone-number';
 import { timeZoneSchema } from '../../domain/time-zone';
 import { errors } from '../../errors/catalogue';
 import { boundedText, storableIdentifier } from '../../domain/storable-text';
-import { toolSchema } from '../../domain/account';
+import { toolSchema } from '../../accounts/account';
 import { describeIssues } from '../field-errors';
 import type { AccountChanges, AccountKey } from './account-admin';
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { TOOLS, type Tool } from '../../domain/account';
+import { TOOLS, type Tool } from '../../accounts/account';
 
 /** commander argument parser for TOOL, so a typo is refused before anything is sent. */
 export function parseTool(value: string): Tool {

@@ -5,7 +5,7 @@ import { accountTable, describeAccount } from '../account-format';
 import { CliError } from '../cli-error';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
 import { parseTool } from './account-key';
-import type { Tool } from '../../domain/account';
+import type { Tool } from '../../accounts/account';
 
 interface PasswordOptions {
   readonly password?: string;

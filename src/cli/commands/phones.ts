@@ -1,5 +1,5 @@
 import { Argument, Command } from 'commander';
-import type { Tool } from '../../domain/account';
+import type { Tool } from '../../accounts/account';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
 import { parseTool } from './account-key';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../../accounts/password-hasher';
 import { errors } from '../../errors/catalogue';
-import { accountId, type Tool } from '../../domain/account';
+import { accountId, type Tool } from '../../accounts/account';
 import type { Store } from '../../storage/store';
 import { REALM } from '../basic-auth/require-credentials';
 import type { IssuedCredentials, TemporaryCredentials } from './temporary-credentials';

@@ -1,5 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Account } from '../../domain/account';
+import type { Account } from '../../accounts/account';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 

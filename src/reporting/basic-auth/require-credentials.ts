@@ -1,7 +1,7 @@
 import parseBasicAuth from 'basic-auth';
 import type { RequestHandler, Response } from 'express';
 import { errors } from '../../errors/catalogue';
-import type { Account } from '../../domain/account';
+import type { Account } from '../../accounts/account';
 import type { TemporaryCredentials } from '../auth/temporary-credentials';
 
 export const REALM = 'IVR reporting API';

@@ -1,6 +1,6 @@
 import { pathStepCounters, type PathStep } from '../../domain/call-record';
 import { compareText } from '../../domain/text-order';
-import type { Account } from '../../domain/account';
+import type { Account } from '../../accounts/account';
 import { errors } from '../../errors/catalogue';
 import type { PhoneScope, Store } from '../../storage/store';
 import type { RangeQuery } from '../query/params';

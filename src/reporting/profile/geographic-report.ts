@@ -1,6 +1,6 @@
 import { US_STATES, US_TOLL_FREE, usStateOf } from '../../domain/caller-region';
 import { compareText } from '../../domain/text-order';
-import type { Account } from '../../domain/account';
+import type { Account } from '../../accounts/account';
 import type { PhoneScope, Store } from '../../storage/store';
 import type { RangeQuery } from '../query/params';
 

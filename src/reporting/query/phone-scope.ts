@@ -1,4 +1,4 @@
-import type { Account } from '../../domain/account';
+import type { Account } from '../../accounts/account';
 import { errors } from '../../errors/catalogue';
 import type { PhoneScope, Store } from '../../storage/store';
 import { ALL_PHONES } from './params';

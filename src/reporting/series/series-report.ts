@@ -1,4 +1,4 @@
-import type { Account } from '../../domain/account';
+import type { Account } from '../../accounts/account';
 import type { CallRepository, PhoneScope, Store } from '../../storage/store';
 import type { SeriesQuery } from '../query/params';
 import { periodsOverlapping, type PeriodSpan, type WeekStart } from '../query/periods';

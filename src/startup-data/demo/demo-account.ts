@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { hashPassword } from '../../accounts/password-hash';
-import { accountId, type Tool } from '../../domain/account';
+import { accountId, type Tool } from '../../accounts/account';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import { addCallsInBatches } from '../seed-file';

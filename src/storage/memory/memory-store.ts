@@ -1,4 +1,4 @@
-import type { Account } from '../../domain/account';
+import type { Account } from '../../accounts/account';
 import { isAccountPhones, type AddCallsResult, type AssignPhoneResult, type PhoneScope, type Store, type TemporaryCredential } from '../store';
 import { CallIdSet } from './call-id-set';
 import { CallerTable } from './caller-table';

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Account, Tool } from '../../domain/account';
+import type { Account, Tool } from '../../accounts/account';
 import type { AccountRepository } from '../store';
 import { rebuildRollups, recomputeAccountDays } from './rollups';
 import { inTransaction } from './transaction';

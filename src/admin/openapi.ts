@@ -1,0 +1,144 @@
+import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { accountViewSchema } from './accounts/account-admin';
+import { accountChangesSchema, accountPathSchema, accountPhonePathSchema } from './accounts/params';
+import { accountListSchema } from './accounts/routes';
+import { importSummarySchema } from './calls/route';
+import type { RateLimitSettings } from '../rate-limit/settings';
+import { callRecordWireSchema } from '../domain/call-record';
+import { BEARER_AUTH, errorResponse, JSON_TYPE, jsonOnly, type SharedHeaders } from '../openapi/components';
+
+export const ADMIN_TAG = 'Admin API';
+
+const NDJSON_TYPE = 'application/x-ndjson';
+
+
+type AdminRoute = Omit<RouteConfig, 'responses' | 'tags' | 'security'> & { readonly responses: Record<number, ResponseConfig> };
+
+/**
+ * The admin API (only with ADMIN_TOKEN): JSON only, every answer counted in its limit group, the token
+ * checked after the limit and before the path.
+ */
+export function registerAdminOperations(registry: OpenAPIRegistry, headers: SharedHeaders, rateLimits: RateLimitSettings): void {
+  const limited = headers.rateLimit;
+  const failure = (description: string): ResponseConfig => errorResponse(description, { xml: false, headers: limited });
+  const common: Record<number, ResponseConfig> = {
+    401: errorResponse('Missing or wrong admin token', { xml: false, headers: { ...limited, ...headers.bearerChallenge } }),
+    429: errorResponse(
+      `Past the admin API's limit (${rateLimits.admin} requests per ${rateLimits.windowSeconds} s per client address): ` +
+        'retry after Retry-After seconds',
+      { xml: false, headers: { ...limited, ...headers.retryAfter } },
+    ),
+    500: errorResponse('unknown error: the cause is in the server log, under the request id', { xml: false }),
+    503: errorResponse('PostgreSQL or Redis did not answer, as the error says: retry after Retry-After seconds', {
+      xml: false,
+      headers: headers.outageRetryAfter,
+    }),
+  };
+  const account = (description: string): ResponseConfig => ({ description, headers: { ...limited }, content: jsonOnly(accountViewSchema) });
+  const register = (route: AdminRoute): void =>
+    registry.registerPath({ ...route, tags: [ADMIN_TAG], security: [{ [BEARER_AUTH]: [] }], responses: { ...route.responses, ...common } });
+
+  register({
+    method: 'get',
+    path: '/admin/accounts',
+    operationId: 'listAccounts',
+    summary: 'Every account',
+    description: 'Ordered by tool, then login; never a password, a hash or a credential.',
+    responses: { 200: { description: 'The accounts', headers: { ...limited }, content: jsonOnly(accountListSchema) } },
+  });
+  register({
+    method: 'get',
+    path: '/admin/accounts/{tool}/{login}',
+    operationId: 'getAccount',
+    summary: 'One account',
+    request: { params: accountPathSchema },
+    responses: { 200: account('The account'), 400: failure('An invalid tool or login'), 404: failure('No such account') },
+  });
+  register({
+    method: 'put',
+    path: '/admin/accounts/{tool}/{login}',
+    operationId: 'putAccount',
+    summary: 'Create or change an account',
+    description:
+      'Creates the account (a password is required) or changes the fields given. Deactivating takes effect at once; a new password ' +
+      "ends every temporary credential issued under the old one; a new time zone re-buckets the account's calls before the answer.",
+    request: { params: accountPathSchema, body: { required: false, content: jsonOnly(accountChangesSchema) } },
+    responses: {
+      200: account('Changed (an empty body changes nothing)'),
+      201: {
+        description: 'Created',
+        headers: {
+          ...limited,
+          Location: { description: 'The account: /admin/accounts/{tool}/{login}', required: true, schema: { type: 'string' } },
+        },
+        content: jsonOnly(accountViewSchema),
+      },
+      400: failure('An invalid field (named), an unknown field, a time zone the server does not know (an IANA name such as America/New_York), a body that is not a JSON object, or no password to create'),
+      415: failure('A body in another type than application/json'),
+    },
+  });
+  register({
+    method: 'delete',
+    path: '/admin/accounts/{tool}/{login}/credentials',
+    operationId: 'revokeCredentials',
+    summary: "Revoke the account's temporary credentials",
+    description: 'Every pair issued so far gets 401 at once, for good; POST /api/auth issues new ones. Nothing else changes.',
+    request: { params: accountPathSchema },
+    responses: { 200: account('Revoked'), 400: failure('An invalid tool or login'), 404: failure('No such account') },
+  });
+  register({
+    method: 'put',
+    path: '/admin/accounts/{tool}/{login}/phones/{phone}',
+    operationId: 'assignPhone',
+    summary: 'Assign a number to an account',
+    description: "The number's calls go with it: they are reported to the account, in its time zone.",
+    request: { params: accountPhonePathSchema },
+    responses: {
+      200: account('The account had the number already'),
+      201: account('Assigned'),
+      400: failure('An invalid tool, login or phone number'),
+      404: failure('No such account'),
+      409: failure('The number is on another account: release it there first'),
+    },
+  });
+  register({
+    method: 'delete',
+    path: '/admin/accounts/{tool}/{login}/phones/{phone}',
+    operationId: 'releasePhone',
+    summary: 'Release a number',
+    description: 'While a number is on no account, calls for it are refused.',
+    request: { params: accountPhonePathSchema },
+    responses: {
+      200: account('Released'),
+      400: failure('An invalid tool, login or phone number'),
+      404: failure('No such account, or the number is not on it'),
+    },
+  });
+  register({
+    method: 'post',
+    path: '/admin/calls',
+    operationId: 'importCalls',
+    summary: 'Import call records',
+    description:
+      'Read as it arrives and stored in batches, never held whole; answered once every good record is stored. A bad record is ' +
+      'rejected alone (one the CallRecord schema refuses, or one for a number on no account), listed in the answer; a record stored ' +
+      'before (by call_id) is a duplicate and left as it was, so sending a body again is safe.',
+    request: {
+      body: {
+        required: true,
+        content: {
+          [NDJSON_TYPE]: {
+            schema: z.string().meta({ description: 'One CallRecord per line (\\n or \\r\\n); blank lines are skipped' }),
+          },
+          [JSON_TYPE]: { schema: z.array(callRecordWireSchema) },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'What became of the records', headers: { ...limited }, content: jsonOnly(importSummarySchema) },
+      400: failure('An application/json body that is not a JSON array'),
+      415: failure('A body in another type than application/x-ndjson or application/json'),
+    },
+  });
+}

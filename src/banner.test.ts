@@ -1,0 +1,45 @@
+import { banner } from './banner';
+import { loadConfig } from './config/config';
+
+const URL = 'http://127.0.0.1:3000';
+const line = (text: string, start: string) => text.split('\n').find((candidate) => candidate.startsWith(start));
+
+describe('the start banner', () => {
+  test('says where the rate limits and survey sessions live: this process, PostgreSQL or Redis', () => {
+    const shared = (env: NodeJS.ProcessEnv) => line(banner(URL, loadConfig(env), { demo: undefined, seed: undefined }), 'Rate limits');
+    expect(shared({})).toBe('Rate limits and survey sessions: in this process');
+    expect(shared({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db/ivr' })).toBe(
+      'Rate limits and survey sessions: PostgreSQL, shared by every instance (REDIS_URL moves them to Redis)',
+    );
+    expect(shared({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db/ivr', REDIS_URL: 'redis://cache:6379' })).toBe(
+      'Rate limits and survey sessions: Redis (REDIS_URL), shared by every instance',
+    );
+  });
+
+  test('names the survey handler module when SURVEY_HANDLER sets one', () => {
+    const text = banner(URL, loadConfig({ SURVEY_HANDLER: './my-survey.mjs' }), { demo: undefined, seed: undefined });
+    expect(line(text, 'Survey handler')).toBe('Survey handler: ./my-survey.mjs');
+  });
+
+  test('says what a seed file brought', () => {
+    const text = banner(URL, loadConfig({ SEED_FILE: '/srv/seed.json' }), {
+      demo: undefined,
+      seed: { accounts: 12, phones: 40, calls: 1_234_567, duplicates: 1 },
+    });
+    expect(line(text, 'Seed file')).toBe('Seed file /srv/seed.json: 12 accounts, 40 numbers, 1,234,567 calls stored (1 duplicate)');
+  });
+
+  test('warns of NODE_ENV=production without PUBLIC_URL, and of nothing otherwise', () => {
+    const warnings = (env: NodeJS.ProcessEnv) =>
+      banner(URL, loadConfig(env), { demo: undefined, seed: undefined })
+        .split('\n')
+        .filter((candidate) => candidate.startsWith('Warning: '));
+    expect(warnings({ NODE_ENV: 'production' })).toEqual([
+      "Warning: NODE_ENV=production without PUBLIC_URL: the survey service's WSDL takes its address from each request's Host header; " +
+        'set PUBLIC_URL to the address survey systems reach',
+    ]);
+    expect(warnings({ NODE_ENV: 'production', PUBLIC_URL: 'https://surveys.example.com' })).toEqual([]);
+    expect(warnings({ NODE_ENV: 'development' })).toEqual([]);
+    expect(warnings({})).toEqual([]);
+  });
+});

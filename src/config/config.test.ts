@@ -1,0 +1,152 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration', () => {
+  test('uses the defaults of docs/specification.md and .env.example when nothing is set', () => {
+    expect(loadConfig({})).toEqual({
+      server: {
+        port: 3000,
+        host: '127.0.0.1',
+        logLevel: 'info',
+        production: false,
+        publicUrl: undefined,
+        trustProxy: false,
+        requestIdleTimeoutSeconds: 30,
+        minimumBodyRate: { bytesPerSecond: 240, windowSeconds: 5 },
+        maxConnectionsPerAddress: 100,
+      },
+      storage: { store: 'memory', databaseUrl: undefined, redisUrl: undefined, dependencyTimeoutSeconds: 5 },
+      startupData: { seedFile: undefined },
+      accounts: { defaultTimeZone: 'UTC', passwordHashConcurrency: 1, passwordHashQueue: 64 },
+      reporting: { weekStart: 'monday', maxRangeDays: 3660, reportCacheBytes: 67_108_864, credentialTtlSeconds: 86_400 },
+      rateLimits: { auth: 15, data: 150, admin: 90_000, survey: 20_000, windowSeconds: 900 },
+      admin: { token: undefined },
+      survey: {
+        soapPath: '/survey',
+        plumPath: '/survey/plum',
+        restPath: '/survey/rest',
+        maxBytes: 10_485_760,
+        handler: undefined,
+        sessionTtlSeconds: 3600,
+        handlerTimeoutSeconds: 10,
+        maxSessions: 100_000,
+        messageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },
+      },
+      operations: { metricsToken: undefined, readinessTimeoutSeconds: 2, shutdownDrainSeconds: 0 },
+    });
+  });
+
+  test('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', DEFAULT_TIMEZONE: '  ' })).toMatchObject({ server: { port: 3000 }, accounts: { defaultTimeZone: 'UTC' } });
+  });
+
+  test('reads every variable it knows', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'https://ivr.example.com/',
+      TRUST_PROXY: '1',
+      SEED_FILE: './seed.json',
+      DEFAULT_TIMEZONE: 'America/New_York',
+      WEEK_START: 'sunday',
+      MAX_RANGE_DAYS: '366',
+      REPORT_CACHE_BYTES: '0',
+      CREDENTIAL_TTL_SECONDS: '60',
+      PASSWORD_HASH_CONCURRENCY: '2',
+      AUTH_RATE_LIMIT: '5',
+      DATA_RATE_LIMIT: '50',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      STORE: 'memory',
+    });
+    expect(config).toMatchObject({
+      server: { port: 8080, host: '0.0.0.0', logLevel: 'warn', publicUrl: 'https://ivr.example.com', trustProxy: 1 },
+      startupData: { seedFile: './seed.json' },
+      accounts: { defaultTimeZone: 'America/New_York', passwordHashConcurrency: 2 },
+      reporting: { weekStart: 'sunday', maxRangeDays: 366, reportCacheBytes: 0, credentialTtlSeconds: 60 },
+      rateLimits: { auth: 5, data: 50, windowSeconds: 60 },
+      storage: { store: 'memory' },
+    });
+  });
+
+  test.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('reads TRUST_PROXY=%s as %p', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).server.trustProxy).toEqual(expected);
+  });
+
+  test('reads the PostgreSQL and Redis addresses of a durable deployment', () => {
+    expect(
+      loadConfig({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db:5432/ivr', REDIS_URL: 'redis://cache:6379/0' }),
+    ).toMatchObject({ storage: { store: 'postgres', databaseUrl: 'postgres://ivr@db:5432/ivr', redisUrl: 'redis://cache:6379/0' } });
+  });
+
+  test('stops with a message naming DATABASE_URL when STORE=postgres has none', () => {
+    expect(() => loadConfig({ STORE: 'postgres' })).toThrow(
+      new ConfigError('invalid configuration: DATABASE_URL is required when STORE=postgres'),
+    );
+  });
+
+  test('reads the words of WEEK_START, STORE and LOG_LEVEL in any case', () => {
+    const config = loadConfig({ WEEK_START: 'Sunday', STORE: 'MEMORY', LOG_LEVEL: 'Warn' });
+    expect([config.reporting.weekStart, config.storage.store, config.server.logLevel]).toEqual(['sunday', 'memory', 'warn']);
+  });
+
+  test('freezes the result, every group and every value within', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.values(config).every((group) => Object.isFrozen(group))).toBe(true);
+    expect(Object.isFrozen(config.survey.messageLimits)).toBe(true);
+    expect(Object.isFrozen(config.server.minimumBodyRate)).toBe(true);
+  });
+
+  test('names every mistake of every feature in one message', () => {
+    expect(() => loadConfig({ PORT: 'eighty', STORE: 'postgres', SOAP_PATH: 'survey' })).toThrow(
+      new ConfigError(
+        'invalid configuration: PORT="eighty": must be a whole number from 0 to 65535; DATABASE_URL is required when STORE=postgres; ' +
+          'SOAP_PATH="survey": must be a path such as /survey',
+      ),
+    );
+  });
+
+  test.each([
+    ['PORT', 'eighty', 'PORT="eighty": must be a whole number from 0 to 65535'],
+    ['PORT', '70000', 'PORT="70000": must be a whole number from 0 to 65535'],
+    ['DEFAULT_TIMEZONE', 'Mars/Olympus', 'DEFAULT_TIMEZONE="Mars/Olympus": must be an IANA time zone such as UTC or America/New_York'],
+    ['WEEK_START', 'friday', 'WEEK_START="friday": must be one of monday, sunday'],
+    ['DATA_RATE_LIMIT', '0', 'DATA_RATE_LIMIT="0": must be a whole number of at least 1'],
+    ['PASSWORD_HASH_CONCURRENCY', '0', 'PASSWORD_HASH_CONCURRENCY="0": must be a whole number from 1 to 64'],
+    ['REQUEST_IDLE_TIMEOUT_SECONDS', '0', 'REQUEST_IDLE_TIMEOUT_SECONDS="0": must be a whole number from 1 to 3600'],
+    ['DEPENDENCY_TIMEOUT_SECONDS', '601', 'DEPENDENCY_TIMEOUT_SECONDS="601": must be a whole number from 1 to 600'],
+    ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL="ftp://x": must be an http or https URL'],
+    ['STORE', 'mongodb', 'STORE="mongodb": must be one of memory, postgres'],
+    ['DATABASE_URL', 'mysql://db/ivr', 'DATABASE_URL="mysql://db/ivr": must be a postgres:// or postgresql:// URL'],
+    ['DATABASE_URL', 'mysql://ivr:s3cret@db/ivr', 'DATABASE_URL="mysql://ivr:***@db/ivr": must be a postgres:// or postgresql:// URL'],
+    ['REDIS_URL', 'http://:s3cret@cache:6379', 'REDIS_URL="http://:***@cache:6379": must be a redis:// or rediss:// URL'],
+    ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379": must be a redis:// or rediss:// URL'],
+    [
+      'TRUST_PROXY',
+      'yes',
+      'TRUST_PROXY="yes": must be true, false, a number of proxy hops, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+    ],
+    [
+      'TRUST_PROXY',
+      'loopback, 10.0.0.0/33',
+      'TRUST_PROXY="loopback, 10.0.0.0/33": must be true, false, a number of proxy hops, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+    ],
+  ])('stops with a message naming %s when it is %s', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(`invalid configuration: ${message}`));
+  });
+
+  test('caps connections per address at 100 unless TRUST_PROXY puts a proxy in front, where every connection is its own', () => {
+    expect(loadConfig({}).server.maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ TRUST_PROXY: '0' }).server.maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).server.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '1' }).server.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).server.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_ADDRESS: '500' }).server.maxConnectionsPerAddress).toBe(500);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).server.maxConnectionsPerAddress).toBe(0);
+  });
+});

@@ -1,0 +1,113 @@
+import type { Browser, JSHandle, Page } from 'puppeteer-core';
+import type { RunningServer } from '../listen';
+import { DEMO_ACCOUNT, loadDemoData } from '../startup-data/demo/demo-account';
+import { describeInBrowser, launchBrowser, screenshotPath } from '../../test/support/browser';
+import { serve } from '../../test/support/http';
+import { FakeClock } from '../../test/support/fake-clock';
+import { buildTestApp, type TestApp } from '../../test/support/test-app';
+import { ADMIN_TOKEN, documentOf, documentedOperations } from '../../test/support/openapi';
+
+let browser: Browser;
+let testApp: TestApp;
+let server: RunningServer;
+let page: Page;
+/** What the page asked for, and what it reported as an error (a refusal of its Content-Security-Policy among them). */
+let requested: string[];
+let consoleErrors: string[];
+
+const AUTH = '#operations-Authentication-authenticate';
+const EVENTS = '#operations-Raw_data-getEvents';
+
+/** A property of an element, read as a plain handle: the browser's DOM types are not in this project's. */
+async function stringProperty(element: JSHandle, property: string): Promise<string> {
+  return String(await (await element.getProperty(property)).jsonValue());
+}
+
+describeInBrowser('the API reference page in Chromium', () => {
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(() => browser.close());
+
+  beforeEach(async () => {
+    // 02:00 in New York: the browser's day (UTC) is already the one after the account's.
+    testApp = buildTestApp({ ADMIN_TOKEN }, new FakeClock(Date.parse('2026-11-25T07:00:00Z')));
+    await loadDemoData(testApp.store, testApp.clock);
+    server = await serve(testApp.app);
+    page = await browser.newPage();
+    requested = [];
+    consoleErrors = [];
+    page.on('request', (sent) => requested.push(sent.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(String(error)));
+  });
+
+  afterEach(async () => {
+    await page.close();
+    await server.close();
+  });
+
+  /** Waits until the live answer of an operation tried out shows `status`. */
+  async function answerStatus(operation: string, status: string): Promise<void> {
+    await page.waitForSelector(`${operation} .live-responses-table tbody .response-col_status ::-p-text(${status})`);
+  }
+
+  /** A property of the first element `selector` finds. */
+  async function propertyOf(selector: string, property: string): Promise<string> {
+    const element = await page.$(selector);
+    if (element === null) throw new Error(`nothing matches ${selector}`);
+    return stringProperty(element, property);
+  }
+
+  async function tryOut(operation: string): Promise<void> {
+    await page.locator(`${operation} .opblock-summary`).click();
+    await page.locator(`${operation} .try-out__btn`).click();
+  }
+
+  test('renders every operation of the document, loading nothing from elsewhere and breaking no rule of its policy', async () => {
+    const expected = documentedOperations(documentOf(testApp)).map(
+      ({ operation }) => `operations-${(operation.tags as string[])[0]?.replace(/ /g, '_')}-${operation.operationId as string}`,
+    );
+    await page.goto(`${server.url}/docs`);
+    await page.waitForFunction(`document.querySelectorAll('.opblock').length === ${expected.length}`);
+    const blocks = await page.$$('.opblock');
+    expect(await Promise.all(blocks.map((block) => stringProperty(block, 'id')))).toEqual(expected);
+    expect(await propertyOf('.info .title', 'textContent')).toContain('IVR reporting server');
+    await page.screenshot({ path: screenshotPath('docs-page'), fullPage: true });
+    expect(requested.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('"Try it out" on POST /api/auth, then on the event tracker with the values the page offers: the demo data of the two days before today', async () => {
+    await page.goto(`${server.url}/docs`);
+    await tryOut(AUTH);
+    await page.locator(`${AUTH} tr[data-property-name="login"] input`).fill(DEMO_ACCOUNT.login);
+    await page.locator(`${AUTH} tr[data-property-name="password"] input`).fill(DEMO_ACCOUNT.password);
+    await page.locator(`${AUTH} .execute`).click();
+    await answerStatus(AUTH, '200');
+    const issued = JSON.parse(await propertyOf(`${AUTH} .live-responses-table .response-col_description pre`, 'textContent')) as {
+      login: string;
+      password: string;
+    };
+    expect(issued).toEqual({ login: expect.stringMatching(/^[0-9a-f]{32}$/), password: expect.stringMatching(/^[0-9a-f]{32}$/) });
+
+    await tryOut(EVENTS);
+    await page.locator(`${EVENTS} .execute`).click();
+    await answerStatus(EVENTS, '200');
+    const curl = await propertyOf(`${EVENTS} .curl-command`, 'textContent');
+    expect(curl).toContain(`${server.url}/api/events/20261123/20261124/day/ALL`);
+    expect(curl).toContain(`Authorization: Basic ${Buffer.from(`${issued.login}:${issued.password}`).toString('base64')}`);
+    const report = JSON.parse(await propertyOf(`${EVENTS} .live-responses-table .response-col_description pre`, 'textContent')) as {
+      calls: Record<string, number>;
+    };
+    expect(Object.keys(report)).toEqual(['calls', 'log_events', 'loops_per_call', 'form_items', 'loops', 'average_form_items']);
+    // Midnights in New York of the 23rd and 24th, each with the demo data's calls.
+    expect(Object.keys(report.calls)).toEqual(['1795410000', '1795496400']);
+    expect(Object.values(report.calls).filter((calls) => calls > 0)).toHaveLength(2);
+    await page.screenshot({ path: screenshotPath('docs-page-try-it-out'), fullPage: true });
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { DateTime } from 'luxon';
+import type { DiagnosticFlow, Geographic } from '../oracle/expected';
+
+/**
+ * What the dashboard should show for an API answer, worked out here independently of the page's code:
+ * period keys read as local dates with luxon in the account's time zone, CSV quoted as RFC 4180 says.
+ */
+
+export type SeriesAnswer = Record<string, Record<string, number>>;
+export type GeographicAnswer = Geographic;
+export type FlowAnswer = Extract<DiagnosticFlow, { status: 200 }>['body'];
+
+/** A table as the page shows it: the title, column headers and each row's cells, as text. */
+export interface ShownTable {
+  title: string;
+  columns: string[];
+  rows: string[][];
+}
+
+export const FLOW_FIELDS = ['page', 'form', 'item', 'visits', 'filled', 'nomatch', 'noinput', 'transfer', 'disconnect'] as const;
+
+const keysOf = (answer: SeriesAnswer): string[] => Object.keys(Object.values(answer)[0] ?? {}).sort((a, b) => Number(a) - Number(b));
+
+export const localDate = (key: string, timeZone: string): string =>
+  DateTime.fromSeconds(Number(key), { zone: timeZone }).toISODate() as string;
+
+export function seriesRows(answer: SeriesAnswer, timeZone: string): string[][] {
+  return keysOf(answer).map((key) => [localDate(key, timeZone), ...Object.keys(answer).map((name) => String(answer[name]![key]))]);
+}
+
+/** The end of each chart's accessible name (its label comes first): the span and the range of its values. */
+export function chartNameEndings(answer: SeriesAnswer, period: string, timeZone: string): string[] {
+  const dates = keysOf(answer).map((key) => localDate(key, timeZone));
+  return Object.values(answer).map((series) => {
+    const values = Object.values(series);
+    const span = `${dates.length} periods from ${dates[0]} to ${dates.at(-1)}`;
+    return ` by ${period}, ${span}: lowest ${Math.min(...values)}, highest ${Math.max(...values)}. The numbers are in the table.`;
+  });
+}
+
+/** The dashboard's geographic tables: the places with calls, most first (ties in the API's order), then those with none. */
+export function geographicTables(answer: GeographicAnswer): string[][][] {
+  const rows: [string, string, number][] = [
+    ...Object.entries(answer.US).map(([state, calls]): [string, string, number] => ['US', state, calls]),
+    ...answer.NON_US.map(({ country, calls }): [string, string, number] => [country, '', calls]),
+  ];
+  const shown = (selected: [string, string, number][]) => selected.map(([country, state, calls]) => [country, state, String(calls)]);
+  const placed = shown(rows.filter(([, , calls]) => calls > 0).sort((a, b) => b[2] - a[2]));
+  const none = shown(rows.filter(([, , calls]) => calls === 0));
+  return none.length > 0 ? [placed, none] : [placed];
+}
+
+export function flowTables(answer: FlowAnswer, scope: string): { title: string; rows: string[][] }[] {
+  return Object.entries(answer.applications).map(([application, entries]) => ({
+    title: `Form items of ${application}: ${scope}`,
+    rows: entries.map((entry) => FLOW_FIELDS.map((field) => String(entry[field]))),
+  }));
+}
+
+/** RFC 4180 quoting, after an apostrophe before a text (not a number) that a spreadsheet would run as a formula. */
+const csvField = (cell: string): string => {
+  const text = /^[=+\-@\t\r]/.test(cell) && !Number.isFinite(Number(cell)) ? `'${cell}` : cell;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+
+export const csv = (lines: readonly (readonly string[])[]): string => lines.map((line) => `${line.map(csvField).join(',')}\r\n`).join('');
+
+export function seriesCsv(answer: SeriesAnswer, timeZone: string): string {
+  return csv([['period_start', ...Object.keys(answer)], ...seriesRows(answer, timeZone)]);
+}
+
+export function geographicCsv(answer: GeographicAnswer): string {
+  return csv([['country', 'state', 'calls'], ...geographicTables(answer).flat()]);
+}
+
+export function flowCsv(answer: FlowAnswer): string {
+  const rows = Object.entries(answer.applications).flatMap(([application, entries]) =>
+    entries.map((entry) => [application, ...FLOW_FIELDS.map((field) => String(entry[field]))]),
+  );
+  return csv([['application', ...FLOW_FIELDS], ...rows]);
+}
