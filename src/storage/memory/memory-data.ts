@@ -1,0 +1,65 @@
+import type { Account } from '../../accounts/account';
+import { isAccountPhones, type PhoneScope } from '../store';
+import { CallIdSet } from './call-id-set';
+import { CallerTable } from './caller-table';
+import { CallHistory } from './call-history';
+import { CallRollups } from './call-rollups';
+import { FormItemTable } from './form-item-table';
+
+/**
+ * What the memory store's accounts, phones and calls share, as the PostgreSQL repositories share their
+ * database: an account's time-zone change or a number's assignment rebuilds rollups from the calls, and
+ * each of those changes, like calls added, moves the account's data version.
+ */
+export class MemoryData {
+  readonly accounts = new Map<string, Account>();
+  readonly phoneOwner = new Map<string, string>();
+  readonly phonesByAccount = new Map<string, Set<string>>();
+  readonly callIds = new CallIdSet();
+  readonly callers = new CallerTable();
+  readonly formItems = new FormItemTable();
+  readonly history = new CallHistory();
+  readonly rollups = new CallRollups(this.callers, this.formItems, this.history);
+  private readonly phoneIndexes = new Map<string, number>();
+  private readonly dataVersions = new Map<string, number>();
+
+  phoneIndexOf(phone: string): number {
+    let index = this.phoneIndexes.get(phone);
+    if (index === undefined) {
+      index = this.phoneIndexes.size;
+      this.phoneIndexes.set(phone, index);
+    }
+    return index;
+  }
+
+  /** The indexes of the numbers in scope that have calls. */
+  scopeIndexes(scope: PhoneScope): number[] {
+    return this.knownPhoneIndexes(isAccountPhones(scope) ? (this.phonesByAccount.get(scope.ownedBy) ?? []) : scope);
+  }
+
+  /** One pass over the call history, however many of the phones it rebuilds. */
+  rebuildRollups(phones: Iterable<string>, timeZone: string): void {
+    const indexes = new Set(this.knownPhoneIndexes(phones));
+    if (indexes.size === 0) return;
+    for (const index of indexes) this.rollups.forget(index);
+    this.history.forEachCallOf(indexes, (call) => this.rollups.add(call, timeZone));
+  }
+
+  dataVersion(accountId: string): number {
+    return this.dataVersions.get(accountId) ?? 0;
+  }
+
+  dataChanged(accountId: string): void {
+    this.dataVersions.set(accountId, this.dataVersion(accountId) + 1);
+  }
+
+  /** The indexes of those phones that have calls. */
+  private knownPhoneIndexes(phones: Iterable<string>): number[] {
+    const indexes: number[] = [];
+    for (const phone of phones) {
+      const index = this.phoneIndexes.get(phone);
+      if (index !== undefined) indexes.push(index);
+    }
+    return indexes;
+  }
+}
