@@ -1,3 +1,4 @@
+import { TOOLS, TOOLS_IN_WORDS } from '../accounts/account';
 /**
  * Every error the server reports, defined once: a stable code (sent in X-Error-Code, logged, asserted by
  * tests), its HTTP status (specification.md §2.1 for the reporting API), and the message a person reads.
@@ -31,7 +32,7 @@ interface CatalogueEntry {
  */
 export const ERROR_CODES = {
   IVR_INVALID_PARAMETER: { status: 400, when: 'a path, query or body field is malformed or out of range (the message names it)' },
-  IVR_INVALID_TOOL: { status: 400, when: 'POST /api/auth names a tool other than dev, fuse, insight or fuseplus' },
+  IVR_INVALID_TOOL: { status: 400, when: `POST /api/auth names a tool other than ${TOOLS_IN_WORDS}` },
   IVR_MISSING_FIELD: { status: 400, when: 'a required field is absent (tool, login, password; a new account\'s password)' },
   IVR_END_BEFORE_START: { status: 400, when: 'a report\'s end date is earlier than its start date' },
   IVR_RANGE_TOO_LONG: { status: 400, when: 'a report\'s range covers more days than MAX_RANGE_DAYS' },
@@ -113,7 +114,7 @@ export const errors = {
       `the range holds more than ${mostEntries} form items, the most the diagnostic flow reports at once: ask for a shorter range or one number`,
     ),
   invalidTool: () =>
-    make('IVR_INVALID_TOOL', 'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus'),
+    make('IVR_INVALID_TOOL', `Invalid tool parameter. Allowed values are: ${TOOLS.join(', ')}`),
   missingField: (field: string) => make('IVR_MISSING_FIELD', `${field} is required`),
   malformedBody: () => make('IVR_MALFORMED_BODY', 'request body could not be parsed'),
   bodyTooLarge: (limitBytes: number) =>

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { CallRecordInput } from '../domain/call-record';
+import { errors } from '../errors/catalogue';
 import { DEMO_ACCOUNT } from '../startup-data/demo/demo-account';
 
 /**
@@ -275,7 +276,7 @@ function reporting(days: ExampleDays): ExampleExchange[] {
     summary: 'A tool that does not exist',
     operationId: 'authenticate',
     body: { mediaType: FORM_TYPE, value: { tool: 'nope', login, password } },
-    response: { status: 400, mediaType: JSON_TYPE, body: { error: 'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus' } },
+    response: { status: 400, mediaType: JSON_TYPE, body: { error: errors.invalidTool().message } },
   },
   {
     name: 'wrongPassword',

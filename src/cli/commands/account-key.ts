@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from 'commander';
-import { TOOLS, type Tool } from '../../accounts/account';
+import { Argument, InvalidArgumentError } from 'commander';
+import { TOOLS, TOOLS_IN_WORDS, type Tool } from '../../accounts/account';
 
 /** commander argument parser for TOOL, so a typo is refused before anything is sent. */
 export function parseTool(value: string): Tool {
@@ -7,3 +7,6 @@ export function parseTool(value: string): Tool {
   if (tool === undefined) throw new InvalidArgumentError(`must be one of ${TOOLS.join(', ')}`);
   return tool;
 }
+
+/** The TOOL argument of the account and phone commands, parsed by parseTool. */
+export const toolArgument = () => new Argument('<tool>', TOOLS_IN_WORDS).argParser(parseTool);

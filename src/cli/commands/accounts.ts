@@ -1,10 +1,10 @@
-import { Argument, Command, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { text } from 'node:stream/consumers';
 import type { AccountFields } from '../admin-client';
 import { accountTable, describeAccount } from '../account-format';
 import { CliError } from '../cli-error';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
-import { parseTool } from './account-key';
+import { toolArgument } from './account-key';
 import type { Tool } from '../../accounts/account';
 
 interface PasswordOptions {
@@ -17,8 +17,6 @@ interface AccountOptions extends ServerOptions, PasswordOptions {
   readonly active?: boolean;
   readonly inactive?: boolean;
 }
-
-const toolArgument = () => new Argument('<tool>', 'dev, fuse, insight or fuseplus').argParser(parseTool);
 
 function withAccountOptions(command: Command): Command {
   return withServerOptions(

@@ -1,13 +1,13 @@
-import { Argument, Command } from 'commander';
+import { Command } from 'commander';
 import type { Tool } from '../../accounts/account';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
-import { parseTool } from './account-key';
+import { toolArgument } from './account-key';
 
 function phoneCommand(name: string, description: string): Command {
   return withServerOptions(
     new Command(name)
       .description(description)
-      .addArgument(new Argument('<tool>', 'dev, fuse, insight or fuseplus').argParser(parseTool))
+      .addArgument(toolArgument())
       .argument('<login>', 'the account login')
       .argument('<phone...>', 'one or more numbers, 1-15 digits, an optional leading +'),
   );
