@@ -33,7 +33,10 @@ function walk(stack: readonly Layer[], prefix: string, patterns: Map<object, str
  * not per phone and date. Nothing is done per request: the request's route is `req.route`, the last one
  * Express matched, which it never unsets, so an answer from the error handler keeps it. (An accessor on
  * the request prototype catching `req.route` as it was set, tried first, slowed every property store on
- * requests by several microseconds.)
+ * requests by several microseconds.) Not a speed path: `req.baseUrl + req.route.path`, the library's own
+ * reading, gives other labels: `/healthz/` for a route mounted at a path, the letter case the client sent
+ * (`/ADMIN/accounts`), and for an answer from the error handler the route without its mount (`/auth`,
+ * `/events/...`, and `/` for a 405 on /healthz, the dashboard's label).
  */
 export function routePatterns(app: Express): (req: Request) => string | undefined {
   let patterns: Map<object, string> | undefined;

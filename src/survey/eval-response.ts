@@ -21,6 +21,9 @@ const FRAMES = new Map(
  * The rpc/encoded answer of svcEval or plumEval: the wrapper element in the body namespace and the part unqualified,
  * as SOAP 1.1 rpc style has it, untyped since the WSDL gives its type (a typed part reaches the soap
  * package's client as an object). The response was checked to hold only characters XML can carry.
+ *
+ * The same bytes as xml2js's Builder writes (asserted by `npm run bench:fast-paths`), which takes 7.2 µs an
+ * answer against 0.08 µs here (2026-11-25, pinned to one core): some 2% of a svcEval call at full load.
  */
 export function evalResponseEnvelope(operation: SurveyOperation, response: string): string {
   const { head, tail } = FRAMES.get(operation) as { head: string; tail: string };

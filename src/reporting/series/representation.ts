@@ -16,8 +16,14 @@ function upperBound(report: SeriesReport): number {
 /**
  * JSON is written by hand, straight into one buffer: keys are digit strings and values finite numbers,
  * so nothing needs escaping, and the period keys keep ascending order whatever the engine does with
- * integer-like property names. Each key's text is made once (period-keys.ts), and none per value. Plain loops
+ * integer-like property names (JSON.stringify would put a negative key, a period before 1970 east of UTC,
+ * after the positive ones). Each key's text is made once (period-keys.ts), and none per value. Plain loops
  * over locals: this runs for every value of a report that is not kept.
+ *
+ * What it buys (`npm run bench:fast-paths`, 2026-11-25, pinned to one core): the one-year daily report over
+ * ALL (38 kB) in 0.18 ms against 0.69 ms for Buffer.from(JSON.stringify(...)) of the object built from the
+ * report (3.9x; 2.0-6.4x over seven runs), about half of a year's report built on every request
+ * (REPORT_CACHE_BYTES=0); the eight-day one in 4 µs against 15 µs. Nothing for a kept report.
  */
 function toJsonBytes(report: SeriesReport): Buffer {
   const keyBytes = report.keys.jsonText;
