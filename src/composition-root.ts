@@ -38,7 +38,7 @@ import { systemClock, type Clock } from './time/clock';
  */
 
 /** What every service shares: one store, one clock, one logger, one set of metrics, one shutdown state, one survey handler. */
-export interface SharedDependencies {
+interface SharedDependencies {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -50,13 +50,13 @@ export interface SharedDependencies {
 }
 
 /** The shared dependencies but the store, which is opened with the logger decided here. */
-export type ProcessDependencies = Omit<SharedDependencies, 'store'>;
+type ProcessDependencies = Omit<SharedDependencies, 'store'>;
 
 /** The shared dependencies a caller brings: a store always, and whichever fakes a test puts in place of the defaults. */
 export type GivenDependencies = Pick<SharedDependencies, 'store'> & Partial<ProcessDependencies>;
 
 /** Every default of a shared dependency, decided once: the system clock, logs at LOG_LEVEL, fresh metrics, no shutdown begun, SURVEY_HANDLER or the sample. */
-export function processDependencies(config: Config, given: Partial<ProcessDependencies>): ProcessDependencies {
+function processDependencies(config: Config, given: Partial<ProcessDependencies>): ProcessDependencies {
   return {
     clock: given.clock ?? systemClock,
     logger: given.logger ?? createLogger(config.server.logLevel),
@@ -68,7 +68,7 @@ export function processDependencies(config: Config, given: Partial<ProcessDepend
 }
 
 /** Every service of the app, built once from its feature's settings and the shared dependencies. */
-export function createServices(config: Config, shared: SharedDependencies): AppServices {
+function createServices(config: Config, shared: SharedDependencies): AppServices {
   const { clock, logger, metrics } = shared;
   // Every service uses the store through this view, so each failed call counts against its dependency.
   const store = countingDependencyErrors(shared.store, metrics);
