@@ -5,7 +5,7 @@ import { accountAdmin } from './admin/accounts/account-admin';
 import { createApp, type AppServices } from './app';
 import { configWarnings, loadConfig, type Config } from './config/config';
 import { loadDashboardAssets } from './dashboard/assets';
-import { heavyTurns } from './http/heavy-turns';
+import { heavyTurns } from './http/heavy-turns/heavy-turns';
 import { listen, listenOptions, type RunningServer } from './listen';
 import { createLogger } from './logger';
 import { apiDocument } from './openapi/document';

@@ -1,5 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
-import { ACCESS_LOG_REDACTIONS } from './http/access-log';
+import { ACCESS_LOG_REDACTIONS } from './http/access-log/access-log';
 
 /**
  * Structured JSON logs on standard output, written synchronously: pino's asynchronous default can put the

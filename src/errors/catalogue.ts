@@ -132,7 +132,7 @@ export const errors = {
     make('IVR_BODY_TOO_SLOW', `the request body arrives too slowly: less than ${bytesPerSecond} bytes/s over ${windowSeconds} s (MIN_BODY_RATE_BYTES_PER_SECOND)`,
       { Connection: 'close' },
     ),
-  // Refused before any route, most by Node's HTTP parser (src/http/client-error.ts); the connection closes.
+  // Refused before any route, most by Node's HTTP parser (src/http/client-error/client-error.ts); the connection closes.
   malformedRequest: (reason: string) => make('IVR_MALFORMED_REQUEST', reason, { Connection: 'close' }),
   headersTooLarge: (limitBytes: number) =>
     make('IVR_HEADERS_TOO_LARGE', `the request headers are larger than ${limitBytes} bytes`, { Connection: 'close' }),

@@ -2,7 +2,7 @@ import type { OpenAPIRegistry, ResponseConfig, ZodContentObject } from '@asteaso
 import type { ZodType } from 'zod';
 import { ADMIN_REALM } from '../admin/admin-token';
 import { ERROR_CODES } from '../errors/catalogue';
-import { ERROR_CODE_HEADER, errorBodySchema } from '../http/representation';
+import { ERROR_CODE_HEADER, errorBodySchema } from '../http/representation/representation';
 import { REALM } from '../reporting/basic-auth/require-credentials';
 import { SESSION_COOKIE } from '../survey/session-cookie';
 
@@ -103,7 +103,7 @@ export function errorResponse(description: string, { xml, headers = {} }: { read
   return { description, headers: { ...headers, ...ERROR_CODE }, content: xml ? jsonOrXml(errorBodySchema) : jsonOnly(errorBodySchema) };
 }
 
-/** The refusal's code in the error catalogue, on every error answer (src/http/representation.ts). */
+/** The refusal's code in the error catalogue, on every error answer (src/http/representation/representation.ts). */
 const ERROR_CODE = {
   [ERROR_CODE_HEADER]: {
     description: "The refusal's stable code in the server's error catalogue (docs/errors.md says when each is answered); the body's message may change, the code does not",

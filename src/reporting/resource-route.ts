@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Account } from '../accounts/account';
-import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation';
+import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation/representation';
 import type { PhoneScope, Store } from '../storage/store';
 import { authenticatedAccount } from './basic-auth/require-credentials';
 import type { RangeQuery } from './query/params';

@@ -1,5 +1,5 @@
 import { Router, type ErrorRequestHandler } from 'express';
-import { knownError, methodNotAllowed, notFound } from '../http/error-handler';
+import { knownError, methodNotAllowed, notFound } from '../http/error-handler/error-handler';
 import type { Authenticate } from './auth/authenticate';
 import { authenticateRoute } from './auth/route';
 import type { TemporaryCredentials } from './auth/temporary-credentials';

@@ -1,8 +1,8 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
-import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler';
-import type { HeavyTurns } from '../http/heavy-turns';
+import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler/error-handler';
+import type { HeavyTurns } from '../http/heavy-turns/heavy-turns';
 import { answerCall, type SurveyCallDependencies } from './answer-call';
 import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { Builder } from 'xml2js';
 import type { AppError } from '../errors/catalogue';
-import { ERROR_CODE_HEADER } from '../http/representation';
+import { ERROR_CODE_HEADER } from '../http/representation/representation';
 import { SOAP_11_ENVELOPE } from './wsdl';
 
 const builder = new Builder({

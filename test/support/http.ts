@@ -4,7 +4,7 @@ import { listen, listenOptions, type RunningServer } from '../../src/listen';
 
 /**
  * The connection settings of a default configuration, but no cap on connections per address: tests send
- * hundreds of requests at once from 127.0.0.1 (src/http/connection-guards.test.ts tests the cap).
+ * hundreds of requests at once from 127.0.0.1 (src/http/connection-guards/connection-guards.test.ts tests the cap).
  */
 const TEST_LISTEN_OPTIONS = listenOptions(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).server);
 

@@ -1,7 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
-import { methodNotAllowed } from '../../http/error-handler';
+import { methodNotAllowed } from '../../http/error-handler/error-handler';
 import { accountViewSchema, type AccountAdmin, type AccountKey } from './account-admin';
 import { parseAccountChanges, parseAccountKey, parsePhone } from './params';
 

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ERROR_CODE_HEADER } from './representation';
+import { ERROR_CODE_HEADER } from '../representation/representation';
 
 declare module 'node:http' {
   interface IncomingMessage {

@@ -2,14 +2,14 @@ import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { promisify } from 'node:util';
-import { composeApp } from '../composition-root';
-import { loadConfig } from '../config/config';
-import { createLogger } from '../logger';
-import { listen, listenOptions, type RunningServer } from '../listen';
-import { createMemoryStore } from '../storage/memory/memory-store';
-import { FakeClock } from '../../test/support/fake-clock';
-import { LogLines } from '../../test/support/log-lines';
-import { faultBody } from '../../test/survey-clients/support';
+import { composeApp } from '../../composition-root';
+import { loadConfig } from '../../config/config';
+import { createLogger } from '../../logger';
+import { listen, listenOptions, type RunningServer } from '../../listen';
+import { createMemoryStore } from '../../storage/memory/memory-store';
+import { FakeClock } from '../../../test/support/fake-clock';
+import { LogLines } from '../../../test/support/log-lines';
+import { faultBody } from '../../../test/survey-clients/support';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789';
 

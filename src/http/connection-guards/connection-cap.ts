@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { errors } from '../errors/catalogue';
-import { endWithRefusal } from './client-error';
+import { errors } from '../../errors/catalogue';
+import { endWithRefusal } from '../client-error/client-error';
 import { lingerBeforeClosing, type LingeringBounds } from './lingering-close';
 
 const REFUSED = Symbol('ivr-reporting.refusedConnection');
