@@ -14,7 +14,7 @@ import { mountProbes } from './operations/probes';
 import { requestMetrics } from './operations/request-metrics';
 import type { OperationsServices } from './operations/services';
 import { reportingRouter, type ReportingServices } from './reporting/router';
-import { isReportingPath, withinSectionSeven } from './reporting/section-seven';
+import { isReportingPath, withinContractStatuses } from './reporting/contract-statuses';
 import { soapPathMatcher, surveyRouter, type SurveyServices } from './survey/router';
 import { sendSoapFault } from './survey/soap-fault';
 
@@ -55,7 +55,7 @@ export function createApp(services: AppServices): Express {
       const stalled = reason.kind === 'idle' ? errors.bodyStalled(reason.seconds) : errors.bodyTooSlow(reason.bytesPerSecond, reason.windowSeconds);
       if (isSoapPath(req.path)) sendSoapFault(res, stalled);
       // The path as sent: a router the request is inside has taken its mount path off req.path.
-      else res.send(renderError(req, res, isReportingPath(req.baseUrl + req.path) ? withinSectionSeven(stalled) : stalled));
+      else res.send(renderError(req, res, isReportingPath(req.baseUrl + req.path) ? withinContractStatuses(stalled) : stalled));
     }),
   );
   app.use('/api', reportingRouter(services.reporting));

@@ -6,7 +6,7 @@ import type { TemporaryCredentials } from './auth/temporary-credentials';
 import { requireCredentials } from './basic-auth/require-credentials';
 import type { DataResource } from './data-resources';
 import type { RateLimitGroups } from '../rate-limit/groups';
-import { withinSectionSeven } from './section-seven';
+import { withinContractStatuses } from './contract-statuses';
 
 /** What the reporting API is made of, built once in the composition root. */
 export interface ReportingServices {
@@ -35,15 +35,15 @@ export function reportingRouter({ authenticate, credentials, limits, dataResourc
       .all(limits.unidentifiedData, methodNotAllowed(['GET', 'HEAD']));
   }
   router.use(limits.unidentifiedData, notFound());
-  router.use(countUncountedRefusal(limits), sectionSevenStatuses());
+  router.use(countUncountedRefusal(limits), contractStatuses());
   return router;
 }
 
-/** The reporting API's errors held to the specification's statuses (section-seven.ts). */
-function sectionSevenStatuses(): ErrorRequestHandler {
+/** The reporting API's errors held to the specification's statuses (contract-statuses.ts). */
+function contractStatuses(): ErrorRequestHandler {
   return (error: unknown, req, _res, next) => {
     const known = knownError(error, req);
-    next(known === undefined ? error : withinSectionSeven(known));
+    next(known === undefined ? error : withinContractStatuses(known));
   };
 }
 

@@ -15,7 +15,7 @@ let server: TestServer;
 beforeAll(requirePhpSoap);
 afterEach(() => server.close());
 
-describe('the state table of section 3, through PHP SoapClient in WSDL mode', () => {
+describe('the state table of specification.md §3.2, through PHP SoapClient in WSDL mode', () => {
   beforeEach(async () => {
     server = await startTestServer();
   });

@@ -96,7 +96,7 @@ describe('a plumEval call', () => {
     expect(response.text).toBe(responseBody(JSON.stringify({ questionTexts: [], answers: [], aniIp: '198.51.100.4', sessionId: 'web-1' }), 'plumEval'));
   });
 
-  test('follows the state table of section 3 by session_id, without cookies', async () => {
+  test('follows the state table of specification.md §3.2 by session_id, without cookies', async () => {
     server = await startTestServer();
     const page = (answer: string, sessionId: string) => plumEval(['Agree?'], [answer], { ani_ip: '192.0.2.7', dnis: '18005550100', session_id: sessionId });
     const responses: string[] = [];

@@ -41,7 +41,7 @@ async function expectError(response: Response, status: number, error: string): P
   expect(handlerCalls).toEqual([]);
 }
 
-describe('the state table of section 3, through the REST twin', () => {
+describe('the state table of specification.md §3.2, through the REST twin', () => {
   beforeEach(async () => {
     server = await startTestServer();
   });

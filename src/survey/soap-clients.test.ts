@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../test/support/test-server
 import { runSoapClients, SOAP_CLIENTS, type PhpCall, type SoapClientName, type SoapOperation } from '../../test/survey-clients/support';
 
 /*
- * The state table of section 3 through each real SOAP client a survey system is written with (PHP's
+ * The state table of specification.md §3.2 through each real SOAP client a survey system is written with (PHP's
  * SoapClient, zeep, suds), built from each WSDL (svcEval's and plumEval's), on pages of 0, 1 and many
  * questions: every client sends an empty array its own way (suds leaves the part out).
  */

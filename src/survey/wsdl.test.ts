@@ -44,7 +44,7 @@ function at(node: XmlNode, ...path: string[]): XmlNode {
 
 const attributes = (node: XmlNode): Record<string, string> => node.$ ?? {};
 
-test('the WSDL describes SampleWebservice exactly as section 4.3 names it: rpc/encoded SOAP 1.1 over HTTP', async () => {
+test('the WSDL describes SampleWebservice exactly as specification.md §3.1 names it: rpc/encoded SOAP 1.1 over HTTP', async () => {
   server = await startTestServer();
   const { text } = await getWsdl(server);
   // xml2js keeps the prefixes as written, so the declarations below pin what each prefix means.

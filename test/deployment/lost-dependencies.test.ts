@@ -97,7 +97,7 @@ const authenticate = (url: string) =>
   request(url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
 
 describeWithPostgres('PostgreSQL lost while the server runs', () => {
-  test('answers at once that it is unavailable (section 7\'s 500 on /api), then serves again by itself when the database is back', async () => {
+  test('answers at once that it is unavailable (specification.md §2.1\'s 500 on /api), then serves again by itself when the database is back', async () => {
     schema = await createTestSchema();
     const base = await serveOn(await openPostgresStore(await throughProxy(schema.url), createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS));
     expect((await authenticate(base)).status).toBe(200);

@@ -7,7 +7,7 @@ import { AppError, errors } from '../errors/catalogue';
  * retrying; a body too slow to wait for (408) is a 400, as a body that stopped arriving is. Code and
  * cause are kept for the log.
  */
-export function withinSectionSeven(error: AppError): AppError {
+export function withinContractStatuses(error: AppError): AppError {
   if (error.statusCode === 503) {
     const unknown = errors.internal();
     return new AppError(error.code, unknown.statusCode, unknown.message, error.headers, error.cause);
