@@ -6,7 +6,7 @@ import { integer, optionalText } from '../config/variables';
  * document, the dashboard's files, the probes and the metrics): the survey service mounted on one of
  * them would hide the route or be hidden by it, depending on the order.
  */
-export const RESERVED_PATHS = ['/api', '/admin', '/docs', '/openapi.json', '/dashboard', '/healthz', '/readyz', '/metrics'] as const;
+const RESERVED_PATHS = ['/api', '/admin', '/docs', '/openapi.json', '/dashboard', '/healthz', '/readyz', '/metrics'] as const;
 
 /** An absolute URL path of plain segments, so it is safe in routes, cookies and the WSDL. */
 const urlPath = z
