@@ -35,6 +35,7 @@ module.exports = {
         '<rootDir>/src/admin/accounts/accounts.test.ts',
         '<rootDir>/src/admin/calls/calls-import.test.ts',
         '<rootDir>/src/admin/accounts/phones.test.ts',
+        '<rootDir>/src/admin/clock/clock.test.ts',
         '<rootDir>/test/fuzz/http-fuzz.test.ts',
       ],
       setupFilesAfterEnv: ['<rootDir>/test/support/use-postgres-store.ts', ...base.setupFilesAfterEnv],

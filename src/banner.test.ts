@@ -42,4 +42,19 @@ describe('the start banner', () => {
     expect(warnings({ NODE_ENV: 'development' })).toEqual([]);
     expect(warnings({})).toEqual([]);
   });
+
+  test('says which clock the server runs: the system\'s, or one the admin API moves forward with SANDBOX_CLOCK', () => {
+    const clock = (env: NodeJS.ProcessEnv) => line(banner(URL, loadConfig(env), { demo: undefined, seed: undefined }), 'Clock');
+    expect(clock({})).toBe("Clock: the system's (SANDBOX_CLOCK=true lets the admin API move it forward)");
+    expect(clock({ SANDBOX_CLOCK: 'true', ADMIN_TOKEN: 'a-long-enough-admin-token' })).toBe(
+      'Clock: movable (SANDBOX_CLOCK): POST http://127.0.0.1:3000/admin/clock {"advance_seconds": n} moves it forward',
+    );
+  });
+
+  test('warns of SANDBOX_CLOCK=true without ADMIN_TOKEN, which leaves nothing to move the clock', () => {
+    const text = banner(URL, loadConfig({ SANDBOX_CLOCK: 'TRUE' }), { demo: undefined, seed: undefined });
+    expect(line(text, 'Warning: ')).toBe(
+      'Warning: SANDBOX_CLOCK=true without ADMIN_TOKEN: the clock can be moved only through the admin API, which is off',
+    );
+  });
 });

@@ -71,6 +71,9 @@ export function banner(url: string, config: Config, { demo, seed }: LoadedData):
     config.admin.token === undefined
       ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'
       : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)`,
+    config.clock.movable
+      ? `Clock: movable (SANDBOX_CLOCK): POST ${base}/admin/clock {"advance_seconds": n} moves it forward`
+      : "Clock: the system's (SANDBOX_CLOCK=true lets the admin API move it forward)",
     ...(seed === undefined ? [] : [seedLine(config, seed)]),
     ...configWarnings(config).map((warning) => `Warning: ${warning}`),
     '',

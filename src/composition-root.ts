@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { passwordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
+import { MovableClock } from './admin/clock/movable-clock';
 import { createApp, type AppServices } from './app';
 import { configWarnings, loadConfig, type Config } from './config/config';
 import { loadDashboardAssets } from './dashboard/assets';
@@ -40,7 +41,10 @@ import { systemClock, type Clock } from './time/clock';
 /** What every service shares: one store, one clock, one logger, one set of metrics, one shutdown state, one survey handler. */
 interface SharedDependencies {
   readonly store: Store;
+  /** What every window, expiry and "today" reads: the movable clock when SANDBOX_CLOCK is set. */
   readonly clock: Clock;
+  /** Set with SANDBOX_CLOCK: the admin API moves it forward. */
+  readonly movableClock: MovableClock | undefined;
   readonly logger: Logger;
   readonly metrics: AppMetrics;
   /** Begun at the first signal (src/server-process.ts): GET /readyz then answers 503. */
@@ -52,13 +56,22 @@ interface SharedDependencies {
 /** The shared dependencies but the store, which is opened with the logger decided here. */
 type ProcessDependencies = Omit<SharedDependencies, 'store'>;
 
-/** The shared dependencies a caller brings: a store always, and whichever fakes a test puts in place of the defaults. */
-export type GivenDependencies = Pick<SharedDependencies, 'store'> & Partial<ProcessDependencies>;
+/** What a test may put in place of a default: not the movable clock, which SANDBOX_CLOCK makes around the clock given. */
+type ReplaceableDependencies = Partial<Omit<ProcessDependencies, 'movableClock'>>;
 
-/** Every default of a shared dependency, decided once: the system clock, logs at LOG_LEVEL, fresh metrics, no shutdown begun, SURVEY_HANDLER or the sample. */
-function processDependencies(config: Config, given: Partial<ProcessDependencies>): ProcessDependencies {
+/** The shared dependencies a caller brings: a store always, and whichever fakes a test puts in place of the defaults. */
+export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableDependencies;
+
+/**
+ * Every default of a shared dependency, decided once: the system clock (movable with SANDBOX_CLOCK), logs
+ * at LOG_LEVEL, fresh metrics, no shutdown begun, SURVEY_HANDLER or the sample.
+ */
+function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
+  const clock = given.clock ?? systemClock;
+  const movableClock = config.clock.movable ? new MovableClock(clock) : undefined;
   return {
-    clock: given.clock ?? systemClock,
+    clock: movableClock ?? clock,
+    movableClock,
     logger: given.logger ?? createLogger(config.server.logLevel),
     metrics: given.metrics ?? createAppMetrics(),
     shutdown: given.shutdown ?? shutdownState(),
@@ -99,6 +112,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
             accounts: accountAdmin(store, config.accounts.defaultTimeZone, passwords),
             store,
             importedCalls: metrics,
+            clock: { clock, movable: shared.movableClock },
           },
     survey: {
       call: {

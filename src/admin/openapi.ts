@@ -4,6 +4,7 @@ import { accountViewSchema } from './accounts/account-admin';
 import { accountChangesSchema, accountPathSchema, accountPhonePathSchema } from './accounts/params';
 import { accountListSchema } from './accounts/routes';
 import { importSummarySchema } from './calls/route';
+import { clockAdvanceSchema, clockViewSchema } from './clock/routes';
 import type { RateLimitSettings } from '../rate-limit/settings';
 import { callRecordWireSchema } from '../domain/call-record';
 import { BEARER_AUTH, errorResponse, JSON_TYPE, jsonOnly, type SharedHeaders } from '../openapi/components';
@@ -88,6 +89,17 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
     responses: { 200: account('Revoked'), 400: failure('An invalid tool or login'), 404: failure('No such account') },
   });
   register({
+    method: 'post',
+    path: '/admin/accounts/{tool}/{login}/credentials/expire',
+    operationId: 'expireCredentials',
+    summary: "Expire the account's temporary credentials now",
+    description:
+      'For testing a client: the next data request with any pair issued so far gets the 401 of credentials unused for ' +
+      'CREDENTIAL_TTL_SECONDS, and the client must authenticate again. The same as DELETE on the credentials.',
+    request: { params: accountPathSchema },
+    responses: { 200: account('Expired'), 400: failure('An invalid tool or login'), 404: failure('No such account') },
+  });
+  register({
     method: 'put',
     path: '/admin/accounts/{tool}/{login}/phones/{phone}',
     operationId: 'assignPhone',
@@ -113,6 +125,31 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
       200: account('Released'),
       400: failure('An invalid tool, login or phone number'),
       404: failure('No such account, or the number is not on it'),
+    },
+  });
+  const clock = (description: string): ResponseConfig => ({ description, headers: { ...limited }, content: jsonOnly(clockViewSchema) });
+  register({
+    method: 'get',
+    path: '/admin/clock',
+    operationId: 'getClock',
+    summary: "The server's time",
+    description: 'What every rate-limit window and credential expiry reads, how far it has been moved, and whether it may be.',
+    responses: { 200: clock("The server's time") },
+  });
+  register({
+    method: 'post',
+    path: '/admin/clock',
+    operationId: 'advanceClock',
+    summary: "Move the server's time forward",
+    description:
+      'Only on a server started with SANDBOX_CLOCK=true: rate-limit windows roll over and temporary credentials age as if the ' +
+      'time had passed. It never moves back. Each instance keeps its own clock.',
+    request: { body: { required: true, content: jsonOnly(clockAdvanceSchema) } },
+    responses: {
+      200: clock('Moved'),
+      400: failure('advance_seconds missing, not a whole number, below 1 or over ten years, or another field'),
+      409: failure('The server was started without SANDBOX_CLOCK=true: its clock does not move'),
+      415: failure('A body in another type than application/json'),
     },
   });
   register({

@@ -4,6 +4,7 @@ import type { ImportedCallsCounter } from '../operations/app-metrics';
 import type { Store } from '../storage/store';
 import type { AccountAdmin } from './accounts/account-admin';
 import { accountRoutes } from './accounts/routes';
+import { clockRoutes, type ClockAdmin } from './clock/routes';
 import { requireAdminToken } from './admin-token';
 import { importCallsRoute } from './calls/route';
 
@@ -17,6 +18,8 @@ export interface AdminServices {
   readonly store: Store;
   /** Where the import's outcomes are counted (the app's metrics). */
   readonly importedCalls: ImportedCallsCounter;
+  /** The server's clock, and whether it moves (SANDBOX_CLOCK). */
+  readonly clock: ClockAdmin;
 }
 
 /**
@@ -29,10 +32,11 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ token, limit, accounts, store, importedCalls }: AdminServices): Router {
+export function adminRouter({ token, limit, accounts, store, importedCalls, clock }: AdminServices): Router {
   const router = Router();
   router.use(answerInJson, limit, requireAdminToken(token));
   router.use(accountRoutes(accounts));
+  router.use(clockRoutes(clock));
   router.route('/calls').post(importCallsRoute(store, importedCalls)).all(methodNotAllowed(['POST']));
   return router;
 }

@@ -20,6 +20,7 @@ describe('configuration', () => {
       reporting: { weekStart: 'monday', maxRangeDays: 3660, reportCacheBytes: 67_108_864, credentialTtlSeconds: 86_400 },
       rateLimits: { auth: 15, data: 150, admin: 90_000, survey: 20_000, windowSeconds: 900 },
       admin: { token: undefined },
+      clock: { movable: false },
       survey: {
         soapPath: '/survey',
         plumPath: '/survey/plum',
@@ -121,6 +122,7 @@ describe('configuration', () => {
     ['REQUEST_IDLE_TIMEOUT_SECONDS', '0', 'REQUEST_IDLE_TIMEOUT_SECONDS="0": must be a whole number from 1 to 3600'],
     ['DEPENDENCY_TIMEOUT_SECONDS', '601', 'DEPENDENCY_TIMEOUT_SECONDS="601": must be a whole number from 1 to 600'],
     ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL="ftp://x": must be an http or https URL'],
+    ['SANDBOX_CLOCK', 'yes', 'SANDBOX_CLOCK="yes": must be one of true, false'],
     ['STORE', 'mongodb', 'STORE="mongodb": must be one of memory, postgres'],
     ['DATABASE_URL', 'mysql://db/ivr', 'DATABASE_URL="mysql://db/ivr": must be a postgres:// or postgresql:// URL'],
     ['DATABASE_URL', 'mysql://ivr:s3cret@db/ivr', 'DATABASE_URL="mysql://ivr:***@db/ivr": must be a postgres:// or postgresql:// URL'],

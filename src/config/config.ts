@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountSettings } from '../accounts/settings';
 import { adminSettings } from '../admin/settings';
+import { clockSettings } from '../admin/clock/settings';
 import { serverSettings } from '../http/settings';
 import { operationsSettings } from '../operations/settings';
 import { rateLimitSettings } from '../rate-limit/settings';
@@ -23,6 +24,7 @@ const FEATURE_SETTINGS = {
   reporting: reportingSettings,
   rateLimits: rateLimitSettings,
   admin: adminSettings,
+  clock: clockSettings,
   survey: surveySettings,
   operations: operationsSettings,
 } as const;
@@ -121,6 +123,9 @@ export function configWarnings(config: Config): string[] {
       "NODE_ENV=production without PUBLIC_URL: the survey service's WSDL takes its address from each request's Host header; " +
         'set PUBLIC_URL to the address survey systems reach',
     );
+  }
+  if (config.clock.movable && config.admin.token === undefined) {
+    warnings.push('SANDBOX_CLOCK=true without ADMIN_TOKEN: the clock can be moved only through the admin API, which is off');
   }
   return warnings;
 }

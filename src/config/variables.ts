@@ -41,3 +41,6 @@ export const publicUrl = optionalText
  * no rate limit, so there only its length stops guessing.
  */
 export const bearerToken = optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional());
+
+/** true or false, in any case. */
+export const flag = oneOf(['true', 'false']).transform((value) => value === 'true');

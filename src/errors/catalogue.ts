@@ -63,6 +63,7 @@ export const ERROR_CODES = {
   IVR_PHONE_NOT_ON_ACCOUNT: { status: 404, when: 'the admin API releases a number the account does not have' },
   IVR_METHOD_NOT_ALLOWED: { status: 405, when: 'the path does not take the method (Allow says which it takes), or CONNECT' },
   IVR_PHONE_OWNED_BY_ANOTHER: { status: 409, when: 'the admin API assigns a number that another account has' },
+  IVR_CLOCK_NOT_MOVABLE: { status: 409, when: 'POST /admin/clock on a server started without SANDBOX_CLOCK=true' },
   IVR_PAYLOAD_TOO_LARGE: { status: 413, when: 'a survey call\'s body is over SOAP_MAX_BYTES' },
   IVR_UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'the body\'s Content-Type is not one the route takes' },
   IVR_RATE_LIMITED: { status: 429, when: 'past a rate limit\'s window (Retry-After says when it ends)' },
@@ -227,6 +228,8 @@ export const errors = {
     make('IVR_PHONE_NOT_ON_ACCOUNT', `phone ${phone} is not on account ${tool}/${login}`),
   phoneOwnedByAnother: (phone: string) =>
     make('IVR_PHONE_OWNED_BY_ANOTHER', `phone ${phone} is on another account; release it there first`),
+  clockNotMovable: () =>
+    make('IVR_CLOCK_NOT_MOVABLE', "this server's clock does not move: start it with SANDBOX_CLOCK=true to move it forward"),
   unsupportedMediaType: (accepted: readonly string[]) =>
     make('IVR_UNSUPPORTED_MEDIA_TYPE', `send the body as ${accepted.join(' or ')} (Content-Type)`),
 } as const;

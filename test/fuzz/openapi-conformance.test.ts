@@ -246,6 +246,13 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
   ),
   getAccount: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   revokeCredentials: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
+  expireCredentials: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
+  // This server's clock does not move (no SANDBOX_CLOCK, so that no other answer's time shifts): a valid body is told so.
+  advanceClock: {
+    mediaTypes: [JSON_TYPE],
+    accepted: [409],
+    valid: (operation) => validBody(operation, JSON_TYPE).map((body) => ({ path: {}, query: {}, body })),
+  },
   assignPhone: { mediaTypes: [], accepted: [200, 201, 404, 409], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   releasePhone: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   // A time zone the server knows; a password to create an account (the generated logins name new ones).

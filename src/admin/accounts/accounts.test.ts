@@ -220,6 +220,28 @@ describe('revoking temporary credentials', () => {
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('DELETE');
   });
+
+  test('POST .../credentials/expire expires them now: the next data request gets the 401 of expired credentials, and a login works again', async () => {
+    const events = await signedIn();
+    const expired = await admin(running.url).post('/admin/accounts/dev/alice/credentials/expire');
+    expect(expired.status).toBe(200);
+    expect(expired.body).toEqual({ tool: 'dev', login: 'alice', active: true, timezone: 'Asia/Tokyo', phones: ['15550001'] });
+    const refused = await events();
+    expect(refused.status).toBe(401);
+    expect(refused.headers['x-error-code']).toBe('IVR_UNAUTHORIZED');
+    expect(refused.body).toEqual({ error: 'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth' });
+    const again = await authenticate(running.url, { login: 'alice', password: 'pw' });
+    expect((await request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(again.login, again.password)).status).toBe(200);
+  });
+
+  test('POST .../credentials/expire of an unknown account is 404, and other methods are 405', async () => {
+    const missing = await admin(running.url).post('/admin/accounts/dev/nobody/credentials/expire');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'no account dev/nobody' });
+    const get = await admin(running.url).get('/admin/accounts/dev/alice/credentials/expire');
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+  });
 });
 
 describe('time zone change', () => {

@@ -1,7 +1,7 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router } from 'express';
 import { z } from 'zod';
-import { errors } from '../../errors/catalogue';
 import { methodNotAllowed } from '../../http/error-handler/error-handler';
+import { requireJsonIfAny } from '../json-body';
 import { accountViewSchema, type AccountAdmin, type AccountKey } from './account-admin';
 import { parseAccountChanges, parseAccountKey, parsePhone } from './params';
 
@@ -10,11 +10,6 @@ const BODY_LIMIT = '16kb';
 /** GET /admin/accounts: every account, ordered by tool then login. */
 export const accountListSchema = z.strictObject({ accounts: z.array(accountViewSchema) }).meta({ id: 'AccountList' });
 
-/** A body in any other type would be silently ignored by express.json, so it is refused instead. */
-const requireJsonIfAny: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  next(hasBody && !req.is('application/json') ? errors.unsupportedMediaType(['application/json']) : undefined);
-};
 
 const accountPath = ({ tool, login }: AccountKey): string => `/admin/accounts/${tool}/${encodeURIComponent(login)}`;
 
@@ -49,6 +44,14 @@ export function accountRoutes(admin: AccountAdmin): Router {
       res.status(200).json(await admin.revokeCredentials(parseAccountKey(req.params)));
     })
     .all(methodNotAllowed(['DELETE']));
+
+  // What a sandbox calls expiring them now: the next data request gets the 401 of 24 hours unused.
+  router
+    .route('/accounts/:tool/:login/credentials/expire')
+    .post(async (req, res) => {
+      res.status(200).json(await admin.revokeCredentials(parseAccountKey(req.params)));
+    })
+    .all(methodNotAllowed(['POST']));
 
   router
     .route('/accounts/:tool/:login/phones/:phone')
