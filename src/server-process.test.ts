@@ -45,7 +45,7 @@ describe('the server process', () => {
     server = startServerProcess({});
     const url = await server.listening();
     const printed = server.messages.text();
-    expect(printed.split('\n').slice(0, 8)).toEqual([
+    expect(printed.split('\n').slice(0, 9)).toEqual([
       `IVR reporting server listening on ${url} (in-memory store with demo data)`,
       'Rate limits and survey sessions: in this process',
       `Dashboard: ${url}/`,
@@ -53,6 +53,7 @@ describe('the server process', () => {
       `Survey web service WSDL: ${url}/survey/plum?wsdl (plumEval), ${url}/survey?wsdl (svcEval)`,
       "Survey handler: the sample state table ('accepted', 'accepted again', 'rejected')",
       'Admin API: off (set ADMIN_TOKEN to turn it on)',
+      "Clock: the system's (SANDBOX_CLOCK=true lets the admin API move it forward)",
       '',
     ]);
     expect(printed).toContain('Demo account: tool=dev login=demo password=demo-password');
