@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { methodNotAllowed } from '../../http/error-handler/error-handler';
 import { requireJsonIfAny } from '../json-body';
@@ -16,6 +16,9 @@ const accountPath = ({ tool, login }: AccountKey): string => `/admin/accounts/${
 /** The account routes of the admin API; every answer is the account (or the list) as AccountView. */
 export function accountRoutes(admin: AccountAdmin): Router {
   const router = Router();
+  const revokeCredentials: RequestHandler = async (req, res) => {
+    res.status(200).json(await admin.revokeCredentials(parseAccountKey(req.params)));
+  };
 
   router
     .route('/accounts')
@@ -40,18 +43,11 @@ export function accountRoutes(admin: AccountAdmin): Router {
 
   router
     .route('/accounts/:tool/:login/credentials')
-    .delete(async (req, res) => {
-      res.status(200).json(await admin.revokeCredentials(parseAccountKey(req.params)));
-    })
+    .delete(revokeCredentials)
     .all(methodNotAllowed(['DELETE']));
 
-  // What a sandbox calls expiring them now: the next data request gets the 401 of 24 hours unused.
-  router
-    .route('/accounts/:tool/:login/credentials/expire')
-    .post(async (req, res) => {
-      res.status(200).json(await admin.revokeCredentials(parseAccountKey(req.params)));
-    })
-    .all(methodNotAllowed(['POST']));
+  // What a sandbox calls expiring them now, the same step: the next data request gets the 401 of 24 hours unused.
+  router.route('/accounts/:tool/:login/credentials/expire').post(revokeCredentials).all(methodNotAllowed(['POST']));
 
   router
     .route('/accounts/:tool/:login/phones/:phone')
