@@ -36,6 +36,7 @@ module.exports = {
         '<rootDir>/src/admin/calls/calls-import.test.ts',
         '<rootDir>/src/admin/accounts/phones.test.ts',
         '<rootDir>/src/admin/clock/clock.test.ts',
+        '<rootDir>/src/admin/scenarios/scenarios.test.ts',
         '<rootDir>/test/fuzz/http-fuzz.test.ts',
       ],
       setupFilesAfterEnv: ['<rootDir>/test/support/use-postgres-store.ts', ...base.setupFilesAfterEnv],

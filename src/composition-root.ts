@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { passwordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
 import { MovableClock } from './admin/clock/movable-clock';
+import { noScenarios, scenarioAnswers } from './admin/scenarios/forced-answers';
 import { createApp, type AppServices } from './app';
 import { configWarnings, loadConfig, type Config } from './config/config';
 import { loadDashboardAssets } from './dashboard/assets';
@@ -88,6 +89,8 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
   const limitDependencies = { store, clock, logger, refusals: metrics };
   const { rateLimits } = config;
   const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.reporting.credentialTtlSeconds });
+  const scenariosOn = config.admin.token !== undefined && config.scenarios.enabled;
+  const scenarios = scenariosOn ? scenarioAnswers({ store, clock, counter: metrics, limits: rateLimits }) : noScenarios;
   const passwords = passwordHasher({ concurrency: config.accounts.passwordHashConcurrency, mostWaiting: config.accounts.passwordHashQueue });
   return {
     logger,
@@ -101,6 +104,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
         maxRangeDays: config.reporting.maxRangeDays,
         reports: reportCache(config.reporting.reportCacheBytes),
       }),
+      scenarios,
     },
     // Without ADMIN_TOKEN the admin API does not exist.
     admin:
@@ -113,6 +117,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
             store,
             importedCalls: metrics,
             clock: { clock, movable: shared.movableClock },
+            scenarios: { store, clock, enabled: config.scenarios.enabled },
           },
     survey: {
       call: {
@@ -131,6 +136,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
       plumPath: config.survey.plumPath,
       publicUrl: config.server.publicUrl,
       logger,
+      scenarios,
     },
     operations: operationsServices({ metrics, store, clock, logger, settings: config.operations, shutdown: shared.shutdown }),
     // Built at start, so a mistake in it stops the start; its examples are dated from that day.

@@ -5,6 +5,7 @@ import { accountChangesSchema, accountPathSchema, accountPhonePathSchema } from 
 import { accountListSchema } from './accounts/routes';
 import { importSummarySchema } from './calls/route';
 import { clockAdvanceSchema, clockViewSchema } from './clock/routes';
+import { MOST_DELAY_MS, scenarioListSchema, scenarioPathSchema, scenarioRuleSchema, scenarioViewSchema } from './scenarios/scenario';
 import type { RateLimitSettings } from '../rate-limit/settings';
 import { callRecordWireSchema } from '../domain/call-record';
 import { BEARER_AUTH, errorResponse, JSON_TYPE, jsonOnly, type SharedHeaders } from '../openapi/components';
@@ -151,6 +152,71 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
       409: failure('The server was started without SANDBOX_CLOCK=true: its clock does not move'),
       415: failure('A body in another type than application/json'),
     },
+  });
+  const scenario = (description: string): ResponseConfig => ({ description, headers: { ...limited }, content: jsonOnly(scenarioViewSchema) });
+  register({
+    method: 'post',
+    path: '/admin/scenarios',
+    operationId: 'addScenario',
+    summary: 'Make requests fail or slow down on purpose',
+    description:
+      'The next `times` requests of the target (every one until deleted, without `times`), of the account and client address ' +
+      `if named, wait delay_ms (at most ${MOST_DELAY_MS}) and then get the status as the real rule answers it: a 429 with ` +
+      "Retry-After and the group's X-RateLimit-* headers, a 401 with its challenge, in JSON or XML by Accept. The oldest " +
+      'matching scenario answers first. Forced and delayed answers carry X-Sandbox-Scenario (the id); the answers of auth, data ' +
+      'and survey requests carry X-Sandbox-Scenarios-Active while scenarios matching them have answers left. Kept in the store: ' +
+      'every instance on the same database shares them and their count.',
+    request: { body: { required: true, content: jsonOnly(scenarioRuleSchema) } },
+    responses: {
+      201: {
+        description: 'Added',
+        headers: {
+          ...limited,
+          Location: { description: 'The scenario: /admin/scenarios/{id}', required: true, schema: { type: 'string' } },
+        },
+        content: jsonOnly(scenarioViewSchema),
+      },
+      400: failure('A field missing, out of range or not for the target (named), or an unknown field'),
+      409: failure('The server was started with SANDBOX_SCENARIOS=false'),
+      415: failure('A body in another type than application/json'),
+    },
+  });
+  register({
+    method: 'get',
+    path: '/admin/scenarios',
+    operationId: 'listScenarios',
+    summary: 'Every scenario, with how many requests each has answered',
+    description: 'Oldest first; used-up scenarios stay (active false) until deleted.',
+    responses: { 200: { description: 'The scenarios', headers: { ...limited }, content: jsonOnly(scenarioListSchema) } },
+  });
+  register({
+    method: 'delete',
+    path: '/admin/scenarios',
+    operationId: 'removeScenarios',
+    summary: 'Remove every scenario',
+    responses: {
+      200: {
+        description: 'How many went',
+        headers: { ...limited },
+        content: jsonOnly(z.strictObject({ removed: z.number().int() }).meta({ id: 'ScenariosRemoved' })),
+      },
+    },
+  });
+  register({
+    method: 'get',
+    path: '/admin/scenarios/{id}',
+    operationId: 'getScenario',
+    summary: 'One scenario',
+    request: { params: scenarioPathSchema },
+    responses: { 200: scenario('The scenario'), 404: failure('No such scenario') },
+  });
+  register({
+    method: 'delete',
+    path: '/admin/scenarios/{id}',
+    operationId: 'removeScenario',
+    summary: 'Remove one scenario',
+    request: { params: scenarioPathSchema },
+    responses: { 204: { description: 'Removed', headers: { ...limited } }, 404: failure('No such scenario') },
   });
   register({
     method: 'post',

@@ -7,6 +7,7 @@ import { accountRoutes } from './accounts/routes';
 import { clockRoutes, type ClockAdmin } from './clock/routes';
 import { requireAdminToken } from './admin-token';
 import { importCallsRoute } from './calls/route';
+import { scenarioRoutes, type ScenarioAdmin } from './scenarios/routes';
 
 /** What the admin API is made of, built once in the composition root. */
 export interface AdminServices {
@@ -20,6 +21,8 @@ export interface AdminServices {
   readonly importedCalls: ImportedCallsCounter;
   /** The server's clock, and whether it moves (SANDBOX_CLOCK). */
   readonly clock: ClockAdmin;
+  /** The sandbox's failure scenarios. */
+  readonly scenarios: ScenarioAdmin;
 }
 
 /**
@@ -32,11 +35,12 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ token, limit, accounts, store, importedCalls, clock }: AdminServices): Router {
+export function adminRouter({ token, limit, accounts, store, importedCalls, clock, scenarios }: AdminServices): Router {
   const router = Router();
   router.use(answerInJson, limit, requireAdminToken(token));
   router.use(accountRoutes(accounts));
   router.use(clockRoutes(clock));
+  router.use(scenarioRoutes(scenarios));
   router.route('/calls').post(importCallsRoute(store, importedCalls)).all(methodNotAllowed(['POST']));
   return router;
 }

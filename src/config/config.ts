@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountSettings } from '../accounts/settings';
 import { adminSettings } from '../admin/settings';
 import { clockSettings } from '../admin/clock/settings';
+import { scenarioSettings } from '../admin/scenarios/settings';
 import { serverSettings } from '../http/settings';
 import { operationsSettings } from '../operations/settings';
 import { rateLimitSettings } from '../rate-limit/settings';
@@ -25,6 +26,7 @@ const FEATURE_SETTINGS = {
   rateLimits: rateLimitSettings,
   admin: adminSettings,
   clock: clockSettings,
+  scenarios: scenarioSettings,
   survey: surveySettings,
   operations: operationsSettings,
 } as const;

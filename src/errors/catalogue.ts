@@ -61,9 +61,11 @@ export const ERROR_CODES = {
   IVR_NOT_FOUND: { status: 404, when: 'no route has the path' },
   IVR_ACCOUNT_NOT_FOUND: { status: 404, when: 'the admin API names an account that does not exist' },
   IVR_PHONE_NOT_ON_ACCOUNT: { status: 404, when: 'the admin API releases a number the account does not have' },
+  IVR_SCENARIO_NOT_FOUND: { status: 404, when: 'the admin API names a scenario that does not exist (or was removed)' },
   IVR_METHOD_NOT_ALLOWED: { status: 405, when: 'the path does not take the method (Allow says which it takes), or CONNECT' },
   IVR_PHONE_OWNED_BY_ANOTHER: { status: 409, when: 'the admin API assigns a number that another account has' },
   IVR_CLOCK_NOT_MOVABLE: { status: 409, when: 'POST /admin/clock on a server started without SANDBOX_CLOCK=true' },
+  IVR_SCENARIOS_OFF: { status: 409, when: 'POST /admin/scenarios on a server started with SANDBOX_SCENARIOS=false' },
   IVR_PAYLOAD_TOO_LARGE: { status: 413, when: 'a survey call\'s body is over SOAP_MAX_BYTES' },
   IVR_UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'the body\'s Content-Type is not one the route takes' },
   IVR_RATE_LIMITED: { status: 429, when: 'past a rate limit\'s window (Retry-After says when it ends)' },
@@ -230,6 +232,9 @@ export const errors = {
     make('IVR_PHONE_OWNED_BY_ANOTHER', `phone ${phone} is on another account; release it there first`),
   clockNotMovable: () =>
     make('IVR_CLOCK_NOT_MOVABLE', "this server's clock does not move: start it with SANDBOX_CLOCK=true to move it forward"),
+  scenarioNotFound: (id: string) => make('IVR_SCENARIO_NOT_FOUND', `no scenario ${id}`),
+  scenariosOff: () =>
+    make('IVR_SCENARIOS_OFF', 'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default) to add them'),
   unsupportedMediaType: (accepted: readonly string[]) =>
     make('IVR_UNSUPPORTED_MEDIA_TYPE', `send the body as ${accepted.join(' or ')} (Content-Type)`),
 } as const;

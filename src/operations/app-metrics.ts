@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import type { RateLimitRefusals } from '../rate-limit/groups';
 import { processMetrics } from './process-metrics';
+import type { ScenarioAnswerCounter } from '../admin/scenarios/forced-answers';
 
 /** Records of an import, counted as each is settled: rejected as it is read, the others as the store answers their batch. */
 export interface ImportedCalls {
@@ -30,7 +31,7 @@ export interface FinishedRequest {
  * global one, since one process may build many apps), written through the narrow methods its users
  * need. The process's metrics (event-loop delay, memory, CPU) are apart: see process-metrics.ts.
  */
-export interface AppMetrics extends RateLimitRefusals, ImportedCallsCounter {
+export interface AppMetrics extends RateLimitRefusals, ImportedCallsCounter, ScenarioAnswerCounter {
   /** This app's metrics: what a scrape exposes besides the process's, and what tests read values from. */
   readonly registry: Registry<OpenMetricsContentType>;
   requestFinished(request: FinishedRequest): void;
@@ -56,6 +57,7 @@ export const METRIC_NAMES = {
   importedCalls: 'ivr_imported_calls_total',
   dependencyErrors: 'ivr_dependency_errors_total',
   surveySessions: 'ivr_survey_sessions_live',
+  scenarioAnswers: 'ivr_scenario_answers_total',
 } as const;
 
 export function createAppMetrics(): AppMetrics {
@@ -103,6 +105,12 @@ export function createAppMetrics(): AppMetrics {
     help: 'Survey sessions not expired, counted in the store at scrape time (shared by every instance); no sample when the store did not answer.',
     registers,
   });
+  const scenarioAnswers = new Counter({
+    name: METRIC_NAMES.scenarioAnswers,
+    help: 'Answers the sandbox\'s failure scenarios forced or delayed, by target (auth, data, a report\'s name, survey) and answer (the status forced, or delay).',
+    labelNames: ['target', 'answer'] as const,
+    registers,
+  });
   for (const outcome of ['ingested', 'duplicate', 'rejected']) importedCalls.inc({ outcome }, 0);
 
   return {
@@ -119,6 +127,7 @@ export function createAppMetrics(): AppMetrics {
       if (duplicates > 0) importedCalls.inc({ outcome: 'duplicate' }, duplicates);
       if (rejected > 0) importedCalls.inc({ outcome: 'rejected' }, rejected);
     },
+    scenarioAnswered: (target, answer) => scenarioAnswers.inc({ target, answer }),
     dependencyWatched: (dependency) => dependencyErrors.inc({ dependency }, 0),
     dependencyFailed: (dependency) => dependencyErrors.inc({ dependency }),
     // Unknown: no sample at all (Prometheus's "no data"), rather than a number that is not the count.

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { ReportTarget } from '../admin/scenarios/scenario';
 import type { Store } from '../storage/store';
 import type { ReportCache } from './report-cache/report-cache';
 import { EVENTS_PATH, eventSeries } from './events/series';
@@ -17,6 +18,8 @@ import { VOLUME_PATH, volumeSeries } from './volume/series';
 
 /** A raw-data resource: served on GET and HEAD behind Basic auth, in the shared data limit group. */
 export interface DataResource {
+  /** Its name as a scenario targets it (POST /admin/scenarios). */
+  readonly name: ReportTarget;
   readonly path: string;
   readonly handler: RequestHandler;
 }
@@ -31,7 +34,8 @@ export interface DataResourceSettings {
 /** The raw-data resources (specification.md §2.4, §2.5), each one declaration. */
 export function dataResources(store: Store, { weekStart, maxRangeDays, reports }: DataResourceSettings): DataResource[] {
   const context = { store, reports, maxRangeDays };
-  const series = (name: string, path: string, definition: SeriesDefinition): DataResource => ({
+  const series = (name: ReportTarget, path: string, definition: SeriesDefinition): DataResource => ({
+    name,
     path,
     handler: resourceRoute(
       { name, parse: parseSeriesQuery, report: seriesReporter(store, weekStart, definition), represent: seriesRepresentation },
@@ -42,8 +46,9 @@ export function dataResources(store: Store, { weekStart, maxRangeDays, reports }
     series('volume', VOLUME_PATH, volumeSeries),
     series('events', EVENTS_PATH, eventSeries),
     series('performance', PERFORMANCE_PATH, performanceSeries),
-    series('caller profile', CALLER_PROFILE_PATH, callerProfileSeries),
+    series('caller-profile', CALLER_PROFILE_PATH, callerProfileSeries),
     {
+      name: 'geographic',
       path: GEOGRAPHIC_PATH,
       handler: resourceRoute(
         { name: 'geographic', parse: parseRangeQuery, report: geographicReporter(store), represent: geographicRepresentation },
@@ -51,6 +56,7 @@ export function dataResources(store: Store, { weekStart, maxRangeDays, reports }
       ),
     },
     {
+      name: 'flow',
       path: FLOW_PATH,
       handler: resourceRoute({ name: 'flow', parse: parseRangeQuery, report: flowReporter(store), represent: flowRepresentation }, context),
     },

@@ -1,12 +1,14 @@
-import { Router, type ErrorRequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { knownError, methodNotAllowed, notFound } from '../http/error-handler/error-handler';
 import type { Authenticate } from './auth/authenticate';
 import { authenticateRoute } from './auth/route';
 import type { TemporaryCredentials } from './auth/temporary-credentials';
-import { requireCredentials } from './basic-auth/require-credentials';
+import { authenticatedAccount, requireCredentials } from './basic-auth/require-credentials';
 import type { DataResource } from './data-resources';
 import type { RateLimitGroups } from '../rate-limit/groups';
 import { withinContractStatuses } from './contract-statuses';
+import type { ScenarioAnswers } from '../admin/scenarios/forced-answers';
+import type { ReportTarget } from '../admin/scenarios/scenario';
 
 /** What the reporting API is made of, built once in the composition root. */
 export interface ReportingServices {
@@ -14,29 +16,40 @@ export interface ReportingServices {
   readonly credentials: TemporaryCredentials;
   readonly limits: RateLimitGroups;
   readonly dataResources: readonly DataResource[];
+  /** The sandbox's failure scenarios, run after the limit group counted the request. */
+  readonly scenarios: ScenarioAnswers;
 }
 
 /**
  * The reporting API (specification.md §2), mounted at /api. Every answer under /api/ carries a window's rate-limit
  * headers: the request's group's, or, for one tied to no account (401, 405, 404), its own per address.
  */
-export function reportingRouter({ authenticate, credentials, limits, dataResources }: ReportingServices): Router {
+export function reportingRouter({ authenticate, credentials, limits, dataResources, scenarios }: ReportingServices): Router {
   const router = Router();
   router
     .route('/auth')
-    .post(limits.authentication, ...authenticateRoute(authenticate))
+    .post(limits.authentication, ...authenticateRoute(authenticate, scenarios))
     .all(limits.unidentifiedAuthentication, methodNotAllowed(['POST']));
 
   const authenticateData = requireCredentials(credentials, limits.unidentifiedData);
   for (const resource of dataResources) {
     router
       .route(resource.path)
-      .get(authenticateData, limits.data, resource.handler)
+      .get(authenticateData, limits.data, dataScenarios(scenarios, resource.name), resource.handler)
       .all(limits.unidentifiedData, methodNotAllowed(['GET', 'HEAD']));
   }
   router.use(limits.unidentifiedData, notFound());
   router.use(countUncountedRefusal(limits), contractStatuses());
   return router;
+}
+
+/** A data request is `data` and its resource's name to the scenarios, for the account its credentials are of. */
+function dataScenarios(scenarios: ScenarioAnswers, name: ReportTarget): RequestHandler {
+  const targets = ['data', name] as const;
+  return (req, res, next) => {
+    const { tool, login } = authenticatedAccount(res);
+    scenarios(req, res, { targets, account: { tool, login } }).then(() => next(), next);
+  };
 }
 
 /** The reporting API's errors held to the specification's statuses (contract-statuses.ts). */

@@ -1,4 +1,5 @@
-import type { Account } from '../accounts/account';
+import type { Account, Tool } from '../accounts/account';
+import type { Scenario, ScenarioTarget } from '../admin/scenarios/scenario';
 import type { CallRecord, PathStep } from '../domain/call-record';
 import type { Region } from '../domain/caller-region';
 import type { EpochDay } from '../time/calendar';
@@ -188,6 +189,38 @@ export interface SurveySessionRepository {
   live(now: number): Promise<number>;
 }
 
+/** A request as the sandbox's scenarios match it. */
+export interface ScenarioRequest {
+  /** The targets it is: `auth`; `data` and the resource's name; `survey`. */
+  readonly targets: readonly ScenarioTarget[];
+  /** The account it is for, when known (auth: the login posted; data: the credentials' account). */
+  readonly account: { readonly tool: Tool; readonly login: string } | undefined;
+  /** Canonical (admin/scenarios/scenario.ts's canonicalAddress). */
+  readonly clientAddress: string;
+}
+
+export interface ScenarioFiring {
+  /** The scenario that answers the request, its use counted (fired includes this request). */
+  readonly fired: Scenario | undefined;
+  /** How many scenarios matching the request still have answers left after it. */
+  readonly stillActive: number;
+}
+
+export interface ScenarioRepository {
+  add(scenario: Scenario): Promise<void>;
+  /** Every scenario, the used-up ones too, oldest first. */
+  list(): Promise<Scenario[]>;
+  /** Returns whether there was one. */
+  remove(id: string): Promise<boolean>;
+  /** Returns how many went. */
+  clear(): Promise<number>;
+  /**
+   * The oldest scenario that matches the request and has answers left takes one, in one atomic step:
+   * scenarios shared by several instances answer exactly `times` requests between them.
+   */
+  fire(request: ScenarioRequest): Promise<ScenarioFiring>;
+}
+
 /**
  * A service the store needs to serve: where the data lives, and Redis when it holds the shared state.
  * GET /readyz runs each check, and failed store calls are counted under the same name in the metrics.
@@ -210,6 +243,8 @@ export interface Store {
   readonly calls: CallRepository;
   readonly rateLimits: RateLimitCounters;
   readonly surveySessions: SurveySessionRepository;
+  /** The sandbox's failure scenarios (POST /admin/scenarios), where the data lives: every instance sees the same. */
+  readonly scenarios: ScenarioRepository;
   /** What GET /readyz checks: the store itself, then Redis when it holds the shared state. */
   readonly dependencies: readonly StoreDependency[];
   close(): Promise<void>;

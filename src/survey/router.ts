@@ -12,6 +12,7 @@ import { evalResponseEnvelope } from './eval-response';
 import { sendSoapFault } from './soap-fault';
 import { readSoapCall } from './soap-request';
 import { renderWsdl, type SurveyOperation } from './wsdl';
+import type { ScenarioAnswers, ScenarioMatch } from '../admin/scenarios/forced-answers';
 
 /** What the survey web service is made of, built once in the composition root. */
 export interface SurveyServices {
@@ -29,7 +30,11 @@ export interface SurveyServices {
   /** The WSDL's address when set; else the request's own host. */
   readonly publicUrl: string | undefined;
   readonly logger: Logger;
+  /** The sandbox's failure scenarios, run on a call once it is read. */
+  readonly scenarios: ScenarioAnswers;
 }
+
+const SURVEY_CALL: ScenarioMatch = { targets: ['survey'], account: undefined };
 
 const XML = 'text/xml; charset=utf-8';
 
@@ -47,11 +52,12 @@ function serveWsdl({ publicUrl }: SurveyServices, path: string, operation: Surve
 }
 
 /** A call of either operation, whichever WSDL its client was built from, answered as the operation it named. */
-function answerSoapCall({ call, bounds, logger }: SurveyServices, path: string): RequestHandler {
+function answerSoapCall({ call, bounds, logger, scenarios }: SurveyServices, path: string): RequestHandler {
   // The session cookie of the survey the call belonged to, new or continued, on the path it came to.
   const setSessionCookie = sessionCookieSetter(path);
   return async (req, res) => {
     const received = await readSoapCall(req, bounds);
+    await scenarios(req, res, SURVEY_CALL);
     const answer = await answerCall(call, callParts(received), presentedSessionId(req), () => requestLogger(logger, req));
     setSessionCookie(req, res, answer.sessionId);
     // end, not send: an answer to a POST needs no ETag, whose hash send would compute on every call.
@@ -60,10 +66,11 @@ function answerSoapCall({ call, bounds, logger }: SurveyServices, path: string):
 }
 
 /** The REST twin: the answer as the body of a 200 (any 2xx is stored as the answer), errors as the API's error bodies. */
-function answerRestCall({ call, bounds, heavyTurns, restPath, logger }: SurveyServices): RequestHandler {
+function answerRestCall({ call, bounds, heavyTurns, restPath, logger, scenarios }: SurveyServices): RequestHandler {
   const setSessionCookie = sessionCookieSetter(restPath);
   return async (req, res) => {
     const { parts, files } = await readRestCall(req, bounds, heavyTurns);
+    await scenarios(req, res, SURVEY_CALL);
     const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), () => requestLogger(logger, req));
     setSessionCookie(req, res, answer.sessionId);
     res.status(200).type('text/plain; charset=utf-8').send(answer.response);

@@ -53,6 +53,8 @@ beforeAll(async () => {
   const { app, store } = buildTestApp({
     ADMIN_TOKEN,
     ...LIMITS_OUT_OF_REACH,
+    // A scenario would force the answers of the other operations: a valid one is told that they are off.
+    SANDBOX_SCENARIOS: 'false',
     MAX_RANGE_DAYS: String(MAX_RANGE_DAYS),
     SURVEY_MAX_ITEMS: String(SURVEY_MAX_ITEMS),
     SURVEY_MAX_TEXT_LENGTH: String(SURVEY_MAX_TEXT_LENGTH),
@@ -253,6 +255,29 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
     accepted: [409],
     valid: (operation) => validBody(operation, JSON_TYPE).map((body) => ({ path: {}, query: {}, body })),
   },
+  // Scenarios are off on this server, so that none forces another operation's answer: a valid body is told so. Valid:
+  // a status or a delay; tool and login together, not for the survey; a fault string with a status, for the survey only;
+  // an IP address as the client address.
+  addScenario: {
+    mediaTypes: [JSON_TYPE],
+    accepted: [409],
+    valid: (operation) =>
+      validBody(operation, JSON_TYPE).map((body) => {
+        const { tool, login, fault_string: faultString, client_address: clientAddress, ...rule } = body?.value as Record<string, unknown>;
+        const survey = rule.target === 'survey';
+        const status = rule.status ?? (rule.delay_ms === undefined || (survey && faultString !== undefined) ? 500 : undefined);
+        const value = {
+          ...rule,
+          ...(status === undefined ? {} : { status: survey && status === 401 ? 500 : status }),
+          ...(!survey && tool !== undefined && login !== undefined ? { tool, login } : {}),
+          ...(survey && faultString !== undefined ? { fault_string: faultString } : {}),
+          ...(clientAddress === undefined ? {} : { client_address: JSON.stringify(clientAddress).length % 2 === 0 ? '192.0.2.1' : '2001:db8::1' }),
+        };
+        return { path: {}, query: {}, body: { mediaType: JSON_TYPE, value } };
+      }),
+  },
+  getScenario: { mediaTypes: [], accepted: [404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
+  removeScenario: { mediaTypes: [], accepted: [404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   assignPhone: { mediaTypes: [], accepted: [200, 201, 404, 409], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   releasePhone: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   // A time zone the server knows; a password to create an account (the generated logins name new ones).

@@ -34,8 +34,8 @@ type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 /** The keywords each type is drawn with; any other one is refused rather than ignored. */
 const KEYWORDS: Record<Kind, readonly string[]> = {
   string: ['enum', 'pattern', 'minLength', 'maxLength'],
-  integer: ['minimum', 'maximum'],
-  number: ['minimum', 'maximum'],
+  integer: ['enum', 'minimum', 'maximum'],
+  number: ['enum', 'minimum', 'maximum'],
   boolean: [],
   array: ['items', 'minItems', 'maxItems'],
   object: ['properties', 'required', 'additionalProperties', 'propertyNames'],
@@ -369,6 +369,16 @@ function numberValues(node: Node): Drawn<number> {
     const thousandths = first <= last && Number.isSafeInteger(first) && Number.isSafeInteger(last);
     valid = thousandths ? fc.oneof(doubles, integersIn(first, last).map((n) => n / 1000).filter((n) => n >= lo && n <= hi)) : doubles;
   }
+  // A set of numbers (a status code): one of them, and near misses of them.
+  const enumerated = schema.enum === undefined ? undefined : members(schema).filter((value): value is number => typeof value === 'number');
+  if (enumerated !== undefined) valid = fc.constantFrom(...enumerated);
+  const nearMisses = () =>
+    enumerated === undefined
+      ? undefined
+      : fc
+          .constantFrom(...enumerated)
+          .chain((value) => fc.integer({ min: value - 3, max: value + 3 }))
+          .filter((value) => !enumerated.includes(value));
 
   const below = (limit: number): fc.Arbitrary<number> | undefined => {
     if (!integer) return limit > -Number.MAX_VALUE ? fc.double({ min: -Number.MAX_VALUE, max: limit, maxExcluded: true, noNaN: true }).filter((n) => n < limit) : undefined;
@@ -389,6 +399,7 @@ function numberValues(node: Node): Drawn<number> {
       { breaks: 'minimum', values: minimum === undefined ? undefined : below(minimum) },
       { breaks: 'maximum', values: maximum === undefined ? undefined : above(maximum) },
       { breaks: 'integer', values: integer ? fractions() : undefined },
+      { breaks: 'enum', values: nearMisses() },
     ].flatMap(({ breaks, values }) => values?.map((value) => ({ value, breaks })) ?? []);
   return { valid, broken };
 }

@@ -1,6 +1,7 @@
 import { callRecordSchema, type CallRecord, type CallRecordInput, type PathStep } from '../../src/domain/call-record';
 import { accountId, type Account } from '../../src/accounts/account';
-import type { RegionCalls, Store } from '../../src/storage/store';
+import type { RegionCalls, ScenarioRequest, Store } from '../../src/storage/store';
+import type { Scenario } from '../../src/admin/scenarios/scenario';
 import { dayTotals } from './day-totals';
 import { epochDayOf } from '../../src/time/calendar';
 
@@ -679,6 +680,91 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(await store.surveySessions.live(1999)).toBe(3);
         expect(await store.surveySessions.live(2000)).toBe(2);
         expect(await store.surveySessions.live(3000)).toBe(0);
+      });
+    });
+
+    describe('scenarios', () => {
+      const scenario = (id: string, fields: Partial<Scenario> = {}): Scenario => ({
+        id,
+        target: 'data',
+        account: undefined,
+        clientAddress: undefined,
+        status: 429,
+        faultString: undefined,
+        delayMs: undefined,
+        times: undefined,
+        fired: 0,
+        createdAt: 1_000,
+        ...fields,
+      });
+      const dataRequest = (fields: Partial<ScenarioRequest> = {}): ScenarioRequest => ({
+        targets: ['data', 'events'],
+        account: { tool: 'dev', login: 'alice' },
+        clientAddress: '127.0.0.1',
+        ...fields,
+      });
+
+      test('lists scenarios oldest first, every field as saved, and removes one or all', async () => {
+        const full = scenario('b', {
+          target: 'survey',
+          account: { tool: 'fuse', login: 'bob' },
+          clientAddress: '10.0.0.1',
+          status: 503,
+          faultString: 'down for maintenance',
+          delayMs: 250,
+          times: 3,
+          createdAt: 2_000,
+        });
+        await store.scenarios.add(scenario('a'));
+        await store.scenarios.add(full);
+        await store.scenarios.add(scenario('c'));
+        expect(await store.scenarios.list()).toEqual([scenario('a'), full, scenario('c')]);
+        expect(await store.scenarios.remove('b')).toBe(true);
+        expect(await store.scenarios.remove('b')).toBe(false);
+        expect((await store.scenarios.list()).map(({ id }) => id)).toEqual(['a', 'c']);
+        expect(await store.scenarios.clear()).toBe(2);
+        expect(await store.scenarios.list()).toEqual([]);
+      });
+
+      test('fires the oldest matching scenario with answers left, exactly `times` times, then the next', async () => {
+        await store.scenarios.add(scenario('first', { times: 2 }));
+        await store.scenarios.add(scenario('second', { times: 1, status: 500 }));
+        const firings = [];
+        for (let request = 0; request < 4; request += 1) firings.push(await store.scenarios.fire(dataRequest()));
+        expect(firings.map(({ fired, stillActive }) => [fired?.id, fired?.fired, stillActive])).toEqual([
+          ['first', 1, 2],
+          ['first', 2, 1],
+          ['second', 1, 0],
+          [undefined, undefined, 0],
+        ]);
+        expect((await store.scenarios.list()).map(({ id, fired }) => [id, fired])).toEqual([
+          ['first', 2],
+          ['second', 1],
+        ]);
+      });
+
+      test('matches on target, account and client address, each only when the scenario names it', async () => {
+        await store.scenarios.add(scenario('auth', { target: 'auth' }));
+        await store.scenarios.add(scenario('volume', { target: 'volume' }));
+        await store.scenarios.add(scenario('bob', { account: { tool: 'dev', login: 'bob' } }));
+        await store.scenarios.add(scenario('fuse-alice', { account: { tool: 'fuse', login: 'alice' } }));
+        await store.scenarios.add(scenario('elsewhere', { clientAddress: '10.0.0.9' }));
+        expect(await store.scenarios.fire(dataRequest())).toEqual({ fired: undefined, stillActive: 0 });
+        expect(await store.scenarios.fire(dataRequest({ account: undefined, clientAddress: '10.0.0.9' }))).toEqual({
+          fired: scenario('elsewhere', { clientAddress: '10.0.0.9', fired: 1 }),
+          stillActive: 1,
+        });
+        expect((await store.scenarios.fire(dataRequest({ account: { tool: 'dev', login: 'bob' } }))).fired?.id).toBe('bob');
+        expect((await store.scenarios.fire(dataRequest({ account: { tool: 'fuse', login: 'alice' } }))).fired?.id).toBe('fuse-alice');
+        expect((await store.scenarios.fire(dataRequest({ targets: ['data', 'volume'] }))).fired?.id).toBe('volume');
+        expect((await store.scenarios.fire(dataRequest({ targets: ['auth'] }))).fired?.id).toBe('auth');
+      });
+
+      test('answers exactly `times` of many simultaneous requests', async () => {
+        await store.scenarios.add(scenario('limited', { times: 7 }));
+        const firings = await Promise.all(Array.from({ length: 40 }, () => store.scenarios.fire(dataRequest())));
+        expect(firings.filter(({ fired }) => fired !== undefined)).toHaveLength(7);
+        expect((await store.scenarios.list())[0]?.fired).toBe(7);
       });
     });
 

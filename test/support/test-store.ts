@@ -12,7 +12,19 @@ interface Opened {
 
 const opened: Promise<Opened>[] = [];
 
-const REPOSITORIES = ['accounts', 'phones', 'credentials', 'calls', 'rateLimits', 'surveySessions'] as const;
+type Repository = Exclude<keyof Store, 'close' | 'dependencies'>;
+
+/** Every repository of a Store: a record, so that the type check names one added to Store and missing here. */
+const REPOSITORY_NAMES: Record<Repository, true> = {
+  accounts: true,
+  phones: true,
+  credentials: true,
+  calls: true,
+  rateLimits: true,
+  surveySessions: true,
+  scenarios: true,
+};
+const REPOSITORIES = Object.keys(REPOSITORY_NAMES) as Repository[];
 
 /**
  * A PostgreSQL store in a fresh schema, usable at once: the suites build their apps synchronously, so
@@ -21,7 +33,7 @@ const REPOSITORIES = ['accounts', 'phones', 'credentials', 'calls', 'rateLimits'
 function postgresTestStore(): Store {
   const ready = createTestSchema().then(async (schema) => ({ schema, store: await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS) }));
   opened.push(ready);
-  const deferred = (repository: (typeof REPOSITORIES)[number]) =>
+  const deferred = (repository: Repository) =>
     new Proxy(
       {},
       {

@@ -5,8 +5,11 @@ import { fields, send } from '../../http/representation/representation';
 import type { Authenticate } from './authenticate';
 import { parseAuthenticationRequest } from './params';
 import { ISSUED_SHAPE } from './temporary-credentials';
+import type { ScenarioAnswers } from '../../admin/scenarios/forced-answers';
 
 const BODY_LIMIT = '16kb';
+
+const AUTH_TARGETS = ['auth'] as const;
 
 const issuedSecret = (description: string) => z.string().regex(ISSUED_SHAPE).meta({ description });
 
@@ -19,12 +22,13 @@ export const issuedCredentialsSchema = z
   .meta({ id: 'TemporaryCredentials', xml: { name: 'result' } });
 
 /** POST /api/auth: form, JSON or query string in; temporary credentials out. */
-export function authenticateRoute(authenticate: Authenticate): RequestHandler[] {
+export function authenticateRoute(authenticate: Authenticate, scenarios: ScenarioAnswers): RequestHandler[] {
   return [
     express.urlencoded({ extended: false, limit: BODY_LIMIT }),
     express.json({ limit: BODY_LIMIT }),
     async (req, res) => {
       const request = parseAuthenticationRequest(req.query, req.body);
+      await scenarios(req, res, { targets: AUTH_TARGETS, account: { tool: request.tool, login: request.login } });
       const issued = await authenticate(request, clientGoneSignal(res));
       const body: z.input<typeof issuedCredentialsSchema> = { login: issued.login, password: issued.password };
       send(req, res, 200, fields(body));

@@ -27,9 +27,8 @@ function countingReads(store: Store): { store: Store; builds: () => number } {
     regionTotals: (phones, from, to) => store.calls.regionTotals(phones, from, to),
     formItemTotals: (phones, from, to, limit) => store.calls.formItemTotals(phones, from, to, limit),
   };
-  const { accounts, phones, credentials: temporaryCredentials, rateLimits, surveySessions, dependencies } = store;
   return {
-    store: { accounts, phones, credentials: temporaryCredentials, calls, rateLimits, surveySessions, dependencies, close: () => store.close() },
+    store: { ...store, calls, close: () => store.close() },
     builds: () => reads,
   };
 }

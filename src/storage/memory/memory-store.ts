@@ -5,6 +5,7 @@ import { memoryCredentials } from './credentials';
 import { MemoryData } from './memory-data';
 import { memoryPhones } from './phones';
 import { memoryRateLimits } from './rate-limits';
+import { memoryScenarios } from './scenarios';
 import { createMemorySurveySessions } from './survey-sessions';
 
 /**
@@ -20,6 +21,7 @@ export function createMemoryStore(): Store {
     calls: memoryCalls(data),
     rateLimits: memoryRateLimits(),
     surveySessions: createMemorySurveySessions(),
+    scenarios: memoryScenarios(),
     // In this process: ready whenever the process serves.
     dependencies: [{ name: 'store', check: () => Promise.resolve() }],
     close: () => Promise.resolve(),

@@ -8,6 +8,7 @@ import { checkSchema, migrate } from './migrate';
 import { postgresPhones } from './phones';
 import { createPool } from './pool';
 import { postgresRateLimits } from './rate-limits';
+import { postgresScenarios } from './scenarios';
 import { postgresSurveySessions } from './survey-sessions';
 
 /** The StoreDependency name of the database, in GET /readyz and the metrics. */
@@ -33,6 +34,7 @@ export async function openPostgresStore(connectionString: string, logger: Logger
     calls: markingFailures(STORE, postgresCalls(pool)),
     rateLimits: markingFailures(STORE, postgresRateLimits(pool)),
     surveySessions: markingFailures(STORE, postgresSurveySessions(pool)),
+    scenarios: markingFailures(STORE, postgresScenarios(pool)),
     dependencies: [{ name: STORE, check: () => checkSchema(pool) }],
     close: () => pool.end(),
   };

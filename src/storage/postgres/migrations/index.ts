@@ -6,6 +6,7 @@ import { callRecordsVersion2 } from './004-call-records-v2';
 import { fastIngest } from './006-fast-ingest';
 import { accountDailyRollups } from './007-account-daily-rollups';
 import { callKeysByBytes } from './008-call-keys-by-bytes';
+import { sandboxScenarios } from './009-sandbox-scenarios';
 
 export interface Migration {
   readonly version: number;
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'unlogged rate limits, paths on calls rows', sql: fastIngest },
   { version: 7, name: 'account daily rollups', sql: accountDailyRollups },
   { version: 8, name: 'call ids and numbers compared by bytes', sql: callKeysByBytes },
+  { version: 9, name: 'sandbox scenarios', sql: sandboxScenarios },
 ];

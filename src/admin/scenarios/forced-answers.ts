@@ -1,0 +1,90 @@
+import type { Request, Response } from 'express';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError, errors } from '../../errors/catalogue';
+import { clientGoneSignal } from '../../http/client-gone/client-gone';
+import { REALM } from '../../reporting/basic-auth/require-credentials';
+import type { ScenarioRequest, Store } from '../../storage/store';
+import type { Clock } from '../../time/clock';
+import type { RateLimitSettings } from '../../rate-limit/settings';
+import { canonicalAddress, type Scenario, type ScenarioTarget } from './scenario';
+
+/** Set on every answer a scenario delayed or forced: which one. */
+export const SCENARIO_HEADER = 'X-Sandbox-Scenario';
+/** Set on the answers of auth, data and survey requests while scenarios that match them have answers left: how many. */
+export const ACTIVE_SCENARIOS_HEADER = 'X-Sandbox-Scenarios-Active';
+
+/** Where the answers scenarios forced are counted (the app's metrics). */
+export interface ScenarioAnswerCounter {
+  /** `answer`: the status forced, or `delay` for a delay alone. */
+  scenarioAnswered(target: ScenarioTarget, answer: string): void;
+}
+
+export interface ScenarioAnswerDependencies {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly counter: ScenarioAnswerCounter;
+  /** The limit groups' windows, whose headers a forced 429 carries. */
+  readonly limits: Pick<RateLimitSettings, 'auth' | 'data' | 'survey' | 'windowSeconds'>;
+}
+
+/** What a request is, for the scenarios: its targets, and its account when it has one. */
+export type ScenarioMatch = Pick<ScenarioRequest, 'targets' | 'account'>;
+
+/**
+ * Runs the scenario a request matches, if one has answers left: waits its delay, then throws the error it
+ * forces (the app's error handlers answer it as the real rule would), or returns for the real answer.
+ */
+export type ScenarioAnswers = (req: Request, res: Response, match: ScenarioMatch) => Promise<void>;
+
+/** Without the admin API (or with SANDBOX_SCENARIOS=false) no scenario can exist: the store is not asked. */
+export const noScenarios: ScenarioAnswers = () => Promise.resolve();
+
+const groupOf = (target: ScenarioTarget): 'auth' | 'data' | 'survey' =>
+  target === 'auth' || target === 'survey' ? target : 'data';
+
+/**
+ * The answer the real rule gives for the status: the same code, message and headers (a 429's window
+ * spent, a 401's challenge, an outage's Retry-After), the survey's fault string in place of the message.
+ */
+function forcedError(scenario: Scenario, status: number, { clock, limits }: ScenarioAnswerDependencies): AppError {
+  const group = groupOf(scenario.target);
+  const real = (() => {
+    switch (status) {
+      case 401:
+        return group === 'auth' ? errors.invalidLogin(REALM) : errors.unauthorized(REALM);
+      case 429: {
+        const windowMs = limits.windowSeconds * 1000;
+        const resetMs = (Math.floor(clock.now() / windowMs) + 1) * windowMs;
+        const refused = errors.rateLimited();
+        return new AppError(refused.code, refused.statusCode, refused.message, {
+          'Retry-After': String(Math.max(1, Math.ceil((resetMs - clock.now()) / 1000))),
+          'X-RateLimit-Limit': String(limits[group]),
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset': String(Math.ceil(resetMs / 1000)),
+        });
+      }
+      case 503:
+        return errors.dependencyUnavailable('store', undefined);
+      default:
+        return group === 'survey' ? errors.surveyHandlerFailed() : errors.internal();
+    }
+  })();
+  return new AppError(real.code, real.statusCode, scenario.faultString ?? real.message, { ...real.headers, [SCENARIO_HEADER]: scenario.id });
+}
+
+/** The scenarios of the store, run on the requests they match. */
+export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): ScenarioAnswers {
+  const { store, counter } = dependencies;
+  return async (req, res, match) => {
+    const { fired, stillActive } = await store.scenarios.fire({ ...match, clientAddress: canonicalAddress(req.ip ?? '') });
+    if (stillActive > 0) res.setHeader(ACTIVE_SCENARIOS_HEADER, String(stillActive));
+    if (fired === undefined) return;
+    counter.scenarioAnswered(fired.target, fired.status === undefined ? 'delay' : String(fired.status));
+    if (fired.delayMs !== undefined) {
+      // In real time, not the sandbox clock's: it is the client's wait that is under test. A client that leaves ends the wait: nothing would read the answer.
+      await sleep(fired.delayMs, undefined, { signal: clientGoneSignal(res) }).catch(() => undefined);
+    }
+    if (fired.status !== undefined) throw forcedError(fired, fired.status, dependencies);
+    res.setHeader(SCENARIO_HEADER, fired.id);
+  };
+}

@@ -1,0 +1,60 @@
+import express, { Router } from 'express';
+import { randomUUID } from 'node:crypto';
+import { errors } from '../../errors/catalogue';
+import { methodNotAllowed } from '../../http/error-handler/error-handler';
+import type { Store } from '../../storage/store';
+import type { Clock } from '../../time/clock';
+import { describeIssues } from '../field-errors';
+import { requireJsonIfAny } from '../json-body';
+import { scenarioPathSchema, scenarioRuleSchema, scenarioView, toScenarioRule, type Scenario } from './scenario';
+
+function parseScenarioId(params: Record<string, string>): string {
+  const path = scenarioPathSchema.safeParse(params);
+  if (!path.success) throw errors.invalidParameter(describeIssues(path.error.issues));
+  return path.data.id;
+}
+
+export interface ScenarioAdmin {
+  readonly store: Store;
+  readonly clock: Clock;
+  /** SANDBOX_SCENARIOS: off, no scenario may be added. */
+  readonly enabled: boolean;
+}
+
+/** /admin/scenarios: the sandbox's failure scenarios, added, listed and removed. */
+export function scenarioRoutes({ store, clock, enabled }: ScenarioAdmin): Router {
+  const router = Router();
+  router
+    .route('/scenarios')
+    .get(async (_req, res) => {
+      res.status(200).json({ scenarios: (await store.scenarios.list()).map(scenarioView) });
+    })
+    .post(requireJsonIfAny, express.json({ limit: '4kb', strict: false }), async (req, res) => {
+      // No body at all names every missing field, as an empty object does.
+      const body = scenarioRuleSchema.safeParse(req.body ?? {});
+      if (!body.success) throw errors.invalidParameter(describeIssues(body.error.issues));
+      if (!enabled) throw errors.scenariosOff();
+      const scenario: Scenario = { ...toScenarioRule(body.data), id: randomUUID(), createdAt: clock.now(), fired: 0 };
+      await store.scenarios.add(scenario);
+      res.status(201).location(`${req.baseUrl}/scenarios/${scenario.id}`).json(scenarioView(scenario));
+    })
+    .delete(async (_req, res) => {
+      res.status(200).json({ removed: await store.scenarios.clear() });
+    })
+    .all(methodNotAllowed(['GET', 'HEAD', 'POST', 'DELETE']));
+  router
+    .route('/scenarios/:id')
+    .get(async (req, res) => {
+      const id = parseScenarioId(req.params);
+      const scenario = (await store.scenarios.list()).find((candidate) => candidate.id === id);
+      if (scenario === undefined) throw errors.scenarioNotFound(id);
+      res.status(200).json(scenarioView(scenario));
+    })
+    .delete(async (req, res) => {
+      const id = parseScenarioId(req.params);
+      if (!(await store.scenarios.remove(id))) throw errors.scenarioNotFound(id);
+      res.status(204).end();
+    })
+    .all(methodNotAllowed(['GET', 'HEAD', 'DELETE']));
+  return router;
+}

@@ -1,0 +1,175 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { toolSchema, type Tool } from '../../accounts/account';
+import { boundedText, storableIdentifier } from '../../domain/storable-text';
+import type { ScenarioRequest } from '../../storage/store';
+
+/** The raw-data resources by name, each a target of its own; `data` is all of them. */
+export const REPORT_TARGETS = ['volume', 'events', 'performance', 'caller-profile', 'geographic', 'flow'] as const;
+export type ReportTarget = (typeof REPORT_TARGETS)[number];
+
+export const SCENARIO_TARGETS = ['auth', 'data', ...REPORT_TARGETS, 'survey'] as const;
+export type ScenarioTarget = (typeof SCENARIO_TARGETS)[number];
+
+/** What a scenario may answer in place of the real answer: the reporting API's failures, and the survey service's. */
+export const REPORTING_STATUSES = [401, 429, 500, 503] as const;
+export const SURVEY_STATUSES = [429, 500, 503] as const;
+export type ForcedStatus = (typeof REPORTING_STATUSES)[number] | (typeof SURVEY_STATUSES)[number];
+
+/** A minute: longer than any client's sensible timeout, short enough that a forgotten scenario does not hold a socket for long. */
+export const MOST_DELAY_MS = 60_000;
+const MOST_TIMES = 1_000_000;
+const MOST_FAULT_STRING_CHARACTERS = 1000;
+
+/** What a scenario does to the requests it matches, as POST /admin/scenarios gives it. */
+export interface ScenarioRule {
+  readonly target: ScenarioTarget;
+  /** Only the requests of this account (auth: the login posted; data: the credentials' account). */
+  readonly account: { readonly tool: Tool; readonly login: string } | undefined;
+  /** Only the requests from this client address (as TRUST_PROXY reads it). */
+  readonly clientAddress: string | undefined;
+  /** The status answered instead of the real answer; none: the real answer, after the delay. */
+  readonly status: ForcedStatus | undefined;
+  /** The survey's fault string (SOAP) or error message (REST); none: the real rule's message. */
+  readonly faultString: string | undefined;
+  readonly delayMs: number | undefined;
+  /** How many matching requests it answers; none: every one until it is deleted. */
+  readonly times: number | undefined;
+}
+
+export interface Scenario extends ScenarioRule {
+  readonly id: string;
+  readonly createdAt: number;
+  /** How many requests it has answered. */
+  readonly fired: number;
+}
+
+/** Whether a scenario has answers left. */
+export const isActive = (scenario: Scenario): boolean => scenario.times === undefined || scenario.fired < scenario.times;
+
+/** IPv4 addresses as Express reports them on a dual-stack socket (`::ffff:10.0.0.1`) and as people write them. */
+export function canonicalAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return (mapped?.[1] ?? address).toLowerCase();
+}
+
+const statusSchema = z.literal(REPORTING_STATUSES, {
+  error: `must be one of ${REPORTING_STATUSES.join(', ')} (for the survey ${SURVEY_STATUSES.join(', ')})`,
+});
+
+/** `{id}` of /admin/scenarios/{id}: what POST answered. */
+export const scenarioPathSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a scenario id, as POST /admin/scenarios answered it (a UUID)')
+    .meta({ description: 'The id POST /admin/scenarios answered' }),
+});
+
+/** The body of POST /admin/scenarios. */
+export const scenarioRuleSchema = z
+  .strictObject({
+    target: z.enum(SCENARIO_TARGETS, { error: `must be one of ${SCENARIO_TARGETS.join(', ')}` }).meta({
+      description: 'auth: POST /api/auth; data: every raw-data resource; a resource by name: that one only; survey: every survey call (SOAP and REST)',
+    }),
+    tool: toolSchema.optional().meta({ description: 'With login: only the requests of this account (not for the survey)' }),
+    login: storableIdentifier(200).optional().meta({ description: 'With tool: only the requests of this account' }),
+    client_address: z
+      .string()
+      .refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address')
+      .optional()
+      .meta({ description: 'Only the requests from this client address (as TRUST_PROXY reads it)' }),
+    status: statusSchema.optional().meta({
+      description:
+        'The status answered instead, as the real rule answers it (429 with Retry-After and X-RateLimit-*, 401 with its challenge); 503 is an outage, which the reporting API answers as a 500 with Retry-After, and the SOAP service as a soap:Server fault',
+    }),
+    fault_string: boundedText(1, MOST_FAULT_STRING_CHARACTERS)
+      .optional()
+      .meta({ description: 'Survey only, with status: the SOAP faultstring (the REST error message)' }),
+    delay_ms: z
+      .int('must be a whole number of milliseconds')
+      .min(1, 'must be at least 1')
+      .max(MOST_DELAY_MS, `must be at most ${MOST_DELAY_MS}`)
+      .optional()
+      .meta({ description: 'Wait this long before answering (then the status, or the real answer)' }),
+    times: z
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(MOST_TIMES, `must be at most ${MOST_TIMES}`)
+      .optional()
+      .meta({ description: 'How many matching requests it answers; left out: every one until it is deleted' }),
+  })
+  .superRefine((rule, context) => {
+    const problem = (message: string, path: string) => context.addIssue({ code: 'custom', message, path: [path] });
+    if (rule.status === undefined && rule.delay_ms === undefined) problem('a scenario needs a status, a delay_ms or both', 'status');
+    if ((rule.tool === undefined) !== (rule.login === undefined)) problem('tool and login go together', rule.tool === undefined ? 'tool' : 'login');
+    if (rule.target === 'survey') {
+      if (rule.tool !== undefined) problem('the survey has no accounts: match by client_address instead', 'tool');
+      if (rule.status === 401) problem(`must be one of ${SURVEY_STATUSES.join(', ')} for the survey`, 'status');
+    } else if (rule.fault_string !== undefined) {
+      problem('is for the survey only', 'fault_string');
+    }
+    if (rule.fault_string !== undefined && rule.status === undefined) problem('needs a status', 'fault_string');
+  })
+  .meta({ id: 'ScenarioRule' });
+
+export function toScenarioRule(body: z.output<typeof scenarioRuleSchema>): ScenarioRule {
+  return {
+    target: body.target,
+    account: body.tool === undefined || body.login === undefined ? undefined : { tool: body.tool, login: body.login },
+    clientAddress: body.client_address === undefined ? undefined : canonicalAddress(body.client_address),
+    status: body.status,
+    faultString: body.fault_string,
+    delayMs: body.delay_ms,
+    times: body.times,
+  };
+}
+
+/** A scenario as the admin API shows it: the rule as it was given, with its id and its use. */
+export const scenarioViewSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'DELETE /admin/scenarios/{id} removes it' }),
+    target: z.enum(SCENARIO_TARGETS),
+    tool: toolSchema.optional(),
+    login: z.string().optional(),
+    client_address: z.string().optional(),
+    status: z.number().int().optional(),
+    fault_string: z.string().optional(),
+    delay_ms: z.number().int().optional(),
+    times: z.number().int().optional().meta({ description: 'Left out: until deleted' }),
+    fired: z.number().int().meta({ description: 'How many requests it has answered' }),
+    active: z.boolean().meta({ description: 'Whether it still answers (fired is below times)' }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Scenario' });
+
+export const scenarioListSchema = z.strictObject({ scenarios: z.array(scenarioViewSchema) }).meta({ id: 'ScenarioList' });
+
+export type ScenarioView = z.input<typeof scenarioViewSchema>;
+
+/** Fields a rule leaves out are undefined here, and so left out of the JSON. */
+export function scenarioView(scenario: Scenario): ScenarioView {
+  return {
+    id: scenario.id,
+    target: scenario.target,
+    tool: scenario.account?.tool,
+    login: scenario.account?.login,
+    client_address: scenario.clientAddress,
+    status: scenario.status,
+    fault_string: scenario.faultString,
+    delay_ms: scenario.delayMs,
+    times: scenario.times,
+    fired: scenario.fired,
+    active: isActive(scenario),
+    created_at: new Date(scenario.createdAt).toISOString(),
+  };
+}
+
+/** The request matching a scenario: one of its targets, and the account and address the scenario names, if it names them. */
+export function matches(scenario: ScenarioRule, request: ScenarioRequest): boolean {
+  return (
+    request.targets.includes(scenario.target) &&
+    (scenario.account === undefined ||
+      (scenario.account.tool === request.account?.tool && scenario.account.login === request.account.login)) &&
+    (scenario.clientAddress === undefined || scenario.clientAddress === request.clientAddress)
+  );
+}

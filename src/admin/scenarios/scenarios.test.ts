@@ -1,0 +1,294 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { ADMIN_TOKEN, BEARER } from '../../../test/support/admin';
+import { basic } from '../../../test/support/http';
+import { buildOperationsApp, credentialsFrom, valueOf, type OperationsApp } from '../../../test/support/operations';
+import { addAccount } from '../../../test/support/test-app';
+import { SOAP_ACTION, svcEval } from '../../../test/survey-clients/support';
+import { METRIC_NAMES } from '../../operations/app-metrics';
+
+// The fake clock's start (test/support/fake-clock.ts): 2018-02-07T15:00:00Z, in the window of 15:00-15:15.
+const START = '2018-02-07T15:00:00.000Z';
+const WINDOW_END_SECOND = Date.UTC(2018, 1, 7, 15, 15) / 1000;
+const EVENTS = '/api/events/20180201/20180207/day/ALL';
+const VOLUME = '/api/volume/20180201/20180207/day/ALL';
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let sandbox: OperationsApp;
+let app: Express;
+let alice: string;
+
+async function setUp(env: NodeJS.ProcessEnv = {}): Promise<void> {
+  sandbox = buildOperationsApp({ ADMIN_TOKEN, ...env });
+  app = sandbox.app;
+  await addAccount(sandbox.store);
+  await addAccount(sandbox.store, { login: 'bob' });
+  const issued = await credentialsFrom(app);
+  alice = basic(issued.login, issued.password);
+}
+
+const addScenario = (body: unknown) => request(app).post('/admin/scenarios').set('Authorization', BEARER).send(body as object);
+const listScenarios = () => request(app).get('/admin/scenarios').set('Authorization', BEARER);
+const events = (authorization = alice) => request(app).get(EVENTS).set('Authorization', authorization);
+
+async function scenarioId(body: unknown): Promise<string> {
+  const response = await addScenario(body);
+  expect(response.status).toBe(201);
+  return (response.body as { id: string }).id;
+}
+
+function expectRefusal(response: request.Response, status: number, code: string, error: string): void {
+  expect(response.status).toBe(status);
+  expect(response.headers['x-error-code']).toBe(code);
+  expect(response.body).toEqual({ error });
+}
+
+describe('POST /admin/scenarios', () => {
+  beforeEach(() => setUp());
+
+  test('adds a scenario and answers it with its id, its place and its use', async () => {
+    const response = await addScenario({ target: 'data', tool: 'dev', login: 'alice', status: 429, times: 3 });
+    expect(response.status).toBe(201);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const { id } = response.body as { id: string };
+    expect(id).toMatch(ID);
+    expect(response.headers.location).toBe(`/admin/scenarios/${id}`);
+    const view = { id, target: 'data', tool: 'dev', login: 'alice', status: 429, times: 3, fired: 0, active: true, created_at: START };
+    expect(response.body).toEqual(view);
+    expect((await listScenarios()).body).toEqual({ scenarios: [view] });
+    expect((await request(app).get(`/admin/scenarios/${id}`).set('Authorization', BEARER)).body).toEqual(view);
+  });
+
+  test('keeps every field of a survey scenario as given, the address as written', async () => {
+    const response = await addScenario({ target: 'survey', client_address: '::ffff:10.0.0.7', status: 503, fault_string: 'down', delay_ms: 5 });
+    expect(response.body).toEqual({
+      id: expect.stringMatching(ID) as unknown,
+      target: 'survey',
+      client_address: '10.0.0.7',
+      status: 503,
+      fault_string: 'down',
+      delay_ms: 5,
+      fired: 0,
+      active: true,
+      created_at: START,
+    });
+  });
+
+  test.each([
+    [{}, 'target: must be one of auth, data, volume, events, performance, caller-profile, geographic, flow, survey'],
+    [{ target: 'data' }, 'status: a scenario needs a status, a delay_ms or both'],
+    [{ target: 'data', status: 404 }, 'status: must be one of 401, 429, 500, 503 (for the survey 429, 500, 503)'],
+    [{ target: 'survey', status: 401 }, 'status: must be one of 429, 500, 503 for the survey'],
+    [{ target: 'data', status: 500, tool: 'dev' }, 'login: tool and login go together'],
+    [{ target: 'survey', status: 500, tool: 'dev', login: 'alice' }, 'tool: the survey has no accounts: match by client_address instead'],
+    [{ target: 'data', status: 500, fault_string: 'no' }, 'fault_string: is for the survey only'],
+    [{ target: 'survey', delay_ms: 5, fault_string: 'no' }, 'fault_string: needs a status'],
+    [{ target: 'data', delay_ms: 60_001 }, 'delay_ms: must be at most 60000'],
+    [{ target: 'data', status: 500, times: 0 }, 'times: must be at least 1'],
+    [{ target: 'data', status: 500, client_address: 'localhost' }, 'client_address: must be an IPv4 or IPv6 address'],
+  ])('refuses %j: %s', async (body, error) => {
+    expectRefusal(await addScenario(body), 400, 'IVR_INVALID_PARAMETER', error);
+    expect((await listScenarios()).body).toEqual({ scenarios: [] });
+  });
+
+  test('refuses a body that is not JSON', async () => {
+    const response = await request(app).post('/admin/scenarios').set('Authorization', BEARER).type('form').send('target=data');
+    expectRefusal(response, 415, 'IVR_UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json (Content-Type)');
+  });
+
+  test('is behind the admin token', async () => {
+    const response = await request(app).post('/admin/scenarios').send({ target: 'data', status: 500 });
+    expect(response.status).toBe(401);
+    expect(response.headers['x-error-code']).toBe('IVR_ADMIN_UNAUTHORIZED');
+  });
+
+  test('says which methods the paths take', async () => {
+    const collection = await request(app).put('/admin/scenarios').set('Authorization', BEARER);
+    expect(collection.status).toBe(405);
+    expect(collection.headers.allow).toBe('GET, HEAD, POST, DELETE');
+    const one = await request(app).post('/admin/scenarios/00000000-0000-4000-8000-000000000000').set('Authorization', BEARER);
+    expect(one.status).toBe(405);
+    expect(one.headers.allow).toBe('GET, HEAD, DELETE');
+  });
+});
+
+describe('POST /admin/scenarios with SANDBOX_SCENARIOS=false', () => {
+  test('checks the body, then refuses with 409, and no request is forced', async () => {
+    await setUp({ SANDBOX_SCENARIOS: 'false' });
+    expectRefusal(await addScenario({ target: 'data' }), 400, 'IVR_INVALID_PARAMETER', 'status: a scenario needs a status, a delay_ms or both');
+    expectRefusal(
+      await addScenario({ target: 'data', status: 500 }),
+      409,
+      'IVR_SCENARIOS_OFF',
+      'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default) to add them',
+    );
+    expect((await events()).status).toBe(200);
+  });
+});
+
+describe('DELETE /admin/scenarios', () => {
+  beforeEach(() => setUp());
+
+  test('removes one scenario, which then no longer answers, and says 404 for one it does not know', async () => {
+    const id = await scenarioId({ target: 'data', status: 500 });
+    const removed = await request(app).delete(`/admin/scenarios/${id}`).set('Authorization', BEARER);
+    expect(removed.status).toBe(204);
+    expect(removed.text).toBe('');
+    expect((await events()).status).toBe(200);
+    expectRefusal(await request(app).delete(`/admin/scenarios/${id}`).set('Authorization', BEARER), 404, 'IVR_SCENARIO_NOT_FOUND', `no scenario ${id}`);
+    expectRefusal(await request(app).get(`/admin/scenarios/${id}`).set('Authorization', BEARER), 404, 'IVR_SCENARIO_NOT_FOUND', `no scenario ${id}`);
+  });
+
+  test('refuses an id that no scenario can have', async () => {
+    const response = await request(app).delete('/admin/scenarios/nothing').set('Authorization', BEARER);
+    expectRefusal(response, 400, 'IVR_INVALID_PARAMETER', 'id: must be a scenario id, as POST /admin/scenarios answered it (a UUID)');
+  });
+
+  test('removes every scenario and says how many', async () => {
+    await scenarioId({ target: 'data', status: 500 });
+    await scenarioId({ target: 'auth', status: 429 });
+    const response = await request(app).delete('/admin/scenarios').set('Authorization', BEARER);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ removed: 2 });
+    expect((await listScenarios()).body).toEqual({ scenarios: [] });
+  });
+});
+
+describe('the answers a data scenario forces', () => {
+  beforeEach(() => setUp());
+
+  test("answers the account's next three data requests with the data group's 429, then the real answer", async () => {
+    const id = await scenarioId({ target: 'data', tool: 'dev', login: 'alice', status: 429, times: 3 });
+    for (const stillActive of ['1', '1', undefined]) {
+      const response = await events();
+      expectRefusal(response, 429, 'IVR_RATE_LIMITED', 'rate limit exceeded; retry after the time in Retry-After');
+      expect(response.headers['retry-after']).toBe('900');
+      expect(response.headers['x-ratelimit-limit']).toBe('150');
+      expect(response.headers['x-ratelimit-remaining']).toBe('0');
+      expect(response.headers['x-ratelimit-reset']).toBe(String(WINDOW_END_SECOND));
+      expect(response.headers['x-sandbox-scenario']).toBe(id);
+      expect(response.headers['x-sandbox-scenarios-active']).toBe(stillActive);
+    }
+    const real = await events();
+    expect(real.status).toBe(200);
+    expect(real.headers['x-sandbox-scenario']).toBeUndefined();
+    expect(real.headers['x-ratelimit-remaining']).toBe('146');
+    expect((await listScenarios()).body).toEqual({
+      scenarios: [{ id, target: 'data', tool: 'dev', login: 'alice', status: 429, times: 3, fired: 3, active: false, created_at: START }],
+    });
+    expect(await valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'data', answer: '429' })).toBe(3);
+  });
+
+  test('answers in XML when the client asks for it', async () => {
+    await scenarioId({ target: 'events', status: 500 });
+    const response = await events().set('Accept', 'application/xml');
+    expect(response.status).toBe(500);
+    expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(response.text).toBe('<?xml version="1.0" encoding="UTF-8"?><result><error>unknown error</error></result>');
+  });
+
+  test('answers 401 with the Basic challenge, as for credentials that expired', async () => {
+    await scenarioId({ target: 'data', status: 401, times: 1 });
+    const response = await events();
+    expectRefusal(response, 401, 'IVR_UNAUTHORIZED', 'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth');
+    expect(response.headers['www-authenticate']).toBe('Basic realm="IVR reporting API"');
+    expect((await events()).status).toBe(200);
+  });
+
+  test("answers 503 as the reporting API answers an outage: a 500 with Retry-After", async () => {
+    await scenarioId({ target: 'data', status: 503 });
+    const response = await events();
+    expectRefusal(response, 500, 'IVR_DEPENDENCY_UNAVAILABLE', 'unknown error');
+    expect(response.headers['retry-after']).toBe('5');
+  });
+
+  test('answers until deleted when no times are given', async () => {
+    await scenarioId({ target: 'data', status: 500 });
+    for (let request = 0; request < 5; request += 1) expect((await events()).status).toBe(500);
+    expect((await events()).headers['x-sandbox-scenarios-active']).toBe('1');
+  });
+
+  test('forces only the resource it names, the account it names and the address it names', async () => {
+    await scenarioId({ target: 'volume', status: 500 });
+    await scenarioId({ target: 'data', tool: 'dev', login: 'bob', status: 500 });
+    await scenarioId({ target: 'data', client_address: '10.0.0.1', status: 500 });
+    expect((await events()).status).toBe(200);
+    expect((await request(app).get(VOLUME).set('Authorization', alice)).status).toBe(500);
+    await scenarioId({ target: 'data', client_address: '127.0.0.1', status: 503, times: 1 });
+    expect((await events()).status).toBe(500);
+    expect((await events()).status).toBe(200);
+  });
+
+  test('delays the real answer by at least delay_ms and says which scenario did', async () => {
+    const id = await scenarioId({ target: 'data', delay_ms: 300, times: 1 });
+    const sent = performance.now();
+    const response = await events();
+    expect(performance.now() - sent).toBeGreaterThanOrEqual(300);
+    expect(response.status).toBe(200);
+    expect(response.headers['x-sandbox-scenario']).toBe(id);
+    expect(await valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'data', answer: 'delay' })).toBe(1);
+  });
+});
+
+describe('the answers an auth scenario forces', () => {
+  beforeEach(() => setUp());
+
+  const login = (loginName = 'alice') =>
+    request(app).post('/api/auth').type('form').send({ tool: 'dev', login: loginName, password: 'secret-password' });
+
+  test("answers a login with the authentication group's 429", async () => {
+    await scenarioId({ target: 'auth', status: 429, times: 1 });
+    const response = await login();
+    expectRefusal(response, 429, 'IVR_RATE_LIMITED', 'rate limit exceeded; retry after the time in Retry-After');
+    expect(response.headers['x-ratelimit-limit']).toBe('15');
+    expect(response.headers['x-ratelimit-remaining']).toBe('0');
+    expect(response.headers['retry-after']).toBe('900');
+    expect((await login()).status).toBe(200);
+  });
+
+  test("answers the named account's login with the invalid-login 401, and another's not", async () => {
+    await scenarioId({ target: 'auth', tool: 'dev', login: 'alice', status: 401 });
+    const response = await login();
+    expectRefusal(response, 401, 'IVR_INVALID_LOGIN', 'invalid login or password, or the account is inactive');
+    expect(response.headers['www-authenticate']).toBe('Form realm="IVR reporting API"');
+    expect((await login('bob')).status).toBe(200);
+  });
+});
+
+describe('the answers a survey scenario forces', () => {
+  beforeEach(() => setUp());
+
+  const soapCall = () =>
+    request(app).post('/survey').set({ 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: SOAP_ACTION }).send(svcEval(['Agree?'], ['yes']));
+  const restCall = () => request(app).post('/survey/rest').type('form').send('question_texts[]=Agree%3F&answers[]=yes');
+
+  test('answers a SOAP call with a soap:Server fault of the given faultstring', async () => {
+    const id = await scenarioId({ target: 'survey', status: 500, fault_string: 'the survey is closed', times: 1 });
+    const response = await soapCall();
+    expect(response.status).toBe(500);
+    expect(response.headers['content-type']).toBe('text/xml; charset=utf-8');
+    expect(response.headers['x-error-code']).toBe('IVR_SURVEY_HANDLER_FAILED');
+    expect(response.headers['x-sandbox-scenario']).toBe(id);
+    expect(response.text).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>' +
+        '<faultcode>soap:Server</faultcode><faultstring>the survey is closed</faultstring></soap:Fault></soap:Body></soap:Envelope>',
+    );
+    expect((await soapCall()).status).toBe(200);
+  });
+
+  test('answers a REST call with the status and the fault string as its error', async () => {
+    await scenarioId({ target: 'survey', status: 503, fault_string: 'maintenance' });
+    const response = await restCall();
+    expectRefusal(response, 503, 'IVR_DEPENDENCY_UNAVAILABLE', 'maintenance');
+    expect(response.headers['retry-after']).toBe('5');
+    expect(await valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'survey', answer: '503' })).toBe(1);
+  });
+
+  test("answers a SOAP call with the survey group's 429 fault", async () => {
+    await scenarioId({ target: 'survey', status: 429 });
+    const response = await soapCall();
+    expect(response.status).toBe(429);
+    expect(response.headers['x-ratelimit-limit']).toBe('20000');
+    expect(response.text).toContain('<faultcode>soap:Client</faultcode><faultstring>rate limit exceeded; retry after the time in Retry-After</faultstring>');
+  });
+});

@@ -1,0 +1,101 @@
+import type { Pool } from 'pg';
+import type { ForcedStatus, Scenario, ScenarioTarget } from '../../admin/scenarios/scenario';
+import type { Tool } from '../../accounts/account';
+import type { ScenarioRepository } from '../store';
+
+interface ScenarioRow {
+  id: string;
+  target: ScenarioTarget;
+  tool: Tool | null;
+  login: string | null;
+  client_address: string | null;
+  status: ForcedStatus | null;
+  fault_string: string | null;
+  delay_ms: number | null;
+  times: number | null;
+  fired: number;
+  created_at: string;
+}
+
+const COLUMNS = 'id, target, tool, login, client_address, status, fault_string, delay_ms, times, fired, created_at';
+
+const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
+
+function toScenario(row: ScenarioRow): Scenario {
+  return {
+    id: row.id,
+    target: row.target,
+    account: row.tool === null || row.login === null ? undefined : { tool: row.tool, login: row.login },
+    clientAddress: orUndefined(row.client_address),
+    status: orUndefined(row.status),
+    faultString: orUndefined(row.fault_string),
+    delayMs: orUndefined(row.delay_ms),
+    times: orUndefined(row.times),
+    fired: row.fired,
+    createdAt: Number(row.created_at),
+  };
+}
+
+/**
+ * The rule of admin/scenarios/scenario.ts's `matches`, in SQL, and the oldest match with answers left
+ * taking one. The UPDATE re-reads a row another request changed meanwhile (READ COMMITTED), so a
+ * scenario shared by several instances answers exactly `times` requests between them.
+ */
+const FIRE = `
+WITH matching AS (
+  SELECT id, position FROM sandbox_scenarios
+  WHERE target = ANY($1::text[])
+    AND (tool IS NULL OR (tool = $2 AND login = $3))
+    AND (client_address IS NULL OR client_address = $4)
+    AND (times IS NULL OR fired < times)
+), chosen AS (
+  UPDATE sandbox_scenarios SET fired = fired + 1
+  WHERE id = (SELECT id FROM matching ORDER BY position LIMIT 1) AND (times IS NULL OR fired < times)
+  RETURNING ${COLUMNS}
+)
+SELECT (SELECT count(*) FROM matching)::integer AS matching, chosen.* FROM (VALUES (1)) AS one LEFT JOIN chosen ON true`;
+
+type FireRow = { matching: number } & ({ [K in keyof ScenarioRow]: null } | ScenarioRow);
+
+export function postgresScenarios(pool: Pool): ScenarioRepository {
+  return {
+    add: async (scenario) => {
+      await pool.query(
+        `INSERT INTO sandbox_scenarios (id, target, tool, login, client_address, status, fault_string, delay_ms, times, fired, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          scenario.id,
+          scenario.target,
+          scenario.account?.tool ?? null,
+          scenario.account?.login ?? null,
+          scenario.clientAddress ?? null,
+          scenario.status ?? null,
+          scenario.faultString ?? null,
+          scenario.delayMs ?? null,
+          scenario.times ?? null,
+          scenario.fired,
+          scenario.createdAt,
+        ],
+      );
+    },
+    list: async () => {
+      const { rows } = await pool.query<ScenarioRow>(`SELECT ${COLUMNS} FROM sandbox_scenarios ORDER BY position`);
+      return rows.map(toScenario);
+    },
+    remove: async (id) => ((await pool.query('DELETE FROM sandbox_scenarios WHERE id = $1', [id])).rowCount ?? 0) > 0,
+    clear: async () => (await pool.query('DELETE FROM sandbox_scenarios')).rowCount ?? 0,
+    fire: async (request) => {
+      // Named, so that each connection parses and plans it once: every auth, data and survey request runs it.
+      const { rows } = await pool.query<FireRow>({
+        name: 'fire-scenario',
+        text: FIRE,
+        values: [request.targets, request.account?.tool ?? null, request.account?.login ?? null, request.clientAddress],
+      });
+      const row = rows[0] as FireRow;
+      if (row.id === null) return { fired: undefined, stillActive: row.matching };
+      const fired = toScenario(row);
+      const usedUp = fired.times !== undefined && fired.fired >= fired.times;
+      return { fired, stillActive: row.matching - (usedUp ? 1 : 0) };
+    },
+  };
+}
