@@ -1,6 +1,8 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import { clockDateHeader } from './admin/clock/date-header';
 import { adminRouter, type AdminServices } from './admin/router';
+import type { Clock } from './time/clock';
 import type { DashboardAssets } from './dashboard/assets';
 import { dashboardRouter } from './dashboard/router';
 import { errors } from './errors/catalogue';
@@ -32,6 +34,8 @@ export interface AppServices {
   readonly operations: OperationsServices;
   readonly reference: ApiReference;
   readonly dashboard: DashboardAssets;
+  /** Set with SANDBOX_CLOCK: the clock every answer's Date header tells. */
+  readonly movableClock: Clock | undefined;
 }
 
 /**
@@ -44,6 +48,7 @@ export function createApp(services: AppServices): Express {
   // Express's last-resort handler shows stack traces unless it believes it runs in production.
   app.set('env', 'production');
   app.set('trust proxy', services.trustProxy);
+  if (services.movableClock !== undefined) app.use(clockDateHeader(services.movableClock));
   // Metrics see every request; the probes come before the access log, which would drown in them (src/operations/probes.ts).
   app.use(requestMetrics(app, services.operations.metrics));
   mountProbes(app, services.operations.readiness);

@@ -142,6 +142,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
     // Built at start, so a mistake in it stops the start; its examples are dated from that day.
     reference: { document: apiDocument(config, clock.now()), publicUrl: config.server.publicUrl },
     dashboard: loadDashboardAssets(),
+    movableClock: shared.movableClock,
   };
 }
 

@@ -50,6 +50,21 @@ describe('GET /admin/clock', () => {
   });
 });
 
+describe("the Date header of every answer", () => {
+  test("tells the sandbox clock's time, moved with it", async () => {
+    const { url } = await sandbox();
+    expect((await request(url).get('/healthz')).headers.date).toBe('Wed, 07 Feb 2018 15:00:00 GMT');
+    await advance(url, { advance_seconds: 90_000 });
+    expect((await request(url).get('/api/events/20180201/20180207/day/ALL')).headers.date).toBe('Thu, 08 Feb 2018 16:00:00 GMT');
+  });
+
+  test("tells the system's time on a server started without SANDBOX_CLOCK", async () => {
+    const { url } = await sandbox({});
+    const { date } = (await request(url).get('/healthz')).headers as { date: string };
+    expect(Math.abs(Date.parse(date) - Date.now())).toBeLessThan(24 * 3600 * 1000);
+  });
+});
+
 describe('POST /admin/clock', () => {
   test('moves the time forward and says by how much in all', async () => {
     const { url } = await sandbox();
