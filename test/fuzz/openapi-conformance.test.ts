@@ -257,13 +257,20 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
   },
   // Scenarios are off on this server, so that none forces another operation's answer: a valid body is told so. Valid:
   // a status or a delay; tool and login together, not for the survey; a fault string with a status, for the survey only;
-  // an IP address as the client address.
+  // an IP address as the client address; a Retry-After for a 429 or 503 only.
   addScenario: {
     mediaTypes: [JSON_TYPE],
     accepted: [409],
     valid: (operation) =>
       validBody(operation, JSON_TYPE).map((body) => {
-        const { tool, login, fault_string: faultString, client_address: clientAddress, ...rule } = body?.value as Record<string, unknown>;
+        const {
+          tool,
+          login,
+          fault_string: faultString,
+          client_address: clientAddress,
+          retry_after_seconds: retryAfter,
+          ...rule
+        } = body?.value as Record<string, unknown>;
         const survey = rule.target === 'survey';
         const status = rule.status ?? (rule.delay_ms === undefined || (survey && faultString !== undefined) ? 500 : undefined);
         const value = {
@@ -271,6 +278,7 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
           ...(status === undefined ? {} : { status: survey && status === 401 ? 500 : status }),
           ...(!survey && tool !== undefined && login !== undefined ? { tool, login } : {}),
           ...(survey && faultString !== undefined ? { fault_string: faultString } : {}),
+          ...(retryAfter !== undefined && (status === 429 || status === 503) ? { retry_after_seconds: retryAfter } : {}),
           ...(clientAddress === undefined ? {} : { client_address: JSON.stringify(clientAddress).length % 2 === 0 ? '192.0.2.1' : '2001:db8::1' }),
         };
         return { path: {}, query: {}, body: { mediaType: JSON_TYPE, value } };

@@ -692,6 +692,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         status: 429,
         faultString: undefined,
         delayMs: undefined,
+        retryAfterSeconds: undefined,
         times: undefined,
         fired: 0,
         createdAt: 1_000,
@@ -712,6 +713,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           status: 503,
           faultString: 'down for maintenance',
           delayMs: 250,
+          retryAfterSeconds: 30,
           times: 3,
           createdAt: 2_000,
         });

@@ -54,7 +54,10 @@ function forcedError(scenario: Scenario, status: number, { clock, limits }: Scen
         return group === 'auth' ? errors.invalidLogin(REALM) : errors.unauthorized(REALM);
       case 429: {
         const windowMs = limits.windowSeconds * 1000;
-        const resetMs = (Math.floor(clock.now() / windowMs) + 1) * windowMs;
+        const resetMs =
+          scenario.retryAfterSeconds === undefined
+            ? (Math.floor(clock.now() / windowMs) + 1) * windowMs
+            : clock.now() + scenario.retryAfterSeconds * 1000;
         const refused = errors.rateLimited();
         return new AppError(refused.code, refused.statusCode, refused.message, {
           'Retry-After': String(Math.max(1, Math.ceil((resetMs - clock.now()) / 1000))),
@@ -63,8 +66,11 @@ function forcedError(scenario: Scenario, status: number, { clock, limits }: Scen
           'X-RateLimit-Reset': String(Math.ceil(resetMs / 1000)),
         });
       }
-      case 503:
-        return errors.dependencyUnavailable('store', undefined);
+      case 503: {
+        const outage = errors.dependencyUnavailable('store', undefined);
+        if (scenario.retryAfterSeconds === undefined) return outage;
+        return new AppError(outage.code, outage.statusCode, outage.message, { ...outage.headers, 'Retry-After': String(scenario.retryAfterSeconds) });
+      }
       default:
         return group === 'survey' ? errors.surveyHandlerFailed() : errors.internal();
     }

@@ -20,6 +20,8 @@ export type ForcedStatus = (typeof REPORTING_STATUSES)[number] | (typeof SURVEY_
 export const MOST_DELAY_MS = 60_000;
 const MOST_TIMES = 1_000_000;
 const MOST_FAULT_STRING_CHARACTERS = 1000;
+const MOST_RETRY_AFTER_SECONDS = 86_400;
+const WITH_RETRY_AFTER: readonly number[] = [429, 503];
 
 /** What a scenario does to the requests it matches, as POST /admin/scenarios gives it. */
 export interface ScenarioRule {
@@ -33,6 +35,8 @@ export interface ScenarioRule {
   /** The survey's fault string (SOAP) or error message (REST); none: the real rule's message. */
   readonly faultString: string | undefined;
   readonly delayMs: number | undefined;
+  /** A 429's or 503's Retry-After in place of the real one (a 429's: the window's end), for a retry tested in seconds. */
+  readonly retryAfterSeconds: number | undefined;
   /** How many matching requests it answers; none: every one until it is deleted. */
   readonly times: number | undefined;
 }
@@ -91,6 +95,12 @@ export const scenarioRuleSchema = z
       .max(MOST_DELAY_MS, `must be at most ${MOST_DELAY_MS}`)
       .optional()
       .meta({ description: 'Wait this long before answering (then the status, or the real answer)' }),
+    retry_after_seconds: z
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1')
+      .max(MOST_RETRY_AFTER_SECONDS, `must be at most ${MOST_RETRY_AFTER_SECONDS}`)
+      .optional()
+      .meta({ description: "With status 429 or 503: Retry-After in place of the real rule's (a 429's X-RateLimit-Reset moves with it)" }),
     times: z
       .int('must be a whole number')
       .min(1, 'must be at least 1')
@@ -109,6 +119,7 @@ export const scenarioRuleSchema = z
       problem('is for the survey only', 'fault_string');
     }
     if (rule.fault_string !== undefined && rule.status === undefined) problem('needs a status', 'fault_string');
+    if (rule.retry_after_seconds !== undefined && !WITH_RETRY_AFTER.includes(rule.status ?? 0)) problem('needs status 429 or 503', 'retry_after_seconds');
   })
   .meta({ id: 'ScenarioRule' });
 
@@ -120,6 +131,7 @@ export function toScenarioRule(body: z.output<typeof scenarioRuleSchema>): Scena
     status: body.status,
     faultString: body.fault_string,
     delayMs: body.delay_ms,
+    retryAfterSeconds: body.retry_after_seconds,
     times: body.times,
   };
 }
@@ -135,6 +147,7 @@ export const scenarioViewSchema = z
     status: z.number().int().optional(),
     fault_string: z.string().optional(),
     delay_ms: z.number().int().optional(),
+    retry_after_seconds: z.number().int().optional(),
     times: z.number().int().optional().meta({ description: 'Left out: until deleted' }),
     fired: z.number().int().meta({ description: 'How many requests it has answered' }),
     active: z.boolean().meta({ description: 'Whether it still answers (fired is below times)' }),
@@ -157,6 +170,7 @@ export function scenarioView(scenario: Scenario): ScenarioView {
     status: scenario.status,
     fault_string: scenario.faultString,
     delay_ms: scenario.delayMs,
+    retry_after_seconds: scenario.retryAfterSeconds,
     times: scenario.times,
     fired: scenario.fired,
     active: isActive(scenario),

@@ -85,6 +85,7 @@ describe('POST /admin/scenarios', () => {
     [{ target: 'survey', delay_ms: 5, fault_string: 'no' }, 'fault_string: needs a status'],
     [{ target: 'data', delay_ms: 60_001 }, 'delay_ms: must be at most 60000'],
     [{ target: 'data', status: 500, times: 0 }, 'times: must be at least 1'],
+    [{ target: 'data', status: 500, retry_after_seconds: 2 }, 'retry_after_seconds: needs status 429 or 503'],
     [{ target: 'data', status: 500, client_address: 'localhost' }, 'client_address: must be an IPv4 or IPv6 address'],
   ])('refuses %j: %s', async (body, error) => {
     expectRefusal(await addScenario(body), 400, 'IVR_INVALID_PARAMETER', error);
@@ -177,6 +178,14 @@ describe('the answers a data scenario forces', () => {
       scenarios: [{ id, target: 'data', tool: 'dev', login: 'alice', status: 429, times: 3, fired: 3, active: false, created_at: START }],
     });
     expect(await valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'data', answer: '429' })).toBe(3);
+  });
+
+  test('answers 429 with the Retry-After given, and the reset it makes', async () => {
+    await scenarioId({ target: 'data', status: 429, retry_after_seconds: 2, times: 1 });
+    const response = await events();
+    expect(response.status).toBe(429);
+    expect(response.headers['retry-after']).toBe('2');
+    expect(response.headers['x-ratelimit-reset']).toBe(String(Date.parse(START) / 1000 + 2));
   });
 
   test('answers in XML when the client asks for it', async () => {

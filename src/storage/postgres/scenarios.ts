@@ -12,12 +12,13 @@ interface ScenarioRow {
   status: ForcedStatus | null;
   fault_string: string | null;
   delay_ms: number | null;
+  retry_after_seconds: number | null;
   times: number | null;
   fired: number;
   created_at: string;
 }
 
-const COLUMNS = 'id, target, tool, login, client_address, status, fault_string, delay_ms, times, fired, created_at';
+const COLUMNS = 'id, target, tool, login, client_address, status, fault_string, delay_ms, retry_after_seconds, times, fired, created_at';
 
 const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
 
@@ -30,6 +31,7 @@ function toScenario(row: ScenarioRow): Scenario {
     status: orUndefined(row.status),
     faultString: orUndefined(row.fault_string),
     delayMs: orUndefined(row.delay_ms),
+    retryAfterSeconds: orUndefined(row.retry_after_seconds),
     times: orUndefined(row.times),
     fired: row.fired,
     createdAt: Number(row.created_at),
@@ -61,8 +63,7 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
   return {
     add: async (scenario) => {
       await pool.query(
-        `INSERT INTO sandbox_scenarios (id, target, tool, login, client_address, status, fault_string, delay_ms, times, fired, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        `INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           scenario.id,
           scenario.target,
@@ -72,6 +73,7 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
           scenario.status ?? null,
           scenario.faultString ?? null,
           scenario.delayMs ?? null,
+          scenario.retryAfterSeconds ?? null,
           scenario.times ?? null,
           scenario.fired,
           scenario.createdAt,

@@ -13,6 +13,7 @@ CREATE TABLE sandbox_scenarios (
   status integer,
   fault_string text,
   delay_ms integer,
+  retry_after_seconds integer,
   times integer,
   fired integer NOT NULL DEFAULT 0,
   created_at bigint NOT NULL
