@@ -350,6 +350,66 @@ describe('rate limits', () => {
   });
 });
 
+describe("the sandbox's failure scenarios, as a client author uses them", () => {
+  let slept: number[];
+  beforeEach(() => {
+    slept = [];
+  });
+  const addScenario = (server: AdminServer, rule: Record<string, unknown>) =>
+    admin(server.url).post('/admin/scenarios').send(rule).expect(201);
+  const recordSleep = (ms: number) => {
+    slept.push(ms);
+    return Promise.resolve();
+  };
+
+  test("three forced 429s of the account's data requests: the client waits each Retry-After out, then succeeds", async () => {
+    const server = await startServer();
+    await addScenario(server, { target: 'data', tool: 'dev', login: 'alice', status: 429, retry_after_seconds: 2, times: 3 });
+    const client = aliceClient(server.url, { maxRateLimitWaitMs: 10_000, sleep: recordSleep });
+    expect(await client.volume(TWO_DAYS)).toEqual(VOLUME_REPORT);
+    expect(slept).toEqual([2000, 2000, 2000]);
+    expect(statuses()).toEqual([
+      'POST /api/auth 200',
+      `GET ${VOLUME_PATH} 429`,
+      `GET ${VOLUME_PATH} 429`,
+      `GET ${VOLUME_PATH} 429`,
+      `GET ${VOLUME_PATH} 200`,
+    ]);
+  });
+
+  test('a forced 401 makes the client authenticate again once, and the call succeeds', async () => {
+    const server = await startServer();
+    const client = aliceClient(server.url);
+    await client.volume(TWO_DAYS);
+    await addScenario(server, { target: 'volume', status: 401, times: 1 });
+    expect(await client.volume(TWO_DAYS)).toEqual(VOLUME_REPORT);
+    expect(statuses().slice(2)).toEqual([`GET ${VOLUME_PATH} 401`, 'POST /api/auth 200', `GET ${VOLUME_PATH} 304`]);
+  });
+
+  test('a forced 500 is a ServerError with unknown error and IVR_INTERNAL; a forced outage carries its Retry-After', async () => {
+    const server = await startServer();
+    const client = aliceClient(server.url);
+    await addScenario(server, { target: 'data', status: 500, times: 1 });
+    await expect(client.volume(TWO_DAYS)).rejects.toMatchObject({ name: 'ServerError', status: 500, code: 'IVR_INTERNAL', message: 'unknown error' });
+    await addScenario(server, { target: 'data', status: 503, times: 1 });
+    await expect(client.volume(TWO_DAYS)).rejects.toMatchObject({
+      name: 'ServerError',
+      status: 500,
+      code: 'IVR_DEPENDENCY_UNAVAILABLE',
+      retryAfterSeconds: 5,
+    });
+    expect(await client.volume(TWO_DAYS)).toEqual(VOLUME_REPORT);
+  });
+
+  test('a slow report: the call waits for the delayed answer and returns it', async () => {
+    const server = await startServer();
+    await addScenario(server, { target: 'volume', delay_ms: 250, times: 1 });
+    const started = performance.now();
+    expect(await aliceClient(server.url).volume(TWO_DAYS)).toEqual(VOLUME_REPORT);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+  });
+});
+
 describe('other failures', () => {
   test.each<Format>(['json', 'xml'])('a bad date is an InvalidRequestError with the message the server sent in %s, and its code', async (format) => {
     const message = 'start "20180230" is not a real date in the form YYYYMMDD (from 19700101)';
