@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
 
 const run = promisify(execFile);
 const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
@@ -93,5 +93,43 @@ describe('README', () => {
     expect(mistake).not.toBeNull();
     const output = await bash(`{ ${byMonth}\n} >/dev/null\n${mistake![1]}`);
     expect(output).toBe(mistake![2]);
+  });
+
+  describe('A sandbox for client authors', () => {
+    let sandbox: ServerProcess | undefined;
+
+    afterEach(() => stopIfRunning(sandbox));
+
+    test('forces three 429s that the typed client waits out, then moves the clock past expiry and the client authenticates again', async () => {
+      const [start, addScenario, runClient] = shellBlocks('A sandbox for client authors');
+      const variables = /^((?:\w+=\S+ )+)npm start\n$/.exec(start!);
+      expect(variables).not.toBeNull();
+      sandbox = startServerProcess(Object.fromEntries(variables![1]!.trim().split(' ').map((pair) => pair.split('=') as [string, string])));
+      const url = await sandbox.listening();
+      const scenario = JSON.parse((await run('bash', ['-c', addScenario!.replaceAll(README_BASE, url)])).stdout) as Record<string, unknown>;
+      expect(scenario).toMatchObject({ target: 'data', tool: 'dev', login: 'demo', status: 429, retry_after_seconds: 2, times: 3, fired: 0, active: true });
+      const { stdout } = await run('bash', ['-c', runClient!.replaceAll(README_BASE, url)], { cwd: path.resolve(__dirname, '../..') });
+      const events = (status: number) => new RegExp(`^GET ${url}/api/events/\\d{8}/\\d{8}/day/ALL ${status}$`);
+      const calls = /^\{("\d+":\d+,){6}"\d+":\d+\}$/;
+      const lines = stdout.trimEnd().split('\n');
+      const expected = [
+        new RegExp(`^POST ${url}/api/auth 200$`),
+        events(429),
+        /^waiting 2000 ms$/,
+        events(429),
+        /^waiting 2000 ms$/,
+        events(429),
+        /^waiting 2000 ms$/,
+        events(200),
+        calls,
+        events(401),
+        new RegExp(`^POST ${url}/api/auth 200$`),
+        events(304),
+        calls,
+      ];
+      expect(lines).toHaveLength(expected.length);
+      lines.forEach((line, index) => expect(line).toMatch(expected[index]!));
+      expect(lines[8]).toBe(lines[12]);
+    });
   });
 });
