@@ -2,14 +2,23 @@
  * The reporting API as the page calls it: the same requests as any client, counted in the same limit
  * groups. No cookie or HTTP authentication the browser keeps is sent (`credentials: 'omit'`), so a
  * refused pair never opens the browser's own sign-in dialog.
+ *
+ * Every answer, success or error, tells what its headers say beside the body: the limit group's state
+ * (`rateLimit`), the sandbox's scenarios (`sandbox`, sandbox.js) and the server's clock (`clockOffset`,
+ * server-clock.js).
  */
+import { sandboxOf } from './sandbox.js';
+import { clockOffsetOf } from './server-clock.js';
 
 export class ApiError extends Error {
-  constructor(status, message, rateLimit) {
+  constructor(status, message, { rateLimit, sandbox, clockOffset } = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.rateLimit = rateLimit;
+    /** Undefined when no answer came. */
+    this.sandbox = sandbox;
+    this.clockOffset = clockOffset;
   }
 }
 
@@ -21,37 +30,50 @@ function rateLimitOf(headers) {
   return { limit, remaining, reset };
 }
 
+/**
+ * The answer, and the browser's time when the request left and when the answer's head came back. Never
+ * from the browser's HTTP cache (`no-store`): a report's ETag would have it revalidate a kept answer, and
+ * the 304's headers are merged into the kept ones, so a header the 304 leaves out (X-Sandbox-Scenarios-Active
+ * once no scenario is left) would still be read from the older answer.
+ */
 async function send(address, init) {
+  const sentAt = Date.now();
   try {
-    return await fetch(address, { ...init, credentials: 'omit' });
+    const response = await fetch(address, { ...init, credentials: 'omit', cache: 'no-store' });
+    return { response, sentAt, receivedAt: Date.now() };
   } catch {
     throw new ApiError(0, 'The server could not be reached: check the connection, then try again.');
   }
 }
 
 /** The JSON body of a success; otherwise the error body's message, as the API words it. */
-async function answerOf(response) {
-  const rateLimit = rateLimitOf(response.headers);
+async function answerOf({ response, sentAt, receivedAt }) {
+  const { headers } = response;
+  const told = {
+    rateLimit: rateLimitOf(headers),
+    sandbox: sandboxOf(headers),
+    clockOffset: clockOffsetOf(headers.get('Date'), sentAt, receivedAt),
+  };
   const body = await response.json().catch(() => undefined);
-  if (response.ok && body !== undefined) return { body, rateLimit };
+  if (response.ok && body !== undefined) return { body, ...told };
   const message = typeof body?.error === 'string' ? body.error : `The server answered ${response.status} ${response.statusText}`.trim();
-  throw new ApiError(response.status, message, rateLimit);
+  throw new ApiError(response.status, message, told);
 }
 
 /** POST /api/auth with a form body: the temporary login and password. */
 export async function requestCredentials({ tool, login, password }) {
-  const response = await send('api/auth', {
+  const sent = await send('api/auth', {
     method: 'POST',
     headers: { Accept: 'application/json' },
     body: new URLSearchParams({ tool, login, password }),
   });
-  return answerOf(response);
+  return answerOf(sent);
 }
 
 /** A raw-data resource with HTTP Basic and the temporary credentials. */
 export async function getReport(credentials, address) {
-  const response = await send(address, {
+  const sent = await send(address, {
     headers: { Accept: 'application/json', Authorization: `Basic ${btoa(`${credentials.login}:${credentials.password}`)}` },
   });
-  return answerOf(response);
+  return answerOf(sent);
 }
