@@ -20,14 +20,14 @@ export interface Instance {
  * One server as a second instance behind a load balancer would be: its own pool, Redis client and
  * app, on the same PostgreSQL schema and the same Redis key prefix as the others.
  */
-export async function startInstance(databaseUrl: string, redisPrefix: string, clock: FakeClock): Promise<Instance> {
+export async function startInstance(databaseUrl: string, redisPrefix: string, clock: FakeClock, env: NodeJS.ProcessEnv = {}): Promise<Instance> {
   const logger = createLogger('silent');
   const store = withRedisSharedState(
     await openPostgresStore(databaseUrl, logger, DEPENDENCY_TIMEOUT_SECONDS),
     await connectRedis(testRedisUrl as string, logger, DEPENDENCY_TIMEOUT_SECONDS),
     redisPrefix,
   );
-  const running = await serve(composeApp(loadConfig({}), { store, clock, logger }));
+  const running = await serve(composeApp(loadConfig(env), { store, clock, logger }));
   return {
     url: running.url,
     store,

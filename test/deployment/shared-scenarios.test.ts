@@ -1,0 +1,49 @@
+import request from 'supertest';
+import { ADMIN_TOKEN, BEARER } from '../support/admin';
+import { FakeClock } from '../support/fake-clock';
+import { startInstance, type Instance } from '../support/instances';
+import { createTestSchema, describeWithPostgresAndRedis, uniqueRedisPrefix, type TestSchema } from '../support/services';
+import { addAccount } from '../support/test-app';
+
+let schema: TestSchema;
+const instances: Instance[] = [];
+
+afterEach(async () => {
+  for (const instance of instances.splice(0)) await instance.close();
+  await schema.drop();
+});
+
+describeWithPostgresAndRedis('a failure scenario on two instances of one PostgreSQL', () => {
+  test('added through one, answers exactly `times` of 40 concurrent requests spread over both, and both list its count', async () => {
+    schema = await createTestSchema();
+    const prefix = uniqueRedisPrefix();
+    const clock = new FakeClock();
+    const [first, second] = [
+      await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
+      await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
+    ] as [Instance, Instance];
+    instances.push(first, second);
+    await addAccount(first.store);
+    const auth = await request(first.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+    const { login, password } = auth.body as { login: string; password: string };
+    const added = await request(first.url).post('/admin/scenarios').set('Authorization', BEARER).send({ target: 'events', status: 503, times: 7 });
+    expect(added.status).toBe(201);
+
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        request(index % 2 === 0 ? first.url : second.url)
+          .get('/api/events/20180201/20180207/day/ALL')
+          .auth(login, password),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 500)).toHaveLength(7);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(33);
+    for (const instance of [first, second]) {
+      const listed = await request(instance.url).get('/admin/scenarios').set('Authorization', BEARER);
+      expect((listed.body as { scenarios: { fired: number; active: boolean }[] }).scenarios).toEqual([
+        expect.objectContaining({ id: (added.body as { id: string }).id, fired: 7, active: false }),
+      ]);
+    }
+  });
+});
