@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AccountView } from '../admin/accounts/account-admin';
+import type { ScenarioView } from '../admin/scenarios/scenario';
 import type { Tool } from '../accounts/account';
 import { CliError } from './cli-error';
 
@@ -10,6 +11,18 @@ export interface ImportAnswer {
   readonly duplicates: number;
   readonly rejected: readonly { readonly line: number; readonly error: string }[];
   readonly rejected_more?: number;
+}
+
+/** The body of POST /admin/scenarios; the server checks it and names the field it refuses. */
+export interface ScenarioFields {
+  readonly target: string;
+  readonly tool?: Tool;
+  readonly login?: string;
+  readonly client_address?: string;
+  readonly status?: number;
+  readonly fault_string?: string;
+  readonly delay_ms?: number;
+  readonly times?: number;
 }
 
 export interface AccountFields {
@@ -74,6 +87,25 @@ export class AdminClient {
     return (await this.send('DELETE', `${this.accountPath(tool, login)}/phones/${encodeURIComponent(phone)}`)).body as AccountView;
   }
 
+  async addScenario(fields: ScenarioFields): Promise<ScenarioView> {
+    const body = Buffer.from(JSON.stringify(fields));
+    return (await this.send('POST', '/admin/scenarios', { body, type: 'application/json', okStatuses: [201] })).body as ScenarioView;
+  }
+
+  /** Oldest first. */
+  async listScenarios(): Promise<ScenarioView[]> {
+    return ((await this.send('GET', '/admin/scenarios')).body as { scenarios: ScenarioView[] }).scenarios;
+  }
+
+  async removeScenario(id: string): Promise<void> {
+    await this.send('DELETE', `/admin/scenarios/${encodeURIComponent(id)}`, { okStatuses: [204] });
+  }
+
+  /** Returns how many there were. */
+  async removeAllScenarios(): Promise<number> {
+    return ((await this.send('DELETE', '/admin/scenarios')).body as { removed: number }).removed;
+  }
+
   /** Imports are idempotent (call_id), so a batch refused by the rate limit is simply sent again after Retry-After. */
   async importCalls(ndjson: Buffer, onWait: (seconds: number) => void): Promise<ImportAnswer> {
     for (let attempt = 0; ; attempt += 1) {
@@ -112,7 +144,8 @@ export class AdminClient {
     const text = await response.text();
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      // 204 No Content has no body to parse.
+      parsed = response.status === 204 && text === '' ? undefined : JSON.parse(text);
     } catch {
       throw new CliError(`${method} ${path}: ${response.status} with a body that is not JSON; is ${this.baseUrl} this server?`);
     }

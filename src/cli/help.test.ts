@@ -14,6 +14,10 @@ const COMMANDS = [
   ['phones'],
   ['phones', 'add'],
   ['phones', 'remove'],
+  ['scenario'],
+  ['scenario', 'add'],
+  ['scenario', 'list'],
+  ['scenario', 'remove'],
   ['demo'],
 ];
 

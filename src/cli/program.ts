@@ -5,6 +5,7 @@ import { accountsCommand } from './commands/accounts';
 import { demoCommand } from './commands/demo';
 import { importCommand } from './commands/import';
 import { phonesCommand } from './commands/phones';
+import { scenarioCommand } from './commands/scenario';
 import { serveCommand } from './commands/serve';
 
 /** The package's own version: src/cli and dist/cli are both two folders below package.json. */
@@ -23,5 +24,6 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .addCommand(importCommand(env))
     .addCommand(accountsCommand(env))
     .addCommand(phonesCommand(env))
+    .addCommand(scenarioCommand(env))
     .addCommand(demoCommand());
 }

@@ -1,0 +1,95 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type { Tool } from '../../accounts/account';
+import { SCENARIO_TARGETS } from '../../admin/scenarios/scenario';
+import { describeScenario, scenarioTable } from '../scenario-format';
+import { CliError } from '../cli-error';
+import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
+import { parseTool } from './account-key';
+
+interface AddOptions extends ServerOptions {
+  readonly status?: number;
+  readonly delayMs?: number;
+  readonly times?: number;
+  readonly account?: { readonly tool: Tool; readonly login: string };
+  readonly clientAddress?: string;
+  readonly faultString?: string;
+}
+
+/** A whole number for the JSON body; its bounds are the server's to check, and its refusal names the field. */
+function wholeNumber(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+/** --account TOOL/LOGIN: split at the first slash (a tool has none, a login may). */
+function parseAccount(value: string): { tool: Tool; login: string } {
+  const slash = value.indexOf('/');
+  if (slash < 0) throw new InvalidArgumentError('must be TOOL/LOGIN, e.g. dev/acme');
+  return { tool: parseTool(value.slice(0, slash)), login: value.slice(slash + 1) };
+}
+
+export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
+  const scenario = new Command('scenario')
+    .summary("force failures on a running server's next requests")
+    .description(
+      'add, list and remove failure scenarios: the next requests of a target answered with a 401, 429, 500 or 503, ' +
+        'or delayed, as the real rule answers them (the server must run with SANDBOX_SCENARIOS, the default)',
+    );
+
+  withServerOptions(
+    scenario
+      .command('add')
+      .description('add a scenario and print its id first, then what it does')
+      .argument('<target>', `the requests it answers: ${SCENARIO_TARGETS.join(', ')}`)
+      .option('--status <code>', 'answer this status instead: 401, 429, 500 or 503 (survey: 429, 500, 503)', wholeNumber)
+      .option('--delay-ms <ms>', 'wait this long before answering, 1 to 60000 (then the status, or the real answer)', wholeNumber)
+      .option('--times <n>', 'answer only the next N matching requests (default: every one until removed)', wholeNumber)
+      .option('--account <tool/login>', "only this account's requests, e.g. dev/acme (not for the survey)", parseAccount)
+      .option('--client-address <ip>', 'only the requests from this IPv4 or IPv6 address')
+      .option('--fault-string <text>', 'survey only, with --status: the SOAP faultstring (the REST error message)'),
+  )
+    .addHelpText('after', '\nA scenario needs --status, --delay-ms or both. The server checks the rest and\nsays what it refuses.')
+    .action(async (target: string, options: AddOptions) => {
+      const added = await adminClient(options, env).addScenario({
+        target,
+        tool: options.account?.tool,
+        login: options.account?.login,
+        client_address: options.clientAddress,
+        status: options.status,
+        fault_string: options.faultString,
+        delay_ms: options.delayMs,
+        times: options.times,
+      });
+      process.stdout.write(`${added.id} added: ${describeScenario(added)}\n`);
+    });
+
+  withServerOptions(scenario.command('list').description('list every scenario, oldest first, with how many requests it answered'))
+    .option('--json', 'print the admin API answer as JSON')
+    .action(async (options: ServerOptions & { json?: boolean }) => {
+      const list = await adminClient(options, env).listScenarios();
+      process.stdout.write(options.json === true ? `${JSON.stringify({ scenarios: list })}\n` : scenarioTable(list));
+    });
+
+  withServerOptions(
+    scenario
+      .command('remove')
+      .description('remove scenarios by id, or every one with --all')
+      .argument('[id...]', 'the ids "scenario add" printed')
+      .option('--all', 'remove every scenario'),
+  ).action(async (ids: string[], options: ServerOptions & { all?: boolean }) => {
+    if (options.all === true && ids.length > 0) throw new CliError('give scenario ids or --all, not both');
+    if (options.all !== true && ids.length === 0) throw new CliError('give the ids of the scenarios to remove, or --all');
+    const client = adminClient(options, env);
+    if (options.all === true) {
+      const removed = await client.removeAllScenarios();
+      process.stdout.write(`removed ${removed} scenario${removed === 1 ? '' : 's'}\n`);
+      return;
+    }
+    for (const id of ids) {
+      await client.removeScenario(id);
+      process.stdout.write(`${id} removed\n`);
+    }
+  });
+
+  return scenario;
+}

@@ -1,0 +1,52 @@
+import type { ScenarioView } from '../admin/scenarios/scenario';
+
+function accountOf(scenario: ScenarioView): string | undefined {
+  return scenario.tool === undefined ? undefined : `${scenario.tool}/${scenario.login ?? ''}`;
+}
+
+/** Whose requests it matches, as the table shows it: `dev/alice`, `10.0.0.1`, `dev/alice from 10.0.0.1`, or `anyone`. */
+function whoOf(scenario: ScenarioView): string {
+  const account = accountOf(scenario);
+  const address = scenario.client_address;
+  if (account === undefined) return address ?? 'anyone';
+  return address === undefined ? account : `${account} from ${address}`;
+}
+
+/** What it answers: `429`, `500 "closed"`, `429 after 300 ms`, `the real answer after 300 ms`. */
+function answerOf(scenario: ScenarioView): string {
+  const status =
+    scenario.status === undefined
+      ? 'the real answer'
+      : `${scenario.status}${scenario.fault_string === undefined ? '' : ` ${JSON.stringify(scenario.fault_string)}`}`;
+  return scenario.delay_ms === undefined ? status : `${status} after ${scenario.delay_ms} ms`;
+}
+
+/** One scenario as `add` prints it, e.g. `data of dev/alice from 10.0.0.1 answers 429, the next 3 requests`. */
+export function describeScenario(scenario: ScenarioView): string {
+  const account = accountOf(scenario);
+  const who = `${account === undefined ? '' : ` of ${account}`}${scenario.client_address === undefined ? '' : ` from ${scenario.client_address}`}`;
+  const requests =
+    scenario.times === undefined ? 'every request until removed' : scenario.times === 1 ? 'the next request' : `the next ${scenario.times} requests`;
+  const does = scenario.status === undefined ? `delays the real answer ${scenario.delay_ms ?? 0} ms` : `answers ${answerOf(scenario)}`;
+  return `${scenario.target}${who} ${does}, ${requests}`;
+}
+
+const HEADER = ['ID', 'TARGET', 'FOR', 'ANSWER', 'FIRED', 'STATE'] as const;
+
+/** Scenarios as a table with a header row, columns padded to their widest cell, as `scenario list` prints them. */
+export function scenarioTable(scenarios: readonly ScenarioView[]): string {
+  const rows: string[][] = [
+    [...HEADER],
+    ...scenarios.map((scenario) => [
+      scenario.id,
+      scenario.target,
+      whoOf(scenario),
+      answerOf(scenario),
+      scenario.times === undefined ? `${scenario.fired} (no limit)` : `${scenario.fired}/${scenario.times}`,
+      scenario.active ? 'active' : 'used up',
+    ]),
+  ];
+  const widths = HEADER.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  const lines = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  return `${lines.join('\n')}\n`;
+}

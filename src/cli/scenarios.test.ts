@@ -1,0 +1,180 @@
+import request from 'supertest';
+import { admin, ADMIN_TOKEN, startAdminServer, type AdminServer } from '../../test/support/admin';
+import { basic, serve } from '../../test/support/http';
+import { authenticate } from '../../test/support/reporting';
+import { runCli } from '../../test/support/cli';
+import { addAccount, buildTestApp } from '../../test/support/test-app';
+
+const EVENTS = '/api/events/20180201/20180207/day/ALL';
+const ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+// The fake clock's start (test/support/fake-clock.ts).
+const START = '2018-02-07T15:00:00.000Z';
+
+let running: AdminServer;
+
+beforeEach(async () => {
+  running = await startAdminServer({ DEFAULT_TIMEZONE: 'UTC' });
+});
+
+afterEach(() => running.server.close());
+
+const cli = (args: readonly string[]) => runCli(args, { env: { PUBLIC_URL: running.url, ADMIN_TOKEN } });
+const scenarios = async () => ((await admin(running.url).get('/admin/scenarios')).body as { scenarios: { id: string }[] }).scenarios;
+
+async function added(args: readonly string[]): Promise<string> {
+  const run = await cli(['scenario', 'add', ...args]);
+  expect([run.code, run.stderr]).toEqual([0, '']);
+  return run.stdout.split(' ')[0] ?? '';
+}
+
+describe('ivr-reporting scenario add', () => {
+  test("prints the id and what it does, and the server answers the account's next data requests with it", async () => {
+    await addAccount(running.testApp.store);
+    const { login, password } = await authenticate(running.url);
+    const run = await cli(['scenario', 'add', 'data', '--account', 'dev/alice', '--status', '429', '--times', '2']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^${ID} added: data of dev/alice answers 429, the next 2 requests\\n$`));
+    const id = run.stdout.slice(0, 36);
+    expect(await scenarios()).toEqual([
+      { id, target: 'data', tool: 'dev', login: 'alice', status: 429, times: 2, fired: 0, active: true, created_at: START },
+    ]);
+
+    const forced = await request(running.url).get(EVENTS).set('Authorization', basic(login, password));
+    expect([forced.status, forced.headers['x-sandbox-scenario']]).toEqual([429, id]);
+  });
+
+  test('sends every field, and describes a delay, an address and a fault string', async () => {
+    const fault = 'down for "maintenance"';
+    const surveyArgs = 'scenario add survey --client-address 10.0.0.7 --status 503 --delay-ms 5 --times 1'.split(' ');
+    const survey = await cli([...surveyArgs, '--fault-string', fault]);
+    expect(survey.stdout.slice(36)).toBe(' added: survey from 10.0.0.7 answers 503 "down for \\"maintenance\\"" after 5 ms, the next request\n');
+    const delay = await cli(['scenario', 'add', 'events', '--delay-ms', '300']);
+    expect(delay.stdout).toMatch(new RegExp(`^${ID} added: events delays the real answer 300 ms, every request until removed\\n$`));
+    const both = await cli(['scenario', 'add', 'auth', '--account', 'fuse/a/b', '--client-address', '::1', '--status', '401']);
+    expect(both.stdout).toMatch(new RegExp(`^${ID} added: auth of fuse/a/b from ::1 answers 401, every request until removed\\n$`));
+    expect(await scenarios()).toEqual([
+      expect.objectContaining({ fault_string: fault, target: 'survey', client_address: '10.0.0.7', status: 503, delay_ms: 5, times: 1 }),
+      expect.objectContaining({ target: 'events', delay_ms: 300 }),
+      expect.objectContaining({ target: 'auth', tool: 'fuse', login: 'a/b', client_address: '::1', status: 401 }),
+    ]);
+  });
+
+  test("shows the server's refusal, naming the field, and exits 1", async () => {
+    const status = await cli(['scenario', 'add', 'data', '--status', '404']);
+    expect(status).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ivr-reporting: POST /admin/scenarios: 400 status: must be one of 401, 429, 500, 503 (for the survey 429, 500, 503)\n',
+    });
+    const nothing = await cli(['scenario', 'add', 'data']);
+    expect([nothing.code, nothing.stderr]).toEqual([
+      1,
+      'ivr-reporting: POST /admin/scenarios: 400 status: a scenario needs a status, a delay_ms or both\n',
+    ]);
+    const target = await cli(['scenario', 'add', 'reports', '--status', '500']);
+    expect([target.code, target.stderr]).toEqual([
+      1,
+      'ivr-reporting: POST /admin/scenarios: 400 target: must be one of auth, data, volume, events, performance, caller-profile, geographic, flow, survey\n',
+    ]);
+    expect(await scenarios()).toEqual([]);
+  });
+
+  test('refuses a number or an account it cannot send before sending anything', async () => {
+    const times = await cli(['scenario', 'add', 'data', '--status', '500', '--times', 'twice']);
+    expect(times.code).toBe(1);
+    expect(times.stderr).toContain("error: option '--times <n>' argument 'twice' is invalid. must be a whole number");
+    const account = await cli(['scenario', 'add', 'data', '--status', '500', '--account', 'alice']);
+    expect(account.code).toBe(1);
+    expect(account.stderr).toContain("error: option '--account <tool/login>' argument 'alice' is invalid. must be TOOL/LOGIN, e.g. dev/acme");
+    const tool = await cli(['scenario', 'add', 'data', '--status', '500', '--account', 'excel/alice']);
+    expect(tool.stderr).toContain("argument 'excel/alice' is invalid. must be one of dev, fuse, insight, fuseplus");
+    expect(await scenarios()).toEqual([]);
+  });
+
+  test('says so when the server runs with SANDBOX_SCENARIOS=false', async () => {
+    await running.server.close();
+    running = await startAdminServer({ SANDBOX_SCENARIOS: 'false' });
+    const run = await cli(['scenario', 'add', 'data', '--status', '500']);
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      1,
+      '',
+      'ivr-reporting: POST /admin/scenarios: 409 scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default) to add them\n',
+    ]);
+  });
+
+  test('says so when the admin API is off', async () => {
+    const server = await serve(buildTestApp({}).app);
+    try {
+      const run = await runCli(['scenario', 'list'], { env: { PUBLIC_URL: server.url, ADMIN_TOKEN } });
+      expect([run.code, run.stderr]).toEqual([
+        1,
+        'ivr-reporting: GET /admin/scenarios: 404 no resource at /admin/scenarios; the admin API is off: start the server with ADMIN_TOKEN set\n',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('ivr-reporting scenario list', () => {
+  test('lists the scenarios oldest first with their use, as a table or as JSON', async () => {
+    await addAccount(running.testApp.store);
+    const { login, password } = await authenticate(running.url);
+    const once = await added(['data', '--account', 'dev/alice', '--status', '500', '--times', '1']);
+    const always = await added(['survey', '--client-address', '10.0.0.7', '--status', '503', '--fault-string', 'down', '--delay-ms', '5']);
+    expect((await request(running.url).get(EVENTS).set('Authorization', basic(login, password))).status).toBe(500);
+
+    const table = await cli(['scenario', 'list']);
+    expect([table.code, table.stdout]).toEqual([
+      0,
+      [
+        `ID${' '.repeat(34)}  TARGET  FOR        ANSWER                 FIRED         STATE`,
+        `${once}  data    dev/alice  500                    1/1           used up`,
+        `${always}  survey  10.0.0.7   503 "down" after 5 ms  0 (no limit)  active`,
+        '',
+      ].join('\n'),
+    ]);
+    const json = await cli(['scenario', 'list', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual((await admin(running.url).get('/admin/scenarios')).body);
+  });
+
+  test('prints the header alone when there are none', async () => {
+    expect(await cli(['scenario', 'list'])).toEqual({ code: 0, stdout: `ID  TARGET  FOR  ANSWER  FIRED  STATE\n`, stderr: '' });
+  });
+});
+
+describe('ivr-reporting scenario remove', () => {
+  test('removes scenarios by id, and says so for one the server does not have', async () => {
+    const first = await added(['data', '--status', '500']);
+    const second = await added(['auth', '--status', '429']);
+    const third = await added(['flow', '--delay-ms', '10']);
+    const removed = await cli(['scenario', 'remove', first, third]);
+    expect([removed.code, removed.stdout]).toEqual([0, `${first} removed\n${third} removed\n`]);
+    expect((await scenarios()).map((scenario) => scenario.id)).toEqual([second]);
+
+    const again = await cli(['scenario', 'remove', first]);
+    expect([again.code, again.stderr]).toEqual([1, `ivr-reporting: DELETE /admin/scenarios/${first}: 404 no scenario ${first}\n`]);
+    const notAnId = await cli(['scenario', 'remove', 'nothing']);
+    expect([notAnId.code, notAnId.stderr]).toEqual([
+      1,
+      'ivr-reporting: DELETE /admin/scenarios/nothing: 400 id: must be a scenario id, as POST /admin/scenarios answered it (a UUID)\n',
+    ]);
+  });
+
+  test('removes every scenario with --all and says how many', async () => {
+    await added(['data', '--status', '500']);
+    await added(['auth', '--status', '429']);
+    expect(await cli(['scenario', 'remove', '--all'])).toEqual({ code: 0, stdout: 'removed 2 scenarios\n', stderr: '' });
+    expect(await scenarios()).toEqual([]);
+    expect(await cli(['scenario', 'remove', '--all'])).toEqual({ code: 0, stdout: 'removed 0 scenarios\n', stderr: '' });
+  });
+
+  test('takes ids or --all, exactly one of them', async () => {
+    const id = await added(['data', '--status', '500']);
+    const neither = await cli(['scenario', 'remove']);
+    expect(neither).toEqual({ code: 1, stdout: '', stderr: 'ivr-reporting: give the ids of the scenarios to remove, or --all\n' });
+    const both = await cli(['scenario', 'remove', id, '--all']);
+    expect(both).toEqual({ code: 1, stdout: '', stderr: 'ivr-reporting: give scenario ids or --all, not both\n' });
+    expect((await scenarios()).map((scenario) => scenario.id)).toEqual([id]);
+  });
+});
