@@ -14,6 +14,7 @@ export interface ImportAnswer {
 }
 
 /** The body of POST /admin/scenarios; the server checks it and names the field it refuses. */
+/** The body of POST /admin/scenarios, its fields as typed on the command line: the server checks them and names what it refuses. */
 export interface ScenarioFields {
   readonly target: string;
   readonly tool?: Tool;
@@ -22,6 +23,7 @@ export interface ScenarioFields {
   readonly status?: number;
   readonly fault_string?: string;
   readonly delay_ms?: number;
+  readonly retry_after_seconds?: number;
   readonly times?: number;
 }
 

@@ -12,12 +12,11 @@ function whoOf(scenario: ScenarioView): string {
   return address === undefined ? account : `${account} from ${address}`;
 }
 
-/** What it answers: `429`, `500 "closed"`, `429 after 300 ms`, `the real answer after 300 ms`. */
+/** What it answers: `429`, `429 (Retry-After 2)`, `500 "closed"`, `429 after 300 ms`, `the real answer after 300 ms`. */
 function answerOf(scenario: ScenarioView): string {
-  const status =
-    scenario.status === undefined
-      ? 'the real answer'
-      : `${scenario.status}${scenario.fault_string === undefined ? '' : ` ${JSON.stringify(scenario.fault_string)}`}`;
+  const faultString = scenario.fault_string === undefined ? '' : ` ${JSON.stringify(scenario.fault_string)}`;
+  const retryAfter = scenario.retry_after_seconds === undefined ? '' : ` (Retry-After ${scenario.retry_after_seconds})`;
+  const status = scenario.status === undefined ? 'the real answer' : `${scenario.status}${faultString}${retryAfter}`;
   return scenario.delay_ms === undefined ? status : `${status} after ${scenario.delay_ms} ms`;
 }
 

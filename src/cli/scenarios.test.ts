@@ -52,10 +52,13 @@ describe('ivr-reporting scenario add', () => {
     expect(delay.stdout).toMatch(new RegExp(`^${ID} added: events delays the real answer 300 ms, every request until removed\\n$`));
     const both = await cli(['scenario', 'add', 'auth', '--account', 'fuse/a/b', '--client-address', '::1', '--status', '401']);
     expect(both.stdout).toMatch(new RegExp(`^${ID} added: auth of fuse/a/b from ::1 answers 401, every request until removed\\n$`));
+    const retry = await cli(['scenario', 'add', 'data', '--status', '429', '--retry-after-seconds', '2', '--times', '3']);
+    expect(retry.stdout).toMatch(new RegExp(`^${ID} added: data answers 429 \\(Retry-After 2\\), the next 3 requests\\n$`));
     expect(await scenarios()).toEqual([
       expect.objectContaining({ fault_string: fault, target: 'survey', client_address: '10.0.0.7', status: 503, delay_ms: 5, times: 1 }),
       expect.objectContaining({ target: 'events', delay_ms: 300 }),
       expect.objectContaining({ target: 'auth', tool: 'fuse', login: 'a/b', client_address: '::1', status: 401 }),
+      expect.objectContaining({ target: 'data', status: 429, retry_after_seconds: 2, times: 3 }),
     ]);
   });
 

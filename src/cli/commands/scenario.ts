@@ -13,6 +13,7 @@ interface AddOptions extends ServerOptions {
   readonly account?: { readonly tool: Tool; readonly login: string };
   readonly clientAddress?: string;
   readonly faultString?: string;
+  readonly retryAfterSeconds?: number;
 }
 
 /** A whole number for the JSON body; its bounds are the server's to check, and its refusal names the field. */
@@ -46,7 +47,8 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
       .option('--times <n>', 'answer only the next N matching requests (default: every one until removed)', wholeNumber)
       .option('--account <tool/login>', "only this account's requests, e.g. dev/acme (not for the survey)", parseAccount)
       .option('--client-address <ip>', 'only the requests from this IPv4 or IPv6 address')
-      .option('--fault-string <text>', 'survey only, with --status: the SOAP faultstring (the REST error message)'),
+      .option('--fault-string <text>', 'survey only, with --status: the SOAP faultstring (the REST error message)')
+      .option('--retry-after-seconds <s>', 'with --status 429 or 503: this Retry-After instead of the real one', wholeNumber),
   )
     .addHelpText('after', '\nA scenario needs --status, --delay-ms or both. The server checks the rest and\nsays what it refuses.')
     .action(async (target: string, options: AddOptions) => {
@@ -58,6 +60,7 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
         status: options.status,
         fault_string: options.faultString,
         delay_ms: options.delayMs,
+        retry_after_seconds: options.retryAfterSeconds,
         times: options.times,
       });
       process.stdout.write(`${added.id} added: ${describeScenario(added)}\n`);
