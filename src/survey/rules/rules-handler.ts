@@ -1,0 +1,130 @@
+import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from '../survey-handler';
+import type { AnswerTest, Conditions, FlagTest, Rule, RulesFile, TextTest } from './rules-schema';
+
+/** The state a rules handler keeps for a survey: the flags its rules have set, in the order they were set. */
+export interface RulesState {
+  readonly flags: string[];
+}
+
+function flagsOf(state: unknown): string[] {
+  if (typeof state !== 'object' || state === null) return [];
+  const flags = (state as Partial<RulesState>).flags;
+  return Array.isArray(flags) ? flags.filter((flag): flag is string => typeof flag === 'string') : [];
+}
+
+/** A decimal number, as a survey's keypad or text box gives it ('4', '-2.5', ' 10 '); anything else is not one. */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+function numberOf(value: string): number | undefined {
+  const trimmed = value.trim();
+  return DECIMAL.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** How audio files begin: WAV, MP3 (with or without an ID3 tag), Ogg, FLAC, AMR, MP4/M4A (`ftyp` at 4), WebM/Matroska. */
+function looksLikeAudio(bytes: Buffer): boolean {
+  const ascii = (from: number, to: number) => bytes.subarray(from, to).toString('latin1');
+  return (
+    (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') ||
+    ascii(0, 3) === 'ID3' ||
+    (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0) ||
+    ascii(0, 4) === 'OggS' ||
+    ascii(0, 4) === 'fLaC' ||
+    ascii(0, 5) === '#!AMR' ||
+    ascii(4, 8) === 'ftyp' ||
+    bytes.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))
+  );
+}
+
+/**
+ * An answer is a recording when it names a file part of the call (the REST twin's `file-1.wav`), or when
+ * it is Base64 text (white space allowed, as SOAP clients wrap it) whose bytes begin as an audio file does:
+ * that is how a SOAP call carries a recording. A short word that happens to be Base64 ('yes', '1234')
+ * does not decode to an audio file's header, so it is not a recording.
+ */
+export function isRecording(answer: string, files: readonly SurveyFile[] | undefined): boolean {
+  if (answer !== '' && files?.some((file) => file.name === answer) === true) return true;
+  const compact = answer.replace(/\s+/g, '');
+  if (compact.length < 16 || compact.length % 4 !== 0 || !BASE64.test(compact)) return false;
+  return looksLikeAudio(Buffer.from(compact.slice(0, 16), 'base64'));
+}
+
+/** The tests of a rule, made once when the file is loaded (each pattern compiled once). */
+type TextPredicate = (value: string, call: SurveyCall) => boolean;
+
+function textPredicate(test: TextTest): TextPredicate {
+  const checks: TextPredicate[] = [];
+  const { equals, one_of: oneOf, matches, greater_than: above, less_than: below, at_least: atLeast, at_most: atMost, empty, recording } = test;
+  if (equals !== undefined) checks.push((value) => value === equals);
+  if (oneOf !== undefined) checks.push((value) => oneOf.includes(value));
+  if (matches !== undefined) {
+    const pattern = new RegExp(matches, 'u');
+    checks.push((value) => pattern.test(value));
+  }
+  const numeric = (holds: (number: number) => boolean): TextPredicate => (value) => {
+    const number = numberOf(value);
+    return number !== undefined && holds(number);
+  };
+  if (above !== undefined) checks.push(numeric((number) => number > above));
+  if (below !== undefined) checks.push(numeric((number) => number < below));
+  if (atLeast !== undefined) checks.push(numeric((number) => number >= atLeast));
+  if (atMost !== undefined) checks.push(numeric((number) => number <= atMost));
+  if (empty !== undefined) checks.push((value) => (value.trim() === '') === empty);
+  if (recording !== undefined) checks.push((value, call) => isRecording(value, call.files) === recording);
+  return (value, call) => checks.every((check) => check(value, call));
+}
+
+type CallPredicate = (call: SurveyCall, flags: ReadonlySet<string>) => boolean;
+
+function answerPredicate(test: AnswerTest): CallPredicate {
+  const holds = textPredicate(test);
+  const { question } = test;
+  return (call) => {
+    const index = typeof question === 'number' ? question : call.questionTexts.indexOf(question);
+    const answer = index >= 0 ? call.answers[index] : undefined;
+    return answer !== undefined && holds(answer, call);
+  };
+}
+
+function flagPredicate({ set = [], not_set: notSet = [] }: FlagTest): CallPredicate {
+  return (_call, flags) => set.every((flag) => flags.has(flag)) && notSet.every((flag) => !flags.has(flag));
+}
+
+function conditionsPredicate(when: Conditions = {}): CallPredicate {
+  const some = (values: (call: SurveyCall) => readonly string[]) => (test: TextTest): CallPredicate => {
+    const holds = textPredicate(test);
+    return (call) => values(call).some((value) => holds(value, call));
+  };
+  const predicates: CallPredicate[] = [
+    ...(when.answer ?? []).map(answerPredicate),
+    ...(when.any_answer ?? []).map(some((call) => call.answers)),
+    ...(when.question_text ?? []).map(some((call) => call.questionTexts)),
+    // An absent ani_ip or dnis (a web survey's dnis) is read as '': empty, and equal to nothing else.
+    ...(when.ani_ip ?? []).map(some((call) => [call.aniIp ?? ''])),
+    ...(when.dnis ?? []).map(some((call) => [call.dnis ?? ''])),
+    ...(when.flag ?? []).map(flagPredicate),
+  ];
+  return (call, flags) => predicates.every((holds) => holds(call, flags));
+}
+
+interface CompiledRule {
+  readonly holds: CallPredicate;
+  readonly rule: Rule;
+}
+
+/**
+ * The handler a rules file describes: the first rule whose conditions all hold sets and clears its flags
+ * and returns its answer; when none holds, `otherwise` is returned and the flags stay as they were.
+ */
+export function rulesHandler(file: RulesFile): SurveyHandler {
+  const compiled: CompiledRule[] = file.rules.map((rule) => ({ rule, holds: conditionsPredicate(rule.when) }));
+  return (call: SurveyCall): SurveyEvaluation => {
+    const flags = new Set(flagsOf(call.state));
+    const chosen = compiled.find(({ holds }) => holds(call, flags));
+    if (chosen === undefined) return { response: file.otherwise, state: { flags: [...flags] } satisfies RulesState };
+    for (const flag of chosen.rule.clear ?? []) flags.delete(flag);
+    for (const flag of chosen.rule.set ?? []) flags.add(flag);
+    return { response: chosen.rule.answer, state: { flags: [...flags] } satisfies RulesState };
+  };
+}
