@@ -102,7 +102,7 @@ function jsonErrorOffset(text: string): number {
 
 /** The first line of JSON.parse's message, without the echo of the text it could not read. */
 function jsonReason(message: string): string {
-  return message.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+  return message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
 }
 
 /**

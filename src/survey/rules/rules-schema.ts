@@ -20,7 +20,7 @@ function unknownKeys(what: string, known: readonly string[]) {
 }
 
 /** A message for a value of the wrong type (or a missing one), naming what it should be. */
-const wrongType = (expected: string, missing = `needs ${expected}`) => (issue: { input?: unknown }) =>
+const wrongType = (expected: string, missing = `missing: ${expected}`) => (issue: { input?: unknown }) =>
   issue.input === undefined ? missing : `must be ${expected}, not ${describe(issue.input)}`;
 
 function describe(value: unknown): string {
@@ -67,7 +67,7 @@ export const textTest = z
 const ANSWER_KEYS = ['question', ...TEST_NAMES];
 export const answerTest = z
   .strictObject(
-    { question: z.union([z.number().int().min(0), z.string()], { error: wrongType('the index of a question of the page (0 for the first) or its text', 'needs question: the index of a question of the page (0 for the first) or its text') }), ...testShape },
+    { question: z.union([z.number().int().min(0), z.string()], { error: wrongType('the index of a question of the page (0 for the first) or its text', 'missing: the index of a question of the page (0 for the first) or its text') }), ...testShape },
     { error: (issue) => unknownKeys('key', ANSWER_KEYS)(issue) ?? wrongType('a question and a test such as { question: 0, equals: "yes" }')(issue) },
   )
   .refine(needsATest, NEEDS_A_TEST);
