@@ -4,6 +4,7 @@ import { passwordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
 import { MovableClock } from './admin/clock/movable-clock';
 import { noScenarios, scenarioAnswers } from './admin/scenarios/forced-answers';
+import { callInspector } from './admin/survey-calls/inspector';
 import { createApp, type AppServices } from './app';
 import { configWarnings, loadConfig, type Config } from './config/config';
 import { loadDashboardAssets } from './dashboard/assets';
@@ -91,6 +92,8 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
   const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.reporting.credentialTtlSeconds });
   const scenariosOn = config.admin.token !== undefined && config.scenarios.enabled;
   const scenarios = scenariosOn ? scenarioAnswers({ store, clock, counter: metrics, limits: rateLimits }) : noScenarios;
+  // The call inspector keeps calls only for the admin API to show: without it, or with SURVEY_INSPECT_CALLS=0, none is kept.
+  const inspector = config.admin.token !== undefined && config.survey.inspectCalls > 0 ? callInspector(config.survey.inspectCalls) : undefined;
   const passwords = passwordHasher({ concurrency: config.accounts.passwordHashConcurrency, mostWaiting: config.accounts.passwordHashQueue });
   return {
     logger,
@@ -118,6 +121,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
             importedCalls: metrics,
             clock: { clock, movable: shared.movableClock },
             scenarios: { store, clock, enabled: config.scenarios.enabled },
+            surveyCalls: { inspector },
           },
     survey: {
       call: {
@@ -137,6 +141,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
       publicUrl: config.server.publicUrl,
       logger,
       scenarios,
+      inspector,
     },
     operations: operationsServices({ metrics, store, clock, logger, settings: config.operations, shutdown: shared.shutdown }),
     // Built at start, so a mistake in it stops the start; its examples are dated from that day.

@@ -8,6 +8,7 @@ import { clockRoutes, type ClockAdmin } from './clock/routes';
 import { requireAdminToken } from './admin-token';
 import { importCallsRoute } from './calls/route';
 import { scenarioRoutes, type ScenarioAdmin } from './scenarios/routes';
+import { surveyCallRoutes, type SurveyCallsAdmin } from './survey-calls/routes';
 
 /** What the admin API is made of, built once in the composition root. */
 export interface AdminServices {
@@ -23,6 +24,8 @@ export interface AdminServices {
   readonly clock: ClockAdmin;
   /** The sandbox's failure scenarios. */
   readonly scenarios: ScenarioAdmin;
+  /** The call inspector: the last survey calls of this instance. */
+  readonly surveyCalls: SurveyCallsAdmin;
 }
 
 /**
@@ -35,12 +38,13 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ token, limit, accounts, store, importedCalls, clock, scenarios }: AdminServices): Router {
+export function adminRouter({ token, limit, accounts, store, importedCalls, clock, scenarios, surveyCalls }: AdminServices): Router {
   const router = Router();
   router.use(answerInJson, limit, requireAdminToken(token));
   router.use(accountRoutes(accounts));
   router.use(clockRoutes(clock));
   router.use(scenarioRoutes(scenarios));
+  router.use(surveyCallRoutes(surveyCalls));
   router.route('/calls').post(importCallsRoute(store, importedCalls)).all(methodNotAllowed(['POST']));
   return router;
 }

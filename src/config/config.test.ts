@@ -31,6 +31,7 @@ describe('configuration', () => {
         sessionTtlSeconds: 3600,
         handlerTimeoutSeconds: 10,
         maxSessions: 100_000,
+        inspectCalls: 200,
         messageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },
       },
       operations: { metricsToken: undefined, readinessTimeoutSeconds: 2, shutdownDrainSeconds: 0 },

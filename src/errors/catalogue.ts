@@ -73,6 +73,7 @@ export const ERROR_CODES = {
   IVR_INTERNAL: { status: 500, when: 'a failure the caller did not cause: unknown error, its cause in the log' },
   IVR_SURVEY_HANDLER_FAILED: { status: 500, when: 'the survey handler threw, timed out or returned what cannot be sent' },
   IVR_PASSWORD_HASH_LINE_FULL: { status: 503, when: 'more logins wait for a password hash than PASSWORD_HASH_QUEUE (500 with Retry-After on the reporting API)' },
+  IVR_TOO_MANY_STREAMS: { status: 503, when: 'GET /admin/survey/calls/stream while as many streams are open as the server allows (Retry-After)' },
   IVR_DEPENDENCY_UNAVAILABLE: { status: 503, when: 'PostgreSQL or Redis did not answer (500 with Retry-After on the reporting API, a soap:Server fault on the SOAP service)' },
   IVR_INVALID_SURVEY_CALL: { status: 400, when: 'a survey call\'s parts break a rule of the call (arrays of different lengths, a missing part)' },
   IVR_SURVEY_LIMIT_EXCEEDED: { status: 400, when: 'a survey call is beyond a SURVEY_MAX_* bound' },
@@ -230,6 +231,10 @@ export const errors = {
     make('IVR_PHONE_NOT_ON_ACCOUNT', `phone ${phone} is not on account ${tool}/${login}`),
   phoneOwnedByAnother: (phone: string) =>
     make('IVR_PHONE_OWNED_BY_ANOTHER', `phone ${phone} is on another account; release it there first`),
+  tooManyStreams: (most: number) =>
+    make('IVR_TOO_MANY_STREAMS', `${most} streams of the call inspector are open already, the most at once; close one, or retry after Retry-After`, {
+      'Retry-After': '5',
+    }),
   clockNotMovable: () =>
     make('IVR_CLOCK_NOT_MOVABLE', "this server's clock does not move: start it with SANDBOX_CLOCK=true to move it forward"),
   scenarioNotFound: (id: string) => make('IVR_SCENARIO_NOT_FOUND', `no scenario ${id}`),

@@ -1,9 +1,9 @@
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
 import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler/error-handler';
 import type { HeavyTurns } from '../http/heavy-turns/heavy-turns';
-import { answerCall, type SurveyCallDependencies } from './answer-call';
+import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './answer-call';
 import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
 import { serviceAddress } from './service-address';
@@ -13,6 +13,8 @@ import { sendSoapFault } from './soap-fault';
 import { readSoapCall } from './soap-request';
 import { renderWsdl, type SurveyOperation } from './wsdl';
 import type { ScenarioAnswers, ScenarioMatch } from '../admin/scenarios/forced-answers';
+import type { ReadCall } from '../admin/survey-calls/call-entry';
+import { inspectCall, type CallInspection, type CallInspector } from '../admin/survey-calls/inspector';
 
 /** What the survey web service is made of, built once in the composition root. */
 export interface SurveyServices {
@@ -32,6 +34,8 @@ export interface SurveyServices {
   readonly logger: Logger;
   /** The sandbox's failure scenarios, run on a call once it is read. */
   readonly scenarios: ScenarioAnswers;
+  /** The call inspector's ring (GET /admin/survey/calls); undefined when off: then nothing is recorded. */
+  readonly inspector: CallInspector | undefined;
 }
 
 const SURVEY_CALL: ScenarioMatch = { targets: ['survey'], account: undefined };
@@ -51,14 +55,46 @@ function serveWsdl({ publicUrl }: SurveyServices, path: string, operation: Surve
   };
 }
 
+/**
+ * Answers a call once it is read: the scenarios first, then the handler; the call inspector, when on,
+ * keeps the call with its answer or its fault (the error handlers answer the fault as before).
+ */
+async function answerReadCall(
+  { call, scenarios, logger, inspector }: SurveyServices,
+  req: Request,
+  res: Response,
+  read: ReadCall & {
+    /** The parts checked (section 4.3): a refusal is the call's fault. */
+    readonly callParts: () => Parameters<typeof answerCall>[1];
+  },
+): Promise<SurveyAnswer> {
+  const cookieSessionId = presentedSessionId(req);
+  const inspection: CallInspection | undefined = inspector === undefined ? undefined : inspectCall(inspector, call.clock, read, cookieSessionId);
+  try {
+    await scenarios(req, res, SURVEY_CALL);
+    inspection?.handlerStarts();
+    const answer = await answerCall(call, read.callParts(), cookieSessionId, () => requestLogger(logger, req));
+    inspection?.answered(answer.response, answer.sessionId);
+    return answer;
+  } catch (error) {
+    inspection?.failed(knownError(error, req) ?? errors.internal());
+    throw error;
+  }
+}
+
 /** A call of either operation, whichever WSDL its client was built from, answered as the operation it named. */
-function answerSoapCall({ call, bounds, logger, scenarios }: SurveyServices, path: string): RequestHandler {
+function answerSoapCall(services: SurveyServices, path: string): RequestHandler {
   // The session cookie of the survey the call belonged to, new or continued, on the path it came to.
   const setSessionCookie = sessionCookieSetter(path);
   return async (req, res) => {
-    const received = await readSoapCall(req, bounds);
-    await scenarios(req, res, SURVEY_CALL);
-    const answer = await answerCall(call, callParts(received), presentedSessionId(req), () => requestLogger(logger, req));
+    const received = await readSoapCall(req, services.bounds);
+    const answer = await answerReadCall(services, req, res, {
+      service: path,
+      flavour: received.operation,
+      parts: received,
+      files: [],
+      callParts: () => callParts(received),
+    });
     setSessionCookie(req, res, answer.sessionId);
     // end, not send: an answer to a POST needs no ETag, whose hash send would compute on every call.
     res.status(200).setHeader('Content-Type', XML).end(evalResponseEnvelope(received.operation, answer.response));
@@ -66,12 +102,17 @@ function answerSoapCall({ call, bounds, logger, scenarios }: SurveyServices, pat
 }
 
 /** The REST twin: the answer as the body of a 200 (any 2xx is stored as the answer), errors as the API's error bodies. */
-function answerRestCall({ call, bounds, heavyTurns, restPath, logger, scenarios }: SurveyServices): RequestHandler {
-  const setSessionCookie = sessionCookieSetter(restPath);
+function answerRestCall(services: SurveyServices): RequestHandler {
+  const setSessionCookie = sessionCookieSetter(services.restPath);
   return async (req, res) => {
-    const { parts, files } = await readRestCall(req, bounds, heavyTurns);
-    await scenarios(req, res, SURVEY_CALL);
-    const answer = await answerCall(call, { ...callParts(parts), files }, presentedSessionId(req), () => requestLogger(logger, req));
+    const { parts, files } = await readRestCall(req, services.bounds, services.heavyTurns);
+    const answer = await answerReadCall(services, req, res, {
+      service: services.restPath,
+      flavour: 'rest',
+      parts,
+      files,
+      callParts: () => ({ ...callParts(parts), files }),
+    });
     setSessionCookie(req, res, answer.sessionId);
     res.status(200).type('text/plain; charset=utf-8').send(answer.response);
   };

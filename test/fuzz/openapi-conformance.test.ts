@@ -247,6 +247,8 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
     ]),
   ),
   getAccount: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
+  // Any session id and any seq: the list, perhaps empty.
+  listSurveyCalls: { mediaTypes: [], accepted: [200], valid: (operation) => validQuery(operation).map((query) => ({ path: {}, query })) },
   revokeCredentials: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   expireCredentials: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   // This server's clock does not move (no SANDBOX_CLOCK, so that no other answer's time shifts): a valid body is told so.

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import type { AppError } from '../../errors/catalogue';
+import type { ReceivedParts } from '../../survey/call-parts';
+import type { SurveyFile } from '../../survey/survey-handler';
+
+/** Characters of one text an entry keeps; the rest is counted, not kept. */
+export const MOST_TEXT_CHARACTERS = 1000;
+/** Bytes of a recording an entry shows, in hex. */
+export const FIRST_BYTES = 16;
+/** An answer this long or longer that is all Base64 is taken for a recording. */
+const RECORDING_MIN_CHARACTERS = 128;
+const BASE64_TEXT = /^[A-Za-z0-9+/\r\n\t ]+={0,2}[\r\n\t ]*$/;
+
+const shownTextSchema = z
+  .union([
+    z.string().meta({ description: `The text whole (at most ${MOST_TEXT_CHARACTERS} characters)` }),
+    z
+      .strictObject({
+        text: z.string().meta({ description: `Its first ${MOST_TEXT_CHARACTERS} characters` }),
+        length: z.number().int().meta({ description: 'Its length in UTF-16 code units' }),
+        truncated: z.literal(true),
+      })
+      .meta({ description: 'A longer text, cut' }),
+  ])
+  .meta({ id: 'InspectedText' });
+
+const recordingSchema = z
+  .strictObject({
+    recording: z.strictObject({
+      size: z.number().int().meta({ description: 'Its size in bytes, once decoded from Base64' }),
+      type: z.string().optional().meta({ description: 'Its media type, when its first bytes tell it (audio/wav, audio/mpeg, audio/ogg, audio/flac, audio/amr)' }),
+      first_bytes: z.string().meta({ description: `Its first ${FIRST_BYTES} bytes in hex` }),
+    }),
+  })
+  .meta({ id: 'InspectedRecording', description: 'An answer that is a recording as Base64 text: never kept whole' });
+
+const fileSchema = z
+  .strictObject({
+    name: z.string(),
+    content_type: z.string(),
+    size: z.number().int().meta({ description: 'Bytes' }),
+    first_bytes: z.string().meta({ description: `The first ${FIRST_BYTES} bytes in hex` }),
+  })
+  .meta({ id: 'InspectedFile', description: 'A file part of a REST call: never kept whole' });
+
+const faultSchema = z.strictObject({
+  fault: z.strictObject({
+    code: z.string().meta({ description: 'The error catalogue code (docs/errors.md)' }),
+    message: z.string().meta({ description: 'The faultstring, or the REST error body, sent' }),
+  }),
+});
+
+/** One call as GET /admin/survey/calls shows it. */
+export const surveyCallEntrySchema = z
+  .strictObject({
+    seq: z.number().int().min(1).meta({ description: 'Its number in this instance, from 1 up since the start' }),
+    at: z.iso.datetime().meta({ description: "When it was read, by the server's clock" }),
+    service: z.string().meta({ description: 'The path it came to: SOAP_PATH, SURVEY_PLUM_PATH or SURVEY_REST_PATH' }),
+    flavour: z.enum(['svcEval', 'plumEval', 'rest']),
+    session: z
+      .string()
+      .nullable()
+      .meta({ description: "The survey session the call belonged to (the survey_session cookie sent back); for a fault, the cookie the caller sent, or null" }),
+    parts: z.strictObject({
+      question_texts: z.array(shownTextSchema),
+      answers: z.array(z.union([shownTextSchema, recordingSchema])),
+      ani_ip: shownTextSchema.nullable(),
+      dnis: shownTextSchema.nullable(),
+      session_id: shownTextSchema.nullable(),
+      files: z.array(fileSchema).meta({ description: 'File parts of a REST call; none for SOAP' }),
+    }),
+    outcome: z.union([z.strictObject({ answer: shownTextSchema }), faultSchema]),
+    handler_ms: z
+      .number()
+      .nullable()
+      .meta({ description: 'How long answering it took (the handler, with its session read and kept), in milliseconds; null when a scenario forced the fault before' }),
+  })
+  .meta({ id: 'SurveyCallEntry' });
+
+export type SurveyCallEntry = z.output<typeof surveyCallEntrySchema>;
+export type ShownText = z.output<typeof shownTextSchema>;
+type ShownAnswer = SurveyCallEntry['parts']['answers'][number];
+
+/** A text within MOST_TEXT_CHARACTERS, else its start and length (never half of a surrogate pair). */
+export function shownText(text: string): ShownText {
+  if (text.length <= MOST_TEXT_CHARACTERS) return text;
+  let cut = text.slice(0, MOST_TEXT_CHARACTERS);
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  return { text: cut, length: text.length, truncated: true };
+}
+
+const MAGIC: readonly (readonly [string, (bytes: Buffer) => boolean])[] = [
+  ['audio/wav', (b) => b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WAVE'],
+  ['audio/ogg', (b) => b.toString('latin1', 0, 4) === 'OggS'],
+  ['audio/flac', (b) => b.toString('latin1', 0, 4) === 'fLaC'],
+  ['audio/amr', (b) => b.toString('latin1', 0, 5) === '#!AMR'],
+  ['audio/mpeg', (b) => b.toString('latin1', 0, 3) === 'ID3' || (b[0] === 0xff && ((b[1] ?? 0) & 0xe0) === 0xe0)],
+];
+
+function mediaTypeOf(firstBytes: Buffer): string | undefined {
+  return MAGIC.find(([, matches]) => matches(firstBytes))?.[0];
+}
+
+/** An answer as an entry keeps it: a recording (long Base64 text) by its size, type and first bytes; a text cut. */
+export function shownAnswer(answer: string): ShownAnswer {
+  if (answer.length < RECORDING_MIN_CHARACTERS || !BASE64_TEXT.test(answer)) return shownText(answer);
+  const start = answer.slice(0, 64).replace(/\s/g, '');
+  const firstBytes = Buffer.from(start, 'base64').subarray(0, FIRST_BYTES);
+  const type = mediaTypeOf(firstBytes);
+  return {
+    recording: {
+      size: Buffer.byteLength(answer.replace(/\s/g, ''), 'base64'),
+      ...(type === undefined ? {} : { type }),
+      first_bytes: firstBytes.toString('hex'),
+    },
+  };
+}
+
+/** What the survey router knows of a call once it is read. */
+export interface ReadCall {
+  readonly service: string;
+  readonly flavour: SurveyCallEntry['flavour'];
+  readonly parts: ReceivedParts;
+  readonly files: readonly SurveyFile[];
+}
+
+/** The parts of a call as an entry keeps them. */
+export function shownParts({ parts, files }: Pick<ReadCall, 'parts' | 'files'>): SurveyCallEntry['parts'] {
+  const optional = (text: string | undefined) => (text === undefined ? null : shownText(text));
+  return {
+    question_texts: (parts.questionTexts ?? []).map(shownText),
+    answers: (parts.answers ?? []).map(shownAnswer),
+    ani_ip: optional(parts.aniIp),
+    dnis: optional(parts.dnis),
+    session_id: optional(parts.sessionId),
+    files: files.map((file) => ({
+      name: file.name,
+      content_type: file.contentType,
+      size: file.data.length,
+      first_bytes: file.data.subarray(0, FIRST_BYTES).toString('hex'),
+    })),
+  };
+}
+
+export function faultOutcome(error: AppError): SurveyCallEntry['outcome'] {
+  return { fault: { code: error.code, message: error.message } };
+}
