@@ -64,7 +64,7 @@ async function answerReadCall(
   req: Request,
   res: Response,
   read: ReadCall & {
-    /** The parts checked (section 4.3): a refusal is the call's fault. */
+    /** The parts checked by the rules of a call (call-parts.ts): a refusal is the call's fault. */
     readonly callParts: () => Parameters<typeof answerCall>[1];
   },
 ): Promise<SurveyAnswer> {
