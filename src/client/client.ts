@@ -191,12 +191,7 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
     let renewed = false;
     for (;;) {
       const headers: Record<string, string> = { Accept: MEDIA_TYPES[format], Authorization: await credentials };
-      if (previous !== undefined) {
-        headers['If-None-Match'] = previous.etag;
-        // fetch adds `Cache-Control: no-cache` to a conditional request that sets none, and Express (its
-        // `fresh` check) never answers 304 to that; max-age=0 asks for the same revalidation and gets it.
-        headers['Cache-Control'] = 'max-age=0';
-      }
+      if (previous !== undefined) headers['If-None-Match'] = previous.etag;
       const response = await fetchAnswer(url, { headers });
       if (response.status === 304 && previous !== undefined) {
         return format === 'xml' ? previous.body : parsedJson(previous.body, response.status, url);

@@ -5,6 +5,7 @@ import type { PhoneScope, Store } from '../storage/store';
 import { authenticatedAccount } from './basic-auth/require-credentials';
 import type { RangeQuery } from './query/params';
 import { phoneScope } from './query/phone-scope';
+import { namesEntity } from './report-cache/if-none-match';
 import { finishedReport, type FinishedReport, type ReportCache } from './report-cache/report-cache';
 
 /** A raw-data resource's three steps: its path read into a query, the report built, the report represented. */
@@ -60,11 +61,16 @@ export function resourceRoute<Query extends RangeQuery, Report>(
     }
     // The kept headers go straight to Node: nothing before this handler sets the status or Vary, and the
     // content type is final, where Express's helpers would check and parse them again on every request.
-    // With the ETag set, Express's send answers 304 itself when If-None-Match matches, and computes no tag.
-    res.statusCode = 200;
+    // With the ETag set, Express's send computes no tag.
     res.setHeader('Vary', 'Accept');
-    res.setHeader('Content-Type', report.contentType);
     res.setHeader('ETag', report.etag);
+    if (namesEntity(req.headers['if-none-match'], report.etag)) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+    res.statusCode = 200;
+    res.setHeader('Content-Type', report.contentType);
     res.send(report.body);
   };
 }

@@ -75,6 +75,19 @@ describe('finished reports kept across requests', () => {
     expect(other.status).toBe(200);
   });
 
+  test('answers 304 to If-None-Match with Cache-Control: no-cache, as fetch sends it, to a list, a weak tag and *', async () => {
+    const { etag } = (await get(EVENTS)).headers as { etag: string };
+    for (const ifNoneMatch of [etag, `"another", ${etag}`, `W/${etag}`, '*']) {
+      const unchanged = await get(EVENTS).set({ 'If-None-Match': ifNoneMatch, 'Cache-Control': 'no-cache' });
+      expect([ifNoneMatch, unchanged.status, unchanged.text, unchanged.headers.etag]).toEqual([ifNoneMatch, 304, '', etag]);
+      expect(unchanged.headers['content-type']).toBeUndefined();
+      expect(unchanged.headers.vary).toBe('Accept');
+      expect(unchanged.headers['x-ratelimit-limit']).toBe('150');
+    }
+    const fetched = await fetch(`${server.url}${EVENTS}`, { headers: { Authorization: `Basic ${Buffer.from(`${credentials.login}:${credentials.password}`).toString('base64')}`, 'If-None-Match': etag } });
+    expect(fetched.status).toBe(304);
+  });
+
   test('builds the report again once calls are added to the account, with another entity tag', async () => {
     const before = await get(EVENTS);
     await addCalls(store, [call('18005550101', '2018-02-06T10:15:00-05:00')]);
