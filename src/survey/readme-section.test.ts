@@ -76,3 +76,16 @@ test('SURVEY_HANDLER as the section sets it runs the example handler', async () 
   const reply = await post(await server.listening(), svcEval(['Wait time (1-5)?', 'Agent (1-5)?'], ['5', '4']));
   expect(svcEvalResponseOf(reply.text)).toBe('promoter');
 });
+
+test('SURVEY_HANDLER as the section sets it to the sample rules file answers as the built-in sample', async () => {
+  const [, , , , , startWithRules] = blocks('sh');
+  const assignment = /^SURVEY_HANDLER=(\S+) npm start\n$/.exec(startWithRules ?? '');
+  expect(assignment?.[1]).toMatch(/\.yaml$/);
+  server = startServerProcess({ SURVEY_HANDLER: assignment?.[1] });
+  const base = await server.listening();
+  const first = await post(base, svcEval(['Agree?'], ['yes']));
+  expect(svcEvalResponseOf(first.text)).toBe('accepted');
+  const cookie = (first.headers['set-cookie'] as unknown as string[])[0]?.split(';')[0] ?? '';
+  expect(svcEvalResponseOf((await post(base, svcEval(['Agree?'], ['no']), { Cookie: cookie })).text)).toBe('rejected');
+  expect(svcEvalResponseOf((await post(base, svcEval(['Agree?'], ['yes']), { Cookie: cookie })).text)).toBe('accepted again');
+});
