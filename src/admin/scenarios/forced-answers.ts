@@ -6,7 +6,7 @@ import { REALM } from '../../reporting/basic-auth/require-credentials';
 import type { ScenarioRequest, Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import type { RateLimitSettings } from '../../rate-limit/settings';
-import { canonicalAddress, type Scenario, type ScenarioTarget } from './scenario';
+import { canonicalAddress, type ForcedStatus, type Scenario, type ScenarioTarget } from './scenario';
 
 /** Set on every answer a scenario delayed or forced: which one. */
 export const SCENARIO_HEADER = 'X-Sandbox-Scenario';
@@ -46,10 +46,10 @@ const groupOf = (target: ScenarioTarget): 'auth' | 'data' | 'survey' =>
  * The answer the real rule gives for the status: the same code, message and headers (a 429's window
  * spent, a 401's challenge, an outage's Retry-After), the survey's fault string in place of the message.
  */
-function forcedError(scenario: Scenario, status: number, { clock, limits }: ScenarioAnswerDependencies): AppError {
+function forcedError(scenario: Scenario & { readonly status: ForcedStatus }, { clock, limits }: ScenarioAnswerDependencies): AppError {
   const group = groupOf(scenario.target);
   const real = (() => {
-    switch (status) {
+    switch (scenario.status) {
       case 401:
         return group === 'auth' ? errors.invalidLogin(REALM) : errors.unauthorized(REALM);
       case 429: {
@@ -87,10 +87,11 @@ export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): Scena
     if (fired === undefined) return;
     counter.scenarioAnswered(fired.target, fired.status === undefined ? 'delay' : String(fired.status));
     if (fired.delayMs !== undefined) {
-      // In real time, not the sandbox clock's: it is the client's wait that is under test. A client that leaves ends the wait: nothing would read the answer.
+      // In real time, not the sandbox clock's: it is the client's wait that is under test. A client that
+      // leaves ends the wait: nothing would read the answer.
       await sleep(fired.delayMs, undefined, { signal: clientGoneSignal(res) }).catch(() => undefined);
     }
-    if (fired.status !== undefined) throw forcedError(fired, fired.status, dependencies);
+    if (fired.status !== undefined) throw forcedError({ ...fired, status: fired.status }, dependencies);
     res.setHeader(SCENARIO_HEADER, fired.id);
   };
 }
