@@ -122,27 +122,15 @@ describe('authentication', () => {
     expect(new Set(sent.filter(({ method }) => method === 'GET').map(({ authorization }) => authorization)).size).toBe(1);
   });
 
-  test('authenticates again once when the admin API has expired the credentials, and the call succeeds', async () => {
+  // The retry still asks with the kept report's ETag, and the report has not changed.
+  test.each([
+    ['the admin API has expired the credentials', (url: string) => admin(url).post('/admin/accounts/dev/alice/credentials/expire')],
+    ['the credentials have gone 25 hours unused on the sandbox clock', (url: string) => admin(url).post('/admin/clock').send({ advance_seconds: 25 * 3600 })],
+  ])('authenticates again once %s, and the call succeeds', async (_case, expire) => {
     const server = await startServer();
     const client = aliceClient(server.url);
     await client.volume(TWO_DAYS);
-    expect((await admin(server.url).post('/admin/accounts/dev/alice/credentials/expire')).status).toBe(200);
-    expect(await client.volume(TWO_DAYS)).toEqual(VOLUME_REPORT);
-    // The retry still asks with the kept report's ETag, and the report has not changed.
-    expect(statuses()).toEqual([
-      'POST /api/auth 200',
-      `GET ${VOLUME_PATH} 200`,
-      `GET ${VOLUME_PATH} 401`,
-      'POST /api/auth 200',
-      `GET ${VOLUME_PATH} 304`,
-    ]);
-  });
-
-  test('authenticates again once the credentials have gone 25 hours unused on the sandbox clock', async () => {
-    const server = await startServer();
-    const client = aliceClient(server.url);
-    await client.volume(TWO_DAYS);
-    expect((await admin(server.url).post('/admin/clock').send({ advance_seconds: 25 * 3600 })).status).toBe(200);
+    expect((await expire(server.url)).status).toBe(200);
     expect(await client.volume(TWO_DAYS)).toEqual(VOLUME_REPORT);
     expect(statuses()).toEqual([
       'POST /api/auth 200',
