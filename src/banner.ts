@@ -1,3 +1,4 @@
+import { answers, type SurveyServiceSettings } from './survey/services/survey-service';
 import { configWarnings, type Config } from './config/config';
 import type { DemoAccount } from './startup-data/demo/demo-account';
 import type { SeedFileSummary } from './startup-data/seed-file';
@@ -52,6 +53,20 @@ function seedLine(config: Config, seed: SeedFileSummary): string {
   );
 }
 
+/** Where a survey service's clients find it, and its logic; named when there are several. */
+function surveyServiceLines(base: string, service: SurveyServiceSettings, named: boolean): string[] {
+  const label = named ? `Survey web service ${service.name}` : 'Survey web service';
+  const wsdls = [
+    ...(answers(service, 'plumEval') ? [`${base}${service.plumPath}?wsdl (plumEval)`] : []),
+    ...(answers(service, 'svcEval') ? [`${base}${service.soapPath}?wsdl (svcEval)`] : []),
+  ];
+  return [
+    ...(wsdls.length === 0 ? [] : [`${label} WSDL: ${wsdls.join(', ')}`]),
+    ...(answers(service, 'rest') && named ? [`${label} REST: ${base}${service.restPath}`] : []),
+    `${named ? `${label} handler` : 'Survey handler'}: ${service.handler?.file ?? "the sample state table ('accepted', 'accepted again', 'rejected')"}`,
+  ];
+}
+
 /**
  * What a person starting the server reads: where it listens, on which store and where the shared state
  * lives, the dashboard, the API reference, the survey service's WSDL and handler, whether the admin API
@@ -66,8 +81,7 @@ export function banner(url: string, config: Config, { demo, seed }: LoadedData):
     sharedStateLine(config),
     `Dashboard: ${base}/`,
     `API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`,
-    `Survey web service WSDL: ${base}${config.survey.plumPath}?wsdl (plumEval), ${base}${config.survey.soapPath}?wsdl (svcEval)`,
-    `Survey handler: ${config.survey.handler ?? "the sample state table ('accepted', 'accepted again', 'rejected')"}`,
+    ...config.survey.services.flatMap((service) => surveyServiceLines(base, service, config.survey.servicesFile !== undefined)),
     config.admin.token === undefined
       ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'
       : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)`,

@@ -27,6 +27,7 @@ import { openStore } from './storage/open-store';
 import type { Store } from './storage/store';
 import { loadSurveyHandler } from './survey/handler-module';
 import { sampleSurveyHandler } from './survey/sample-handler';
+import type { SurveyService } from './survey/router';
 import type { SurveyHandler } from './survey/survey-handler';
 import { systemClock, type Clock } from './time/clock';
 
@@ -51,15 +52,20 @@ interface SharedDependencies {
   readonly metrics: AppMetrics;
   /** Begun at the first signal (src/server-process.ts): GET /readyz then answers 503. */
   readonly shutdown: ShutdownState;
-  /** The survey web service's evaluation: SURVEY_HANDLER's module, or the specification's sample. */
+  /**
+   * The logic of a survey service that names none of its own: the specification's sample, unless a test
+   * puts its own in place.
+   */
   readonly surveyHandler: SurveyHandler;
+  /** Each survey service with its logic: its own handler module or rules file, else surveyHandler. */
+  readonly surveyServices: readonly SurveyService[];
 }
 
 /** The shared dependencies but the store, which is opened with the logger decided here. */
 type ProcessDependencies = Omit<SharedDependencies, 'store'>;
 
 /** What a test may put in place of a default: not the movable clock, which SANDBOX_CLOCK makes around the clock given. */
-type ReplaceableDependencies = Partial<Omit<ProcessDependencies, 'movableClock'>>;
+type ReplaceableDependencies = Partial<Omit<ProcessDependencies, 'movableClock' | 'surveyServices'>>;
 
 /** The shared dependencies a caller brings: a store always, and whichever fakes a test puts in place of the defaults. */
 export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableDependencies;
@@ -71,14 +77,18 @@ export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableD
 function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
   const clock = given.clock ?? systemClock;
   const movableClock = config.clock.movable ? new MovableClock(clock) : undefined;
+  const surveyHandler = given.surveyHandler ?? sampleSurveyHandler;
   return {
     clock: movableClock ?? clock,
     movableClock,
     logger: given.logger ?? createLogger(config.server.logLevel),
     metrics: given.metrics ?? createAppMetrics(),
     shutdown: given.shutdown ?? shutdownState(),
-    surveyHandler:
-      given.surveyHandler ?? (config.survey.handler === undefined ? sampleSurveyHandler : loadSurveyHandler(config.survey.handler, process.cwd())),
+    surveyHandler,
+    surveyServices: config.survey.services.map((settings) => ({
+      settings,
+      handler: settings.handler === undefined ? surveyHandler : loadSurveyHandler(settings.handler.file, process.cwd()),
+    })),
   };
 }
 
@@ -127,7 +137,6 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
       call: {
         store,
         clock,
-        handler: shared.surveyHandler,
         sessionTtlSeconds: config.survey.sessionTtlSeconds,
         maxSessions: config.survey.maxSessions,
         handlerTimeoutSeconds: config.survey.handlerTimeoutSeconds,
@@ -135,9 +144,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
       bounds: { maxBytes: config.survey.maxBytes, limits: config.survey.messageLimits },
       heavyTurns: heavyTurns(),
       limit: surveyRateLimit(limitDependencies, rateLimits),
-      soapPath: config.survey.soapPath,
-      restPath: config.survey.restPath,
-      plumPath: config.survey.plumPath,
+      services: shared.surveyServices,
       publicUrl: config.server.publicUrl,
       logger,
       scenarios,

@@ -82,7 +82,7 @@ export function registerSharedComponents(registry: OpenAPIRegistry, adminApi: bo
     surveySession: header(
       registry,
       'Set-Cookie',
-      `${SESSION_COOKIE}: the survey this call belongs to (HttpOnly, SameSite=Lax); send it back to continue the survey`,
+      `${SESSION_COOKIE} (${SESSION_COOKIE}_{name} for a service of a services file): the survey this call belongs to (HttpOnly, SameSite=Lax); send it back to continue the survey`,
       text,
     ),
     entityTag: header(registry, 'ETag', "The report's entity tag: as If-None-Match, it gets a 304 while the data are unchanged", text),

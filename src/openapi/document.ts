@@ -9,7 +9,7 @@ import { jsonOnly, registerSharedComponents } from './components';
 import { exampleDay, exampleExchanges } from './examples';
 import { MONITORING_TAG, registerMonitoringOperations } from '../operations/openapi';
 import { AUTHENTICATION_TAG, RAW_DATA_TAG, registerReportingOperations } from '../reporting/openapi';
-import { registerSurveyOperations, SURVEY_TAG, wsdlAddress } from '../survey/openapi';
+import { registerSurveyOperations, SURVEY_TAG, surveyExampleOperations, wsdlAddress, type DescribedSurveys } from '../survey/openapi';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const REFERENCE_TAG = 'API reference';
@@ -23,12 +23,18 @@ function describedSettings(config: Config) {
     rateLimits: config.rateLimits,
     reporting: { maxRangeDays: config.reporting.maxRangeDays, credentialTtlSeconds: config.reporting.credentialTtlSeconds },
     survey: {
-      soapPath: config.survey.soapPath,
-      restPath: config.survey.restPath,
-      plumPath: config.survey.plumPath,
+      services: config.survey.services.map(({ name, soapPath, plumPath, restPath, flavours, sessionCookie }) => ({
+        name,
+        soapPath,
+        plumPath,
+        restPath,
+        flavours,
+        sessionCookie,
+      })),
+      named: config.survey.servicesFile !== undefined,
       maxBytes: config.survey.maxBytes,
       messageLimits: config.survey.messageLimits,
-    },
+    } satisfies DescribedSurveys,
   };
 }
 
@@ -39,6 +45,11 @@ export type ApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 /** src/openapi and dist/openapi are both two folders below package.json. */
 function packageVersion(): string {
   return (JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+}
+
+function wsdlLink(publicUrl: string | undefined, path: string): string {
+  const address = wsdlAddress(publicUrl, path);
+  return `[${address}](${address})`;
 }
 
 function introduction({ adminApi, publicUrl, survey }: DescribedSettings): string {
@@ -55,8 +66,14 @@ function introduction({ adminApi, publicUrl, survey }: DescribedSettings): strin
       ? 'The admin API is off on this server (it exists only when `ADMIN_TOKEN` is set), so it is not listed here.'
       : 'The admin API takes the server\'s `ADMIN_TOKEN` as a Bearer token.',
     '',
-    `The survey web service's contract is its WSDL: [${wsdlAddress(publicUrl, survey.soapPath)}](${wsdlAddress(publicUrl, survey.soapPath)}) for svcEval, ` +
-      `[${wsdlAddress(publicUrl, survey.plumPath)}](${wsdlAddress(publicUrl, survey.plumPath)}) for plumEval.`,
+    ...survey.services.map((service) => {
+      const links = [
+        ...(service.flavours.includes('svcEval') ? [`${wsdlLink(publicUrl, service.soapPath)} for svcEval`] : []),
+        ...(service.flavours.includes('plumEval') ? [`${wsdlLink(publicUrl, service.plumPath)} for plumEval`] : []),
+      ];
+      const whose = survey.named ? `The survey service ${service.name}'s contract` : "The survey web service's contract";
+      return links.length === 0 ? `${whose} is its form post at ${service.restPath}.` : `${whose} is its WSDL: ${links.join(', ')}.`;
+    }),
   ].join('\n');
 }
 
@@ -90,6 +107,18 @@ export function apiDocument(config: Config, now: number): ApiDocument {
   return document;
 }
 
+/** The survey tag's link: the first service's WSDL, svcEval's or else plumEval's. */
+function tagWsdl(publicUrl: string | undefined, survey: DescribedSurveys): { externalDocs?: { url: string; description: string } } {
+  for (const service of survey.services) {
+    for (const [operation, path] of [['svcEval', service.soapPath], ['plumEval', service.plumPath]] as const) {
+      if (service.flavours.includes(operation)) {
+        return { externalDocs: { url: wsdlAddress(publicUrl, path), description: `The WSDL of ${operation}: the contract of the SOAP service` } };
+      }
+    }
+  }
+  return {};
+}
+
 function buildDocument(described: DescribedSettings, now: number): ApiDocument {
   const { adminApi, publicUrl, rateLimits, survey } = described;
   const registry = new OpenAPIRegistry();
@@ -121,12 +150,12 @@ function buildDocument(described: DescribedSettings, now: number): ApiDocument {
       {
         name: SURVEY_TAG,
         description: 'svcEval and plumEval over SOAP 1.1, and as a form post',
-        externalDocs: { url: wsdlAddress(publicUrl, survey.soapPath), description: 'The WSDL of svcEval: the contract of the SOAP service' },
+        ...tagWsdl(publicUrl, survey),
       },
       { name: MONITORING_TAG, description: 'The probes of a load balancer and the metrics of Prometheus' },
       { name: REFERENCE_TAG, description: 'This document; the page at /docs renders it' },
     ],
   });
-  attachExamples(document, exampleExchanges(adminApi, now));
+  attachExamples(document, exampleExchanges(adminApi, now, surveyExampleOperations(survey)));
   return document;
 }

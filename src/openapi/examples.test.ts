@@ -2,6 +2,9 @@ import request from 'supertest';
 import { parseStringPromise } from 'xml2js';
 import type { ApiDocument } from './document';
 import { exampleExchanges, type ExampleExchange } from './examples';
+
+/** The operations of the single service of SOAP_PATH, which the examples go on without a services file. */
+const SINGLE_SERVICE_OPERATIONS = { svcEval: 'svcEval', rest: 'svcEvalRest' } as const;
 import type { RunningServer } from '../listen';
 import { DEMO_ACCOUNT, loadDemoData } from '../startup-data/demo/demo-account';
 import { FakeClock } from '../../test/support/fake-clock';
@@ -78,7 +81,7 @@ describe('the examples of the document', () => {
   ])('are each the answer the server gives, the whole session replayed in order on an empty server on %s', async (_day, instant) => {
     const document = await start({ ADMIN_TOKEN }, new FakeClock(Date.parse(instant)));
     const schemas = documentSchemas(document);
-    for (const { exchange, answer } of await replay(server.url, document, exampleExchanges(true, testApp.clock.now()))) {
+    for (const { exchange, answer } of await replay(server.url, document, exampleExchanges(true, testApp.clock.now(), SINGLE_SERVICE_OPERATIONS))) {
       const { status, mediaType, body, headers = {}, drawnAtRandom } = exchange.response;
       const example = `${exchange.operationId}: ${exchange.name}`;
       const live = bodyOf(answer);
@@ -101,7 +104,7 @@ describe('the examples of the document', () => {
 
   test('are those of the session and no others, each where its exchange puts it, every exchange shown somewhere', async () => {
     const document = await start({ ADMIN_TOKEN });
-    const exchanges = exampleExchanges(true, testApp.clock.now());
+    const exchanges = exampleExchanges(true, testApp.clock.now(), SINGLE_SERVICE_OPERATIONS);
     const shown = shownExamples(document);
     for (const { operationId, name, part, value } of shown) {
       const exchange = exchanges.find((candidate) => candidate.operationId === operationId && candidate.name === name);
@@ -120,7 +123,7 @@ describe('the examples of the document', () => {
     const document = await start({});
     const shown = new Set(shownExamples(document).map(({ operationId, name }) => `${operationId}: ${name}`));
     expect([...shown].filter((example) => /^(putAccount|assignPhone|importCalls|getAccount|listAccounts|revokeCredentials|releasePhone):/.test(example))).toEqual([]);
-    expect(shown).toEqual(new Set(exampleExchanges(false, testApp.clock.now()).map(({ operationId, name }) => `${operationId}: ${name}`)));
+    expect(shown).toEqual(new Set(exampleExchanges(false, testApp.clock.now(), SINGLE_SERVICE_OPERATIONS).map(({ operationId, name }) => `${operationId}: ${name}`)));
   });
 });
 
@@ -187,7 +190,7 @@ describe('the live answers', () => {
   test('of the session each conform to what the document says of their status: media type, schema, headers', async () => {
     const document = await start({ ADMIN_TOKEN });
     const schemas = documentSchemas(document);
-    for (const { exchange, answer } of await replay(server.url, document, exampleExchanges(true, testApp.clock.now()))) {
+    for (const { exchange, answer } of await replay(server.url, document, exampleExchanges(true, testApp.clock.now(), SINGLE_SERVICE_OPERATIONS))) {
       const operation = operationById(document, exchange.operationId);
       if (exchange.body !== undefined && answer.status < 300) {
         // The request too: what a successful example sends is what the document asks for.

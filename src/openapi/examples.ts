@@ -406,6 +406,15 @@ function reporting(days: ExampleDays): ExampleExchange[] {
   ];
 }
 
+/** The survey examples, on the operations given (the first service's of each flavour); none for a flavour no service answers. */
+function survey(operations: { readonly svcEval?: string; readonly rest?: string }): ExampleExchange[] {
+  return SURVEY.flatMap((exchange) => {
+    const operationId = exchange.operationId === 'svcEval' ? operations.svcEval : operations.rest;
+    return operationId === undefined ? [] : [{ ...exchange, operationId }];
+  });
+}
+
+/** Written on the single service's operations: survey() puts them on those of the services there are. */
 const SURVEY: readonly ExampleExchange[] = [
   {
     name: 'yes',
@@ -481,9 +490,9 @@ const ADMIN_TEARDOWN: readonly ExampleExchange[] = [
  * The session, in order, on the days before `now`'s day; without the admin API, its examples are left
  * out (the others are answers to the same data).
  */
-export function exampleExchanges(adminApi: boolean, now: number): readonly ExampleExchange[] {
+export function exampleExchanges(adminApi: boolean, now: number, surveyOperations: { readonly svcEval?: string; readonly rest?: string }): readonly ExampleExchange[] {
   const days = exampleDays(now);
   return adminApi
-    ? [...adminSetup(days), ...reporting(days), ...SURVEY, ...MONITORING, ...ADMIN_TEARDOWN]
-    : [...reporting(days), ...SURVEY, ...MONITORING];
+    ? [...adminSetup(days), ...reporting(days), ...survey(surveyOperations), ...MONITORING, ...ADMIN_TEARDOWN]
+    : [...reporting(days), ...survey(surveyOperations), ...MONITORING];
 }

@@ -11,6 +11,8 @@ export interface SurveyCallDependencies {
   readonly store: Store;
   readonly clock: Clock;
   readonly handler: SurveyHandler;
+  /** What the service's session keys in the store begin with (survey-service.ts): '' for the single service. */
+  readonly sessionScope: string;
   readonly sessionTtlSeconds: number;
   readonly maxSessions: number;
   /** How long a handler may take before the call is answered with a fault instead. */
@@ -112,13 +114,13 @@ export async function answerCall(
   const now = deps.clock.now();
   const namedId = parts.sessionId === undefined ? undefined : sessionIdFor(parts.sessionId);
   const presentedId = namedId ?? cookieSessionId;
-  const session = presentedId === undefined ? undefined : await deps.store.surveySessions.get(presentedId, now);
+  const session = presentedId === undefined ? undefined : await deps.store.surveySessions.get(deps.sessionScope + presentedId, now);
   const state: unknown = session === undefined ? undefined : JSON.parse(session.stateJson);
   const { response, stateJson } = await evaluate(deps, { ...parts, state }, log);
   // An unknown cookie is never adopted: a survey it starts gets a fresh id, so no one can fix another's.
-  const sessionId = session?.id ?? namedId ?? newSessionId();
+  const sessionId = (session === undefined ? undefined : presentedId) ?? namedId ?? newSessionId();
   await deps.store.surveySessions.save(
-    { id: sessionId, stateJson, expiresAt: now + deps.sessionTtlSeconds * 1000 },
+    { id: deps.sessionScope + sessionId, stateJson, expiresAt: now + deps.sessionTtlSeconds * 1000 },
     now,
     deps.maxSessions,
   );

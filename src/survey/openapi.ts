@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RateLimitSettings } from '../rate-limit/settings';
 import type { SurveySettings } from './settings';
 import { restCallFormSchemas } from './rest-request';
-import { SESSION_COOKIE } from './session-cookie';
+import type { SurveyServiceSettings } from './services/survey-service';
 import { SURVEY_OPERATIONS, SURVEY_SERVICE } from './wsdl';
 import { errorResponse, type SharedHeaders } from '../openapi/components';
 
@@ -12,10 +12,37 @@ export const SURVEY_TAG = 'Survey web service';
 const SOAP_TYPE = 'text/xml';
 const TEXT_TYPE = 'text/plain';
 
+/** What the document says of the survey services: each one's paths and flavours, and their shared bounds. */
+export interface DescribedSurveys {
+  readonly services: readonly Pick<SurveyServiceSettings, 'name' | 'soapPath' | 'plumPath' | 'restPath' | 'flavours' | 'sessionCookie'>[];
+  /** Set when a services file names them: each one's operations then carry its name. */
+  readonly named: boolean;
+  readonly maxBytes: SurveySettings['maxBytes'];
+  readonly messageLimits: SurveySettings['messageLimits'];
+}
+
 interface DescribedSurvey {
   readonly publicUrl: string | undefined;
   readonly rateLimits: RateLimitSettings;
-  readonly survey: Pick<SurveySettings, 'soapPath' | 'restPath' | 'plumPath' | 'maxBytes' | 'messageLimits'>;
+  readonly survey: DescribedSurveys;
+}
+
+type DescribedService = DescribedSurveys['services'][number];
+
+/** An operation's id: as the single service has it, or followed by the service's name (svcEvalConsent) when a services file names them. */
+export function surveyOperationId(operationId: string, service: Pick<DescribedService, 'name'>, named: boolean): string {
+  if (!named) return operationId;
+  return operationId + service.name.replace(/(^|-)([a-z0-9])/g, (_match, _dash: string, first: string) => first.toUpperCase());
+}
+
+/** The operation ids that the examples of the survey services attach to: the first service's of each flavour. */
+export function surveyExampleOperations({ services, named }: DescribedSurveys): { svcEval?: string; rest?: string } {
+  const soap = services.find((service) => service.flavours.includes('svcEval'));
+  const rest = services.find((service) => service.flavours.includes('rest'));
+  return {
+    ...(soap === undefined ? {} : { svcEval: surveyOperationId('svcEval', soap, named) }),
+    ...(rest === undefined ? {} : { rest: surveyOperationId('svcEvalRest', rest, named) }),
+  };
 }
 
 /** Where a WSDL is: absolute with PUBLIC_URL, else relative to the server that serves the document. */
@@ -23,9 +50,8 @@ export function wsdlAddress(publicUrl: string | undefined, path: string): string
   return `${publicUrl ?? ''}${path}?wsdl`;
 }
 
-const sessionCookie = z.object({
-  [SESSION_COOKIE]: z.string().optional().meta({ description: 'Continues the survey whose answer set it; without it, a call starts a new survey' }),
-});
+const sessionCookie = (name: string) =>
+  z.object({ [name]: z.string().optional().meta({ description: 'Continues the survey whose answer set it; without it, a call starts a new survey' }) });
 
 const xmlBody = (description: string) => ({ [SOAP_TYPE]: { schema: z.string().meta({ description }) } });
 
@@ -35,27 +61,46 @@ const xmlBody = (description: string) => ({ [SOAP_TYPE]: { schema: z.string().me
  * envelope goes in and out), and the REST twin at SURVEY_REST_PATH.
  */
 export function registerSurveyOperations(registry: OpenAPIRegistry, headers: SharedHeaders, { publicUrl, rateLimits, survey }: DescribedSurvey): void {
-  const limit = `${rateLimits.survey} calls (SOAP and REST together) per ${rateLimits.windowSeconds} s per client address`;
+  for (const service of survey.services) registerServiceOperations(registry, headers, { publicUrl, rateLimits, survey }, service);
+}
+
+function registerServiceOperations(
+  registry: OpenAPIRegistry,
+  headers: SharedHeaders,
+  { publicUrl, rateLimits, survey }: DescribedSurvey,
+  service: DescribedService,
+): void {
+  const limit = `${rateLimits.survey} calls (SOAP and REST together, every survey service) per ${rateLimits.windowSeconds} s per client address`;
   const answered = { ...headers.rateLimit, ...headers.surveySession };
+  const id = (operationId: string) => surveyOperationId(operationId, service, survey.named);
+  const cookies = sessionCookie(service.sessionCookie);
+  const which = survey.named ? ` (survey service ${service.name})` : '';
 
   const soapServices = [
-    { path: survey.soapPath, variable: 'SOAP_PATH', operation: 'svcEval', wsdlOperationId: 'getWsdl', parts: 'question_texts and answers (two ArrayOfstring, indexed alike)' },
     {
-      path: survey.plumPath,
-      variable: 'SURVEY_PLUM_PATH',
+      path: service.soapPath,
+      variable: survey.named ? 'its path' : 'SOAP_PATH',
+      operation: 'svcEval',
+      wsdlOperationId: 'getWsdl',
+      parts: 'question_texts and answers (two ArrayOfstring, indexed alike)',
+    },
+    {
+      path: service.plumPath,
+      variable: survey.named ? 'its path + /plum' : 'SURVEY_PLUM_PATH',
       operation: 'plumEval',
       wsdlOperationId: 'getPlumEvalWsdl',
       parts: 'question_texts and answers (two ArrayOfstring, indexed alike), ani_ip, dnis and session_id (strings)',
     },
   ] as const;
-  for (const { path, variable, operation, wsdlOperationId, parts } of soapServices) {
+  const served = SURVEY_OPERATIONS.filter((operation) => service.flavours.includes(operation));
+  for (const { path, variable, operation, wsdlOperationId, parts } of soapServices.filter((soap) => served.includes(soap.operation))) {
     const wsdl = { url: wsdlAddress(publicUrl, path), description: `The WSDL of ${operation}: the contract of the SOAP service` };
     registry.registerPath({
       method: 'get',
       path,
-      operationId: wsdlOperationId,
+      operationId: id(wsdlOperationId),
       tags: [SURVEY_TAG],
-      summary: `The WSDL of ${operation}`,
+      summary: `The WSDL of ${operation}${which}`,
       description: `Its soap:address is ${publicUrl === undefined ? "the request's origin" : 'PUBLIC_URL'} and ${variable}. Not rate-limited.`,
       externalDocs: wsdl,
       security: [],
@@ -68,12 +113,15 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
     registry.registerPath({
       method: 'post',
       path,
-      operationId: operation,
+      operationId: id(operation),
       tags: [SURVEY_TAG],
-      summary: `${operation} over SOAP 1.1`,
+      summary: `${operation} over SOAP 1.1${which}`,
       description:
         `rpc/encoded, as the WSDL describes: ${parts} in, one string out; an absent array is an empty one. ` +
-        `A call of the other operation (${SURVEY_OPERATIONS.filter((other) => other !== operation).join(', ')}) is answered here too. ${limit}. ` +
+        (served.length > 1
+          ? `A call of the other operation (${served.filter((other) => other !== operation).join(', ')}) is answered here too. `
+          : `A call of another operation is a soap:Client fault. `) +
+        `${limit}. ` +
         'Every failure is a SOAP 1.1 Fault: soap:Client for the caller\'s mistakes, soap:Server otherwise.',
       externalDocs: wsdl,
       security: [],
@@ -84,7 +132,7 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
             .optional()
             .meta({ description: `${SURVEY_SERVICE.soapAction}, quoted or not, or none; any other action is a soap:Client fault` }),
         }),
-        cookies: sessionCookie,
+        cookies,
         body: { required: true, content: xmlBody(`A SOAP 1.1 envelope whose Body holds one ${SURVEY_OPERATIONS.join(' or ')} element`) },
       },
       responses: {
@@ -105,19 +153,20 @@ export function registerSurveyOperations(registry: OpenAPIRegistry, headers: Sha
     });
   }
 
+  if (!service.flavours.includes('rest')) return;
   const forms = restCallFormSchemas(survey.messageLimits);
   registry.registerPath({
     method: 'post',
-    path: survey.restPath,
-    operationId: 'svcEvalRest',
+    path: service.restPath,
+    operationId: id('svcEvalRest'),
     tags: [SURVEY_TAG],
-    summary: 'svcEval as a form post (the REST twin)',
+    summary: `svcEval as a form post (the REST twin)${which}`,
     description:
       'The same call as a form, for survey systems that post forms: the same parts and bounds, recordings as files, the same ' +
       `handler and sessions. ${limit}. Errors are the API's error bodies.`,
     security: [],
     request: {
-      cookies: sessionCookie,
+      cookies,
       body: {
         required: true,
         content: { 'multipart/form-data': { schema: forms.multipart }, 'application/x-www-form-urlencoded': { schema: forms.form } },

@@ -7,28 +7,34 @@ import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './an
 import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
 import { serviceAddress } from './service-address';
-import { presentedSessionId, sessionCookieSetter } from './session-cookie';
+import { sessionCookie, type SessionCookie } from './session-cookie';
+import { answers, servedPaths, type SurveyServiceSettings } from './services/survey-service';
+import type { SurveyHandler } from './survey-handler';
 import { evalResponseEnvelope } from './eval-response';
 import { sendSoapFault } from './soap-fault';
 import { readSoapCall } from './soap-request';
-import { renderWsdl, type SurveyOperation } from './wsdl';
+import { renderWsdl, SURVEY_OPERATIONS, type SurveyOperation } from './wsdl';
 import type { ScenarioAnswers, ScenarioMatch } from '../admin/scenarios/forced-answers';
 import type { ReadCall } from '../admin/survey-calls/call-entry';
 import { inspectCall, type CallInspection, type CallInspector } from '../admin/survey-calls/inspector';
 
-/** What the survey web service is made of, built once in the composition root. */
+/** One survey service as built at start: its settings and its logic. */
+export interface SurveyService {
+  readonly settings: SurveyServiceSettings;
+  readonly handler: SurveyHandler;
+}
+
+/** What the survey web services are made of, built once in the composition root. */
 export interface SurveyServices {
-  readonly call: SurveyCallDependencies;
+  /** What answering a call needs but the service's own handler and session scope. */
+  readonly call: Omit<SurveyCallDependencies, 'handler' | 'sessionScope'>;
+  /** Each service, in the order of the services file (or the single one of SOAP_PATH). */
+  readonly services: readonly SurveyService[];
   readonly bounds: SurveyCallBounds;
   /** The heavy steps of reading large forms, one per turn of the event loop. */
   readonly heavyTurns: HeavyTurns;
-  /** The survey service's rate-limit group, SOAP and REST together. */
+  /** The survey services' rate-limit group, every service, SOAP and REST together. */
   readonly limit: RequestHandler;
-  /** svcEval's WSDL, and calls of either operation. */
-  readonly soapPath: string;
-  readonly restPath: string;
-  /** plumEval's WSDL, and calls of either operation. */
-  readonly plumPath: string;
   /** The WSDL's address when set; else the request's own host. */
   readonly publicUrl: string | undefined;
   readonly logger: Logger;
@@ -36,6 +42,12 @@ export interface SurveyServices {
   readonly scenarios: ScenarioAnswers;
   /** The call inspector's ring (GET /admin/survey/calls); undefined when off: then nothing is recorded. */
   readonly inspector: CallInspector | undefined;
+}
+
+/** What one service's routes answer with: the shared parts, and its answering of a call. */
+interface ServiceRoutes extends Omit<SurveyServices, 'call' | 'services'> {
+  readonly settings: SurveyServiceSettings;
+  readonly call: SurveyCallDependencies;
 }
 
 const SURVEY_CALL: ScenarioMatch = { targets: ['survey'], account: undefined };
@@ -46,7 +58,7 @@ function requestLogger(logger: Logger, req: Request): Logger {
   return logger.child({ requestId: req.id });
 }
 
-function serveWsdl({ publicUrl }: SurveyServices, path: string, operation: SurveyOperation): RequestHandler {
+function serveWsdl({ publicUrl }: ServiceRoutes, path: string, operation: SurveyOperation): RequestHandler {
   return (req, res) => {
     // Without PUBLIC_URL the address is the request's Host: a cache that kept one answer for another
     // Host would send clients wherever the first request said.
@@ -60,7 +72,9 @@ function serveWsdl({ publicUrl }: SurveyServices, path: string, operation: Surve
  * keeps the call with its answer or its fault (the error handlers answer the fault as before).
  */
 async function answerReadCall(
-  { call, scenarios, logger, inspector }: SurveyServices,
+  { call, scenarios, logger, inspector }: ServiceRoutes,
+  /** The session cookie of the path the call came to. */
+  cookie: SessionCookie,
   req: Request,
   res: Response,
   read: ReadCall & {
@@ -68,7 +82,7 @@ async function answerReadCall(
     readonly callParts: () => Parameters<typeof answerCall>[1];
   },
 ): Promise<SurveyAnswer> {
-  const cookieSessionId = presentedSessionId(req);
+  const cookieSessionId = cookie.presented(req);
   const inspection: CallInspection | undefined = inspector === undefined ? undefined : inspectCall(inspector, call.clock, read, cookieSessionId);
   try {
     await scenarios(req, res, SURVEY_CALL);
@@ -82,38 +96,45 @@ async function answerReadCall(
   }
 }
 
-/** A call of either operation, whichever WSDL its client was built from, answered as the operation it named. */
-function answerSoapCall(services: SurveyServices, path: string): RequestHandler {
+/**
+ * A call of either operation the service answers, whichever WSDL its client was built from, answered as the
+ * operation it named; one it does not answer is the fault of an unknown operation.
+ */
+function answerSoapCall(routes: ServiceRoutes, path: string): RequestHandler {
+  const operations = SURVEY_OPERATIONS.filter((operation) => answers(routes.settings, operation));
   // The session cookie of the survey the call belonged to, new or continued, on the path it came to.
-  const setSessionCookie = sessionCookieSetter(path);
+  const cookie = sessionCookie(routes.settings.sessionCookie, path);
   return async (req, res) => {
-    const received = await readSoapCall(req, services.bounds);
-    const answer = await answerReadCall(services, req, res, {
-      service: path,
+    const received = await readSoapCall(req, routes.bounds);
+    if (!operations.includes(received.operation)) throw errors.unknownOperation(received.operation, operations);
+    const answer = await answerReadCall(routes, cookie, req, res, {
+      service: routes.settings.name,
+      path,
       flavour: received.operation,
       parts: received,
       files: [],
       callParts: () => callParts(received),
     });
-    setSessionCookie(req, res, answer.sessionId);
+    cookie.set(req, res, answer.sessionId);
     // end, not send: an answer to a POST needs no ETag, whose hash send would compute on every call.
     res.status(200).setHeader('Content-Type', XML).end(evalResponseEnvelope(received.operation, answer.response));
   };
 }
 
 /** The REST twin: the answer as the body of a 200 (any 2xx is stored as the answer), errors as the API's error bodies. */
-function answerRestCall(services: SurveyServices): RequestHandler {
-  const setSessionCookie = sessionCookieSetter(services.restPath);
+function answerRestCall(routes: ServiceRoutes): RequestHandler {
+  const cookie = sessionCookie(routes.settings.sessionCookie, routes.settings.restPath);
   return async (req, res) => {
-    const { parts, files } = await readRestCall(req, services.bounds, services.heavyTurns);
-    const answer = await answerReadCall(services, req, res, {
-      service: services.restPath,
+    const { parts, files } = await readRestCall(req, routes.bounds, routes.heavyTurns);
+    const answer = await answerReadCall(routes, cookie, req, res, {
+      service: routes.settings.name,
+      path: routes.settings.restPath,
       flavour: 'rest',
       parts,
       files,
       callParts: () => ({ ...callParts(parts), files }),
     });
-    setSessionCookie(req, res, answer.sessionId);
+    cookie.set(req, res, answer.sessionId);
     res.status(200).type('text/plain; charset=utf-8').send(answer.response);
   };
 }
@@ -136,28 +157,46 @@ function soapFaults(logger: Logger): ErrorRequestHandler {
 }
 
 /**
- * The survey web service (specification.md §3): at SOAP_PATH svcEval's WSDL on GET (`?wsdl` by convention), at
- * SURVEY_PLUM_PATH plumEval's, and calls of either operation on POST to both; at SURVEY_REST_PATH the
- * REST twin. All read their request once, as it arrives, within the same bounds, count against the same
- * per-address limit, and share the handler and sessions.
+ * One service's routes: its `soapPath` svcEval's WSDL on GET (`?wsdl` by convention), its `plumPath`
+ * plumEval's, calls of the operations it answers on POST to both, and at its `restPath` the REST twin;
+ * only the paths of the flavours it answers.
  */
-export function surveyRouter(services: SurveyServices): Router {
-  const router = Router();
-  const faults = soapFaults(services.logger);
-  for (const [path, operation] of [
-    [services.soapPath, 'svcEval'],
-    [services.plumPath, 'plumEval'],
-  ] as const) {
-    router
-      .route(path)
-      .get(serveWsdl(services, path, operation))
-      .post(services.limit, answerSoapCall(services, path))
-      .all(methodNotAllowed(['GET', 'HEAD', 'POST']), faults);
+function serviceRoutes(router: Router, routes: ServiceRoutes, faults: ErrorRequestHandler): void {
+  for (const { path, flavour } of servedPaths(routes.settings)) {
+    if (flavour === 'rest') {
+      router
+        .route(path)
+        .post(routes.limit, answerRestCall(routes))
+        .all(methodNotAllowed(['POST']));
+    } else {
+      router
+        .route(path)
+        .get(serveWsdl(routes, path, flavour))
+        .post(routes.limit, answerSoapCall(routes, path))
+        .all(methodNotAllowed(['GET', 'HEAD', 'POST']), faults);
+    }
   }
-  router
-    .route(services.restPath)
-    .post(services.limit, answerRestCall(services))
-    .all(methodNotAllowed(['POST']));
+}
+
+/**
+ * The survey web services (specification.md §3): each service's routes, its own handler, sessions and
+ * cookie. All read their request once, as it arrives, within the same bounds, and count against the same
+ * per-address limit.
+ */
+export function surveyRouter(surveys: SurveyServices): Router {
+  const router = Router();
+  const faults = soapFaults(surveys.logger);
+  for (const { settings, handler } of surveys.services) {
+    serviceRoutes(
+      router,
+      {
+        ...surveys,
+        settings,
+        call: { ...surveys.call, handler, sessionScope: settings.sessionScope },
+      },
+      faults,
+    );
+  }
   return router;
 }
 
@@ -165,7 +204,9 @@ export function surveyRouter(services: SurveyServices): Router {
  * Whether a request path is one of the SOAP services' as Express routes it (any letter case, a trailing
  * slash or not), for answers given before the survey router runs.
  */
-export function soapPathMatcher({ soapPath, plumPath }: Pick<SurveyServices, 'soapPath' | 'plumPath'>): (path: string) => boolean {
-  const paths = new Set([soapPath.toLowerCase(), plumPath.toLowerCase()]);
+export function soapPathMatcher({ services }: Pick<SurveyServices, 'services'>): (path: string) => boolean {
+  const paths = new Set(
+    services.flatMap(({ settings }) => servedPaths(settings).filter(({ flavour }) => flavour !== 'rest').map(({ path }) => path.toLowerCase())),
+  );
   return (path) => paths.has(path.toLowerCase().replace(/\/$/, ''));
 }

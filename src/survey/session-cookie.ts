@@ -2,7 +2,7 @@ import { parse as parseCookies, serialize as serializeCookie, type CookieSeriali
 import type { Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 
-/** The cookie that ties the calls of one survey together. */
+/** The cookie that ties the calls of one survey together (a services file's services each add their name: services-file.ts). */
 export const SESSION_COOKIE = 'survey_session';
 
 const SESSION_ID = /^[0-9a-f]{32}$/;
@@ -25,25 +25,32 @@ export function newSessionId(): string {
   return randomPool.toString('hex', poolOffset - ID_BYTES, poolOffset);
 }
 
-/**
- * The session id the caller sent back, read with the cookie parser Express itself uses, if it is
- * well-formed; anything else, or none, starts a new survey.
- */
-export function presentedSessionId(req: Request): string | undefined {
-  const value = parseCookies(req.get('cookie') ?? '')[SESSION_COOKIE];
-  return value !== undefined && SESSION_ID.test(value) ? value : undefined;
+/** A service's session cookie: reads the id a caller sent back, and sets the one to send back. */
+export interface SessionCookie {
+  /**
+   * The session id the caller sent back, read with the cookie parser Express itself uses, if it is
+   * well-formed; anything else, or none, starts a new survey.
+   */
+  presented(req: Request): string | undefined;
+  /** Sets the session's cookie, the only cookie of the response. */
+  set(req: Request, res: Response, sessionId: string): void;
 }
 
 /**
- * What sets a session's cookie on `path`, the only cookie of its response, written by `cookie` (the
- * serializer Express's res.cookie uses) with options built once: res.cookie copied them and merged the
- * header with any earlier one through Express on every call. No Expires: expiry is the server's idle
- * timeout, so the cookie lives as long as the caller keeps it.
+ * The cookie `name` on `path`, written by `cookie` (the serializer Express's res.cookie uses) with options
+ * built once: res.cookie copied them and merged the header with any earlier one through Express on every
+ * call. No Expires: expiry is the server's idle timeout, so the cookie lives as long as the caller keeps it.
  */
-export function sessionCookieSetter(path: string): (req: Request, res: Response, sessionId: string) => void {
+export function sessionCookie(name: string, path: string): SessionCookie {
   const overHttp: CookieSerializeOptions = { path, httpOnly: true, sameSite: 'lax' };
   const overHttps: CookieSerializeOptions = { ...overHttp, secure: true };
-  return (req, res, sessionId) => {
-    res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, sessionId, req.secure ? overHttps : overHttp));
+  return {
+    presented: (req) => {
+      const value = parseCookies(req.get('cookie') ?? '')[name];
+      return value !== undefined && SESSION_ID.test(value) ? value : undefined;
+    },
+    set: (req, res, sessionId) => {
+      res.setHeader('Set-Cookie', serializeCookie(name, sessionId, req.secure ? overHttps : overHttp));
+    },
   };
 }

@@ -1,31 +1,38 @@
+import path from 'node:path';
 import { z } from 'zod';
+import { mistakeText } from '../config/positioned-file';
 import { integer, optionalText } from '../config/variables';
+import { SESSION_COOKIE } from './session-cookie';
+import { readServicesFile } from './services/services-file';
+import { defaultPlumPath, defaultRestPath, SURVEY_FLAVOURS, urlPath, type SurveyServiceSettings } from './services/survey-service';
 
-/**
- * The paths the server's own routes answer (the reporting and admin APIs, the API reference and its
- * document, the dashboard's files, the probes and the metrics): the survey service mounted on one of
- * them would hide the route or be hidden by it, depending on the order.
- */
-const RESERVED_PATHS = ['/api', '/admin', '/docs', '/openapi.json', '/dashboard', '/healthz', '/readyz', '/metrics'] as const;
+/** The variables of the single service, which a services file replaces: set with SURVEY_SERVICES, they are a mistake. */
+const SINGLE_SERVICE_VARIABLES = ['SOAP_PATH', 'SURVEY_REST_PATH', 'SURVEY_PLUM_PATH', 'SURVEY_HANDLER'] as const;
 
-/** An absolute URL path of plain segments, so it is safe in routes, cookies and the WSDL. */
-const urlPath = z
-  .string()
-  .trim()
-  .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, 'must be a path such as /survey')
-  .transform((value) => value.replace(/\/+$/, ''))
-  .refine(
-    (value) => !RESERVED_PATHS.some((taken) => value === taken || value.startsWith(`${taken}/`)),
-    `must not be one of the server's own paths or under them: ${RESERVED_PATHS.join(', ')}`,
-  );
-
-const defaultRestPath = (soapPath: string) => `${soapPath}/rest`;
-const defaultPlumPath = (soapPath: string) => `${soapPath}/plum`;
+/** The single service of SOAP_PATH, as it was before services files: named survey, its sessions unscoped. */
+function singleService(variables: {
+  readonly SOAP_PATH?: string | undefined;
+  readonly SURVEY_REST_PATH?: string | undefined;
+  readonly SURVEY_PLUM_PATH?: string | undefined;
+  readonly SURVEY_HANDLER?: string | undefined;
+}): SurveyServiceSettings {
+  const soapPath = variables.SOAP_PATH ?? '/survey';
+  return {
+    name: 'survey',
+    soapPath,
+    plumPath: variables.SURVEY_PLUM_PATH ?? defaultPlumPath(soapPath),
+    restPath: variables.SURVEY_REST_PATH ?? defaultRestPath(soapPath),
+    flavours: [...SURVEY_FLAVOURS],
+    handler: variables.SURVEY_HANDLER === undefined ? undefined : { file: variables.SURVEY_HANDLER, setting: `SURVEY_HANDLER=${JSON.stringify(variables.SURVEY_HANDLER)}` },
+    sessionCookie: SESSION_COOKIE,
+    sessionScope: '',
+  };
+}
 
 /** The survey web service: where it answers, its handler, its sessions, and the bounds on one message. */
 export const surveySettings = z
   .object({
-    SOAP_PATH: urlPath.default('/survey'),
+    SOAP_PATH: urlPath.optional(),
     SOAP_MAX_BYTES: integer(1).default(10_485_760),
     SURVEY_HANDLER: optionalText,
     SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
@@ -39,28 +46,37 @@ export const surveySettings = z
     SURVEY_MAX_ATTRIBUTES: integer(6).default(32),
     SURVEY_MAX_TEXT_LENGTH: integer(1).default(10_485_760),
     SURVEY_INSPECT_CALLS: integer(0, 10_000).default(200),
+    SURVEY_SERVICES: optionalText,
   })
   .superRefine((variables, context) => {
-    const restPath = variables.SURVEY_REST_PATH ?? defaultRestPath(variables.SOAP_PATH);
-    if (restPath === variables.SOAP_PATH) {
+    if (variables.SURVEY_SERVICES !== undefined) {
+      for (const name of SINGLE_SERVICE_VARIABLES) {
+        if (variables[name] !== undefined) {
+          context.addIssue({ code: 'custom', path: [name], message: 'is the single service\'s: with SURVEY_SERVICES, each service\'s path and handler are in the services file' });
+        }
+      }
+      return;
+    }
+    const soapPath = variables.SOAP_PATH ?? '/survey';
+    const restPath = variables.SURVEY_REST_PATH ?? defaultRestPath(soapPath);
+    if (restPath === soapPath) {
       context.addIssue({ code: 'custom', path: ['SURVEY_REST_PATH'], message: 'must differ from SOAP_PATH' });
     }
-    const plumPath = variables.SURVEY_PLUM_PATH ?? defaultPlumPath(variables.SOAP_PATH);
-    if (plumPath === variables.SOAP_PATH || plumPath === restPath) {
+    const plumPath = variables.SURVEY_PLUM_PATH ?? defaultPlumPath(soapPath);
+    if (plumPath === soapPath || plumPath === restPath) {
       context.addIssue({ code: 'custom', path: ['SURVEY_PLUM_PATH'], message: 'must differ from SOAP_PATH and SURVEY_REST_PATH' });
     }
   })
-  .transform((variables) => ({
-    /** svcEval's SOAP service and its WSDL. */
-    soapPath: variables.SOAP_PATH,
-    /** Path of the plumEval SOAP service and its WSDL; SOAP_PATH + /plum unless set. */
-    plumPath: variables.SURVEY_PLUM_PATH ?? defaultPlumPath(variables.SOAP_PATH),
-    /** Path of the service's REST twin (multipart form posts); SOAP_PATH + /rest unless set. */
-    restPath: variables.SURVEY_REST_PATH ?? defaultRestPath(variables.SOAP_PATH),
+  .transform((variables, context) => ({
+    /**
+     * The survey services: SURVEY_SERVICES's file, read at start; without it the single service of
+     * SOAP_PATH, SURVEY_PLUM_PATH, SURVEY_REST_PATH and SURVEY_HANDLER (the sample's logic unless set).
+     */
+    services: variables.SURVEY_SERVICES === undefined ? [singleService(variables)] : servicesFromFile(variables.SURVEY_SERVICES, context),
+    /** SURVEY_SERVICES: set, the services are named by it (their names show in the banner and the API reference). */
+    servicesFile: variables.SURVEY_SERVICES,
     /** A message's bytes at most, after decompression. */
     maxBytes: variables.SOAP_MAX_BYTES,
-    /** Module path of a custom survey handler, resolved from the working directory; unset: the sample. */
-    handler: variables.SURVEY_HANDLER,
     sessionTtlSeconds: variables.SURVEY_SESSION_TTL_SECONDS,
     /** How long SURVEY_HANDLER's function may take before the call gets a soap:Server fault. */
     handlerTimeoutSeconds: variables.SURVEY_HANDLER_TIMEOUT_SECONDS,
@@ -81,6 +97,22 @@ export const surveySettings = z
   }));
 
 export type SurveySettings = z.output<typeof surveySettings>;
+
+/** The services of SURVEY_SERVICES's file; each mistake of the file is one problem of the start, with its line and column. */
+function servicesFromFile(filePath: string, context: z.core.$RefinementCtx): SurveyServiceSettings[] {
+  let reading: ReturnType<typeof readServicesFile>;
+  try {
+    reading = readServicesFile(filePath);
+  } catch (error) {
+    context.issues.push({ code: 'custom', path: ['SURVEY_SERVICES'], input: filePath, message: `cannot read ${path.resolve(filePath)}: ${(error as Error).message}` });
+    return [];
+  }
+  if (reading.ok) return reading.value;
+  for (const mistake of reading.mistakes) {
+    context.issues.push({ code: 'custom', path: ['SURVEY_SERVICES'], input: filePath, message: mistakeText(mistake) });
+  }
+  return [];
+}
 
 /**
  * Bounds on one svcEval message, enforced while it is read: a page has tens of questions, not

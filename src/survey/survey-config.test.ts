@@ -3,9 +3,20 @@ import { ConfigError, loadConfig } from '../config/config';
 describe('the survey web service configuration', () => {
   test('defaults: /survey, 10 MiB bodies, the sample handler, sessions idle for an hour, handlers given 10 s', () => {
     expect(loadConfig({}).survey).toMatchObject({
-      soapPath: '/survey',
+      services: [
+        {
+          name: 'survey',
+          soapPath: '/survey',
+          plumPath: '/survey/plum',
+          restPath: '/survey/rest',
+          flavours: ['svcEval', 'plumEval', 'rest'],
+          handler: undefined,
+          sessionCookie: 'survey_session',
+          sessionScope: '',
+        },
+      ],
+      servicesFile: undefined,
       maxBytes: 10_485_760,
-      handler: undefined,
       sessionTtlSeconds: 3600,
       handlerTimeoutSeconds: 10,
     });
@@ -31,13 +42,17 @@ describe('the survey web service configuration', () => {
       }),
     ).toMatchObject({
       survey: {
-        soapPath: '/ivr/svc-eval',
+        services: [
+          {
+            soapPath: '/ivr/svc-eval',
+            restPath: '/forms/svc-eval',
+            plumPath: '/ivr/plum-eval',
+            handler: { file: 'handlers/score.js', setting: 'SURVEY_HANDLER="handlers/score.js"' },
+          },
+        ],
         maxBytes: 2048,
-        handler: 'handlers/score.js',
         sessionTtlSeconds: 60,
         handlerTimeoutSeconds: 3,
-        restPath: '/forms/svc-eval',
-        plumPath: '/ivr/plum-eval',
         maxSessions: 500,
         messageLimits: { maxDepth: 8, maxElements: 100, maxItems: 10, maxAttributes: 7, maxTextLength: 1000 },
       },
@@ -46,11 +61,11 @@ describe('the survey web service configuration', () => {
   });
 
   test('serves the REST twin under SOAP_PATH unless SURVEY_REST_PATH says otherwise', () => {
-    expect(loadConfig({ SOAP_PATH: '/ivr' }).survey.restPath).toBe('/ivr/rest');
+    expect(loadConfig({ SOAP_PATH: '/ivr' }).survey.services[0]?.restPath).toBe('/ivr/rest');
   });
 
   test('serves plumEval under SOAP_PATH unless SURVEY_PLUM_PATH says otherwise', () => {
-    expect(loadConfig({ SOAP_PATH: '/ivr' }).survey.plumPath).toBe('/ivr/plum');
+    expect(loadConfig({ SOAP_PATH: '/ivr' }).survey.services[0]?.plumPath).toBe('/ivr/plum');
   });
 
   const RESERVED =

@@ -55,7 +55,8 @@ export const surveyCallEntrySchema = z
   .strictObject({
     seq: z.number().int().min(1).meta({ description: 'Its number in this instance, from 1 up since the start' }),
     at: z.iso.datetime().meta({ description: "When it was read, by the server's clock" }),
-    service: z.string().meta({ description: 'The path it came to: SOAP_PATH, SURVEY_PLUM_PATH or SURVEY_REST_PATH' }),
+    service: z.string().meta({ description: "The service's name: survey for the single service of SOAP_PATH, else its name in SURVEY_SERVICES's file" }),
+    path: z.string().meta({ description: "The path it came to: the service's svcEval, plumEval or REST path" }),
     flavour: z.enum(['svcEval', 'plumEval', 'rest']),
     session: z
       .string()
@@ -119,7 +120,9 @@ export function shownAnswer(answer: string): ShownAnswer {
 
 /** What the survey router knows of a call once it is read. */
 export interface ReadCall {
+  /** The service's name. */
   readonly service: string;
+  readonly path: string;
   readonly flavour: SurveyCallEntry['flavour'];
   readonly parts: ReceivedParts;
   readonly files: readonly SurveyFile[];

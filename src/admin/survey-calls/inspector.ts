@@ -88,6 +88,7 @@ export function inspectCall(
       seq,
       at,
       service: call.service,
+      path: call.path,
       flavour: call.flavour,
       session,
       parts: shownParts(call),

@@ -23,6 +23,11 @@ export const surveyCallsQuerySchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a session id: 1 to 128 letters, digits, _ or -')
     .optional()
     .meta({ description: 'Only the calls of this survey session (the survey_session cookie)' }),
+  service: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "must be a service's name: 1 to 40 lowercase letters, digits or -")
+    .optional()
+    .meta({ description: 'Only the calls of this survey service (its name: survey for the single service of SOAP_PATH)' }),
   after: z
     .string()
     .regex(SEQ, 'must be a whole number (a seq)')
@@ -105,9 +110,9 @@ export function surveyCallRoutes({ inspector }: SurveyCallsAdmin): Router {
     .get((req, res) => {
       const query = surveyCallsQuerySchema.safeParse(req.query);
       if (!query.success) throw errors.invalidParameter(describeIssues(query.error.issues));
-      const { session, after } = query.data;
+      const { session, service, after } = query.data;
       const calls = (inspector?.newestFirst(after === undefined ? 0 : Number(after)) ?? []).filter(
-        (entry) => session === undefined || entry.session === session,
+        (entry) => (session === undefined || entry.session === session) && (service === undefined || entry.service === service),
       );
       res.status(200).json({ capacity: inspector?.capacity ?? 0, calls } satisfies z.input<typeof surveyCallListSchema>);
     })

@@ -102,7 +102,8 @@ describe('GET /admin/survey/calls', () => {
         {
           seq: 2,
           at: START,
-          service: '/survey/plum',
+          service: 'survey',
+          path: '/survey/plum',
           flavour: 'plumEval',
           // The cookie sent continued the survey, on the other service.
           session,
@@ -113,7 +114,8 @@ describe('GET /admin/survey/calls', () => {
         {
           seq: 1,
           at: START,
-          service: '/survey',
+          service: 'survey',
+          path: '/survey',
           flavour: 'svcEval',
           session,
           parts: {
@@ -145,7 +147,8 @@ describe('GET /admin/survey/calls', () => {
         {
           seq: 1,
           at: START,
-          service: '/survey/rest',
+          service: 'survey',
+          path: '/survey/rest',
           flavour: 'rest',
           session,
           parts: {

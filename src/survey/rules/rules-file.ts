@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import type { z } from 'zod';
+import { readPositioned, readPositionedFile, type FileFormat, type FileMistake } from '../../config/positioned-file';
 import { rulesFile, type RulesFile } from './rules-schema';
+
+export { formatOf, mistakeText } from '../../config/positioned-file';
 
 /** The extensions SURVEY_HANDLER reads as a rules file rather than a module. */
 export const RULES_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
@@ -11,147 +11,19 @@ export function isRulesFile(filePath: string): boolean {
   return (RULES_EXTENSIONS as readonly string[]).includes(path.extname(filePath).toLowerCase());
 }
 
-/** One mistake of a rules file: where it is (1-based) and what it is. */
-export interface RulesMistake {
-  readonly line: number;
-  readonly column: number;
-  /** The path of the value in the file, as `rules[0].when.any_answer`; '' for the file as a whole. */
-  readonly at: string;
-  readonly message: string;
-}
+export type RulesMistake = FileMistake;
 
 export type RulesReading = { readonly ok: true; readonly rules: RulesFile } | { readonly ok: false; readonly mistakes: RulesMistake[] };
 
-type PathKey = string | number;
-
-function pathText(keys: readonly PathKey[]): string {
-  return keys.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`)).join('');
+function asRulesReading(reading: ReturnType<typeof readPositioned<typeof rulesFile>>): RulesReading {
+  return reading.ok ? { ok: true, rules: reading.value } : reading;
 }
 
-/**
- * The node a zod issue's path names, as far as the document has it: an index that zod added to a single
- * value (a condition given as one test rather than a list) is dropped, so the path names what was written;
- * `missing` is the key a mapping lacks, when the path ends there.
- */
-function nodeAt(document: Document, keys: readonly PathKey[]): { node: Node | undefined; keys: PathKey[]; missing?: string } {
-  let node: unknown = document.contents;
-  const found: PathKey[] = [];
-  for (const [index, key] of keys.entries()) {
-    if (isSeq(node) && typeof key === 'number') {
-      const item: unknown = node.items[key];
-      if (item === undefined) break;
-      node = item;
-    } else if (isMap(node) && typeof key === 'string') {
-      const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key);
-      if (pair === undefined) return { node: node, keys: found, ...(index === keys.length - 1 ? { missing: key } : {}) };
-      node = pair.value;
-    } else if (typeof key === 'number') {
-      continue; // zod's index into a value it wrapped in a list
-    } else {
-      break;
-    }
-    found.push(key);
-  }
-  return { node: (node ?? undefined) as Node | undefined, keys: found };
-}
-
-/** The node of a key in the mapping at `keys` (for a key the format does not know). */
-function keyNodeAt(document: Document, keys: readonly PathKey[], key: string): Node | undefined {
-  const { node } = nodeAt(document, keys);
-  if (!isMap(node)) return undefined;
-  const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key);
-  return (pair?.key ?? undefined) as Node | undefined;
-}
-
-function validationMistakes(document: Document, lines: LineCounter, issues: readonly z.core.$ZodIssue[]): RulesMistake[] {
-  return issues.map((issue) => {
-    const keys = issue.path.filter((key): key is PathKey => typeof key !== 'symbol');
-    const found = nodeAt(document, keys);
-    let { node } = found;
-    if (issue.code === 'unrecognized_keys') node = keyNodeAt(document, keys, issue.keys[0] ?? '') ?? node;
-    // A required key that is missing is named in the path, and placed at the mapping that lacks it.
-    const at = pathText(found.missing === undefined ? found.keys : [...found.keys, found.missing]);
-    const { line, col } = lines.linePos(node?.range?.[0] ?? 0);
-    return { line, column: col, at, message: issue.message };
-  });
-}
-
-/** Where JSON.parse stops in `text`: the shortest prefix that fails for another reason than ending early. */
-function jsonErrorOffset(text: string): number {
-  const failsEarly = (length: number): boolean => {
-    try {
-      JSON.parse(text.slice(0, length));
-      return false;
-    } catch (error) {
-      // V8 says 'Unexpected end of JSON input', or names the position just past the text.
-      const { message } = error as Error;
-      const position = /at position (\d+)/.exec(message)?.[1];
-      return message !== 'Unexpected end of JSON input' && (position === undefined || Number(position) < length);
-    }
-  };
-  if (!failsEarly(text.length)) return text.length;
-  let low = 0; // the prefix of `low` characters does not fail early
-  let high = text.length; // that of `high` does
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (failsEarly(middle)) high = middle;
-    else low = middle;
-  }
-  return high - 1;
-}
-
-/** The first line of JSON.parse's message, without the echo of the text it could not read. */
-function jsonReason(message: string): string {
-  return message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
-}
-
-/**
- * Reads a rules file's text: YAML (or, for a `.json` file, JSON, which must be valid JSON), then the
- * format's schema. Every mistake comes with its line and column, so a survey builder can find it.
- */
-export function readRules(text: string, format: 'json' | 'yaml'): RulesReading {
-  const lines = new LineCounter();
-  if (format === 'json') {
-    try {
-      JSON.parse(text);
-    } catch (error) {
-      const offset = jsonErrorOffset(text);
-      lines.addNewLine(0);
-      for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines.addNewLine(index + 1);
-      const { line, col } = lines.linePos(offset);
-      return { ok: false, mistakes: [{ line, column: col, at: '', message: `not valid JSON: ${jsonReason((error as Error).message)}` }] };
-    }
-  }
-  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    return {
-      ok: false,
-      mistakes: document.errors.map((error) => {
-        const { line, col } = lines.linePos(error.pos[0]);
-        return { line, column: col, at: '', message: `not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${error.message.split('\n')[0] ?? ''}` };
-      }),
-    };
-  }
-  const parsed = rulesFile.safeParse(document.toJS({ maxAliasCount: 100 }));
-  if (parsed.success) return { ok: true, rules: parsed.data };
-  // A mapping with a key the format does not know, or a wrong value, is not also said to lack a test.
-  const pathOf = (issue: z.core.$ZodIssue) => JSON.stringify(issue.path);
-  const specific = new Set(parsed.error.issues.filter((issue) => issue.code !== 'custom').map(pathOf));
-  const issues = parsed.error.issues.filter((issue) => issue.code !== 'custom' || !specific.has(pathOf(issue)));
-  const mistakes = validationMistakes(document, lines, issues);
-  mistakes.sort((one, other) => one.line - other.line || one.column - other.column);
-  return { ok: false, mistakes };
-}
-
-export function formatOf(filePath: string): 'json' | 'yaml' {
-  return path.extname(filePath).toLowerCase() === '.json' ? 'json' : 'yaml';
-}
-
-/** One mistake as a line of the start's message: `line 4, column 7: rules[0].when.any_answer: unknown test "equal"; ...`. */
-export function mistakeText({ line, column, at, message }: RulesMistake): string {
-  return `line ${line}, column ${column}: ${at === '' ? '' : `${at}: `}${message}`;
+/** Reads a rules file's text; every mistake comes with its line and column, so a survey builder can find it. */
+export function readRules(text: string, format: FileFormat): RulesReading {
+  return asRulesReading(readPositioned(text, format, rulesFile));
 }
 
 export function readRulesFile(filePath: string): RulesReading {
-  return readRules(readFileSync(filePath, 'utf8'), formatOf(filePath));
+  return asRulesReading(readPositionedFile(filePath, rulesFile));
 }

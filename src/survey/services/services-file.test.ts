@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../config/config';
+
+let folder: string;
+
+beforeEach(() => {
+  folder = mkdtempSync(path.join(tmpdir(), 'survey-services-'));
+});
+
+afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Writes a services file into the test's folder and returns its path. */
+function servicesFile(text: string, name = 'services.yaml'): string {
+  const file = path.join(folder, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+function refusal(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('the configuration was taken');
+}
+
+describe('SURVEY_SERVICES, a file of survey services', () => {
+  test('lists each service: its path /survey/{name} unless given, all three flavours unless given, its handler from the file\'s folder, its own cookie and sessions', () => {
+    const file = servicesFile(
+      [
+        'services:',
+        '  - name: sample',
+        '    path: /survey/',
+        '  - name: consent',
+        '    flavours: [rest, svcEval]',
+        '    handler: rules/consent.yaml',
+      ].join('\n'),
+    );
+    const { survey } = loadConfig({ SURVEY_SERVICES: file });
+    expect(survey.servicesFile).toBe(file);
+    expect(survey.services).toEqual([
+      {
+        name: 'sample',
+        soapPath: '/survey',
+        plumPath: '/survey/plum',
+        restPath: '/survey/rest',
+        flavours: ['svcEval', 'plumEval', 'rest'],
+        handler: undefined,
+        sessionCookie: 'survey_session_sample',
+        sessionScope: 'sample:',
+      },
+      {
+        name: 'consent',
+        soapPath: '/survey/consent',
+        plumPath: '/survey/consent/plum',
+        restPath: '/survey/consent/rest',
+        flavours: ['rest', 'svcEval'],
+        handler: { file: path.join(folder, 'rules', 'consent.yaml'), setting: `SURVEY_SERVICES=${JSON.stringify(file)} services[1].handler (consent)` },
+        sessionCookie: 'survey_session_consent',
+        sessionScope: 'consent:',
+      },
+    ]);
+  });
+
+  test('reads JSON as well', () => {
+    const file = servicesFile('{"services": [{"name": "one", "path": "/ivr/one"}]}', 'services.json');
+    expect(loadConfig({ SURVEY_SERVICES: file }).survey.services.map(({ name, soapPath }) => [name, soapPath])).toEqual([['one', '/ivr/one']]);
+  });
+
+  test('the example file, the sample beside a rules file, is taken', () => {
+    const file = path.join(__dirname, '..', '..', '..', 'examples', 'survey-services', 'services.yaml');
+    expect(loadConfig({ SURVEY_SERVICES: file }).survey.services.map(({ name, soapPath, handler }) => [name, soapPath, handler?.file])).toEqual([
+      ['sample', '/survey', undefined],
+      ['consent', '/survey/consent', path.join(path.dirname(file), 'consent.yaml')],
+    ]);
+  });
+
+  const RESERVED = "must not be one of the server's own paths or under them: /api, /admin, /docs, /openapi.json, /dashboard, /healthz, /readyz, /metrics";
+
+  test.each([
+    ['a name that is not one', 'services:\n  - name: Consent Form\n', 'line 2, column 11: services[0].name: must be 1 to 40 lowercase letters, digits or -, such as consent'],
+    ['a name twice', 'services:\n  - name: one\n  - name: one\n', 'line 3, column 11: services[1].name: is the name of services[0] too'],
+    [
+      'a path that is another service\'s REST path',
+      'services:\n  - name: one\n    path: /ivr\n  - name: two\n    path: /IVR/rest\n',
+      'line 5, column 11: services[1].path: makes /IVR/rest a path of two services (one answers there)',
+    ],
+    ['a path of the server\'s own', 'services:\n  - name: one\n    path: /api/one\n', `line 3, column 11: services[0].path: ${RESERVED}`],
+    [
+      'a flavour it does not know',
+      'services:\n  - name: one\n    flavours: [svcEval, soap]\n',
+      'line 3, column 25: services[0].flavours[1]: must be one of svcEval, plumEval, rest',
+    ],
+    ['no flavour', 'services:\n  - name: one\n    flavours: []\n', 'line 3, column 15: services[0].flavours: must list at least one of svcEval, plumEval, rest'],
+    ['a key it does not know', 'services:\n  - name: one\n    handlers: x.js\n', 'line 3, column 5: services[0]: unknown key "handlers"; use name, path, flavours or handler'],
+    ['no service', 'services: []\n', 'line 1, column 11: services: must list at least one service'],
+    ['YAML that is not', 'services:\n  - name: [one\n', 'line 3, column 1: not valid YAML:'],
+  ])('stops the start naming the line and the mistake: %s', (_case, text, mistake) => {
+    const file = servicesFile(text);
+    expect(refusal({ SURVEY_SERVICES: file })).toContain(`invalid configuration: SURVEY_SERVICES=${JSON.stringify(file)}: ${mistake}`);
+  });
+
+  test('a file that cannot be read stops the start naming it', () => {
+    const file = path.join(folder, 'missing.yaml');
+    expect(refusal({ SURVEY_SERVICES: file })).toMatch(
+      new RegExp(`^invalid configuration: SURVEY_SERVICES=${JSON.stringify(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT`),
+    );
+  });
+
+  test.each(['SOAP_PATH', 'SURVEY_REST_PATH', 'SURVEY_PLUM_PATH', 'SURVEY_HANDLER'])('%s beside it stops the start: the file says where each service is', (name) => {
+    const file = servicesFile('services:\n  - name: one\n');
+    expect(refusal({ SURVEY_SERVICES: file, [name]: name === 'SURVEY_HANDLER' ? 'handler.js' : '/elsewhere' })).toContain(
+      `: is the single service's: with SURVEY_SERVICES, each service's path and handler are in the services file`,
+    );
+  });
+});
