@@ -124,6 +124,13 @@ test('forwarded protocol and host are used only when TRUST_PROXY trusts the prox
   expect((await getWsdl(server, '/survey?wsdl', forwarded)).address).toBe('https://surveys.example.org/survey');
 });
 
+test("behind a tunnel whose agent runs on the same machine (TRUST_PROXY=loopback, docs/survey-web-service.md), each WSDL advertises the tunnel's public address", async () => {
+  const tunnel = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'quiet-river-1234.trycloudflare.com' };
+  server = await startTestServer({ TRUST_PROXY: 'loopback' });
+  expect((await getWsdl(server, '/survey?wsdl', tunnel)).address).toBe('https://quiet-river-1234.trycloudflare.com/survey');
+  expect((await getWsdl(server, '/survey/plum?wsdl', tunnel)).address).toBe('https://quiet-river-1234.trycloudflare.com/survey/plum');
+});
+
 test('a Host that no URL can hold falls back to the address the connection reached', async () => {
   server = await startTestServer();
   expect((await getWsdl(server, '/survey?wsdl', { Host: 'bad host' })).address).toBe(`${server.url}/survey`);
