@@ -71,14 +71,18 @@ export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableD
 function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
   const clock = given.clock ?? systemClock;
   const movableClock = config.clock.movable ? new MovableClock(clock) : undefined;
+  const logger = given.logger ?? createLogger(config.server.logLevel);
   return {
     clock: movableClock ?? clock,
     movableClock,
-    logger: given.logger ?? createLogger(config.server.logLevel),
+    logger,
     metrics: given.metrics ?? createAppMetrics(),
     shutdown: given.shutdown ?? shutdownState(),
     surveyHandler:
-      given.surveyHandler ?? (config.survey.handler === undefined ? sampleSurveyHandler : loadSurveyHandler(config.survey.handler, process.cwd())),
+      given.surveyHandler ??
+      (config.survey.handler === undefined
+        ? sampleSurveyHandler
+        : loadSurveyHandler(config.survey.handler, process.cwd(), { reload: config.survey.reload, logger })),
   };
 }
 

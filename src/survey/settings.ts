@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integer, optionalText } from '../config/variables';
+import { flag, integer, optionalText } from '../config/variables';
 
 /**
  * The paths the server's own routes answer (the reporting and admin APIs, the API reference and its
@@ -28,6 +28,7 @@ export const surveySettings = z
     SOAP_PATH: urlPath.default('/survey'),
     SOAP_MAX_BYTES: integer(1).default(10_485_760),
     SURVEY_HANDLER: optionalText,
+    SURVEY_RELOAD: flag.default(false),
     SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
     SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
     SURVEY_REST_PATH: urlPath.optional(),
@@ -61,6 +62,8 @@ export const surveySettings = z
     maxBytes: variables.SOAP_MAX_BYTES,
     /** Module path of a custom survey handler, resolved from the working directory; unset: the sample. */
     handler: variables.SURVEY_HANDLER,
+    /** Development: SURVEY_HANDLER's file is read again on the first call after it changed. */
+    reload: variables.SURVEY_RELOAD,
     sessionTtlSeconds: variables.SURVEY_SESSION_TTL_SECONDS,
     /** How long SURVEY_HANDLER's function may take before the call gets a soap:Server fault. */
     handlerTimeoutSeconds: variables.SURVEY_HANDLER_TIMEOUT_SECONDS,
