@@ -5,8 +5,8 @@
  * (the path is resolved from the directory the server is started in).
  *
  * The interface. A handler module exports one function, as `module.exports = fn`, as a default
- * export, or as an export named `evaluate`. The server loads it once at start and calls it for every
- * svcEval call with one object:
+ * export, or as an export named `evaluate`. The server loads it once at start (with SURVEY_RELOAD=true,
+ * again after each change) and calls it for every svcEval call with one object:
  *
  *   questionTexts  string[]  the question texts of the current page, in page order
  *   answers        string[]  answers[i] answers questionTexts[i] (same length; '' when unanswered)

@@ -51,6 +51,13 @@ describe('the start banner', () => {
     );
   });
 
+  test('warns of SURVEY_RELOAD=true without SURVEY_HANDLER, which leaves no file to reload', () => {
+    const text = banner(URL, loadConfig({ SURVEY_RELOAD: 'true' }), { demo: undefined, seed: undefined });
+    expect(line(text, 'Warning: ')).toBe('Warning: SURVEY_RELOAD=true without SURVEY_HANDLER: the built-in sample has no file to reload');
+    const withHandler = banner(URL, loadConfig({ SURVEY_RELOAD: 'true', SURVEY_HANDLER: 'rules.yaml' }), { demo: undefined, seed: undefined });
+    expect(line(withHandler, 'Warning: ')).toBeUndefined();
+  });
+
   test('warns of SANDBOX_CLOCK=true without ADMIN_TOKEN, which leaves nothing to move the clock', () => {
     const text = banner(URL, loadConfig({ SANDBOX_CLOCK: 'TRUE' }), { demo: undefined, seed: undefined });
     expect(line(text, 'Warning: ')).toBe(

@@ -77,17 +77,18 @@ export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableD
 function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
   const clock = given.clock ?? systemClock;
   const movableClock = config.clock.movable ? new MovableClock(clock) : undefined;
+  const logger = given.logger ?? createLogger(config.server.logLevel);
   const surveyHandler = given.surveyHandler ?? sampleSurveyHandler;
   return {
     clock: movableClock ?? clock,
     movableClock,
-    logger: given.logger ?? createLogger(config.server.logLevel),
+    logger,
     metrics: given.metrics ?? createAppMetrics(),
     shutdown: given.shutdown ?? shutdownState(),
     surveyHandler,
     surveyServices: config.survey.services.map((settings) => ({
       settings,
-      handler: settings.handler === undefined ? surveyHandler : loadSurveyHandler(settings.handler.file, process.cwd()),
+      handler: settings.handler === undefined ? surveyHandler : loadSurveyHandler(settings.handler.file, process.cwd(), { reload: config.survey.reload, logger, setting: settings.handler.setting }),
     })),
   };
 }

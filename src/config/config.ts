@@ -129,5 +129,12 @@ export function configWarnings(config: Config): string[] {
   if (config.clock.movable && config.admin.token === undefined) {
     warnings.push('SANDBOX_CLOCK=true without ADMIN_TOKEN: the clock can be moved only through the admin API, which is off');
   }
+  if (config.survey.reload && config.survey.services.every((service) => service.handler === undefined)) {
+    warnings.push(
+      config.survey.servicesFile === undefined
+        ? 'SURVEY_RELOAD=true without SURVEY_HANDLER: the built-in sample has no file to reload'
+        : 'SURVEY_RELOAD=true but no service of SURVEY_SERVICES names a handler: the built-in sample has no file to reload',
+    );
+  }
   return warnings;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadSurveyHandler } from './handler-module';
+import { loadHandlerOnce } from '../../test/support/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import { envelope, faultBody, post, svcEvalResponseOf } from '../../test/survey-clients/support';
 
@@ -8,7 +8,7 @@ import { envelope, faultBody, post, svcEvalResponseOf } from '../../test/survey-
  * of which must arrive as string[] with positions kept.
  */
 
-const echoHandler = loadSurveyHandler(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
+const echoHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
 
 let server: TestServer;
 

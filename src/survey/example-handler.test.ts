@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { loadSurveyHandler } from './handler-module';
+import { loadHandlerOnce } from '../../test/support/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import { post, responseBody, sessionCookieOf, svcEval } from '../../test/survey-clients/support';
 
 const ROOT = path.resolve(__dirname, '../..');
 // Loaded as the docs tell a deployment to: SURVEY_HANDLER=examples/survey-handler.js from the repository root.
-const satisfactionHandler = loadSurveyHandler('examples/survey-handler.js', ROOT);
+const satisfactionHandler = loadHandlerOnce('examples/survey-handler.js', ROOT);
 
 let server: TestServer;
 

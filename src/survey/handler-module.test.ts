@@ -14,7 +14,8 @@ import { faultBody, post, responseBody, sessionCookieOf, svcEval } from '../../t
 import { LogLines } from '../../test/support/log-lines';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
-const fixture = (name: string) => loadSurveyHandler(path.join(FIXTURES, name), process.cwd());
+const ONCE = { reload: false, logger: createLogger('silent') };
+const fixture = (name: string) => loadSurveyHandler(path.join(FIXTURES, name), process.cwd(), ONCE);
 const HANDLER_FAILED = 'the survey handler failed; the server log has the cause';
 
 describe('loading the module SURVEY_HANDLER names', () => {
@@ -26,21 +27,21 @@ describe('loading the module SURVEY_HANDLER names', () => {
   });
 
   test('a path is resolved from the given working directory', async () => {
-    const handler = loadSurveyHandler('fixtures/echo-handler.js', __dirname);
+    const handler = loadSurveyHandler('fixtures/echo-handler.js', __dirname, ONCE);
     const evaluation = await handler({ questionTexts: ['q'], answers: ['a'], state: undefined });
     expect(evaluation).toEqual({ response: '{"questionTexts":["q"],"answers":["a"]}', state: { calls: 1 } });
   });
 
   test('a missing module is a ConfigError naming SURVEY_HANDLER and the resolved path', () => {
     const resolved = path.join(__dirname, 'no-such-handler.js');
-    const loading = () => loadSurveyHandler('./no-such-handler.js', __dirname);
+    const loading = () => loadSurveyHandler('./no-such-handler.js', __dirname, ONCE);
     expect(loading).toThrow(ConfigError);
     expect(loading).toThrow(`SURVEY_HANDLER="./no-such-handler.js": cannot load ${resolved}: Cannot find module '${resolved}'`);
   });
 
   test('a module that exports no function is a ConfigError saying what to export', () => {
     const resolved = path.join(FIXTURES, 'no-function.js');
-    expect(() => loadSurveyHandler('fixtures/no-function.js', __dirname)).toThrow(
+    expect(() => loadSurveyHandler('fixtures/no-function.js', __dirname, ONCE)).toThrow(
       new ConfigError(
         `SURVEY_HANDLER="fixtures/no-function.js": ${resolved} exports no function; ` +
           'use module.exports = fn, a default export, or an export named evaluate',

@@ -1,9 +1,22 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { types } from 'node:util';
+import type { Logger } from 'pino';
 import { ConfigError } from '../config/config';
+import { fileStampSync, reloadingHandler, type HandlerReading, type Refusal } from './handler-reload';
 import type { SurveyHandler } from './survey-handler';
 import { isRulesFile, mistakeText, readRulesFile, type RulesReading } from './rules/rules-file';
 import { rulesHandler } from './rules/rules-handler';
+
+export interface SurveyHandlerOptions {
+  /** SURVEY_RELOAD: the file is read again on the first call after it changed on disk. */
+  readonly reload: boolean;
+  /** Where reloads, and the versions refused, are logged. */
+  readonly logger: Logger;
+  /** Where the path came from, as messages name it; `SURVEY_HANDLER="<path>"` unless given. */
+  readonly setting?: string;
+}
 
 /** The handler function of a loaded module: `module.exports = fn`, a default export, or an export named evaluate. */
 function handlerExport(loaded: unknown): SurveyHandler | undefined {
@@ -15,47 +28,145 @@ function handlerExport(loaded: unknown): SurveyHandler | undefined {
   return undefined;
 }
 
-/**
- * Reads the rules file SURVEY_HANDLER names (`.json`, `.yaml`, `.yml`), once, at start. Every mistake is
- * one line of the ConfigError, naming the variable, the file, the line and column, and the mistake.
- */
-function loadRulesHandler(filePath: string, resolved: string): SurveyHandler {
-  const variable = `SURVEY_HANDLER=${JSON.stringify(filePath)}`;
-  let reading: RulesReading;
-  try {
-    reading = readRulesFile(resolved);
-  } catch (error) {
-    throw new ConfigError(`${variable}: cannot read ${resolved}: ${(error as Error).message}`);
-  }
-  if (!reading.ok) throw new ConfigError(reading.mistakes.map((mistake) => `${variable}: ${resolved}, ${mistakeText(mistake)}`).join('\n'));
-  return rulesHandler(reading.rules);
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
- * Loads the module SURVEY_HANDLER names, once, at start: a path resolved from `cwd`, CommonJS or an ES
- * module without top-level await; or a rules file, by its extension. Throws ConfigError naming the variable, so that a bad path stops the
- * start instead of failing on the first call.
+ * The line of the module's own file that an error's stack names: a syntax error of a CommonJS module
+ * begins it with `file:line`; an error thrown while loading has a frame `at ... (file:line:column)`, or
+ * `at file:line:column`, the file's URL for an ES module. Undefined when the stack names no line of the
+ * file: a syntax error of an ES module, a module not found, an error thrown by a module it requires.
  */
-export function loadSurveyHandler(modulePath: string, cwd: string): SurveyHandler {
-  const resolved = path.resolve(cwd, modulePath);
-  if (isRulesFile(resolved)) return loadRulesHandler(modulePath, resolved);
-  // Node's own loader, also under jest, so a handler loads as in production; the path is absolute.
-  const load = createRequire(__filename);
+function lineInFile(stack: unknown, file: string): number | undefined {
+  if (typeof stack !== 'string') return undefined;
+  const places = `${escapeRegExp(file)}|${escapeRegExp(pathToFileURL(file).href)}(?:\\?[^:\\s]*)?`;
+  const line = new RegExp(`(?:^|\\(|at )(?:${places}):(\\d+)`, 'm').exec(stack)?.[1];
+  return line === undefined ? undefined : Number(line);
+}
+
+/** A module's reading, and whether Node's ES module loader had the file: it keeps what it loads, failures too. */
+type ModuleReading = HandlerReading & { readonly viaEsModuleLoader: boolean };
+
+function loadFailure(error: unknown, file: string): ModuleReading {
+  // Errors from a module's own realm (a VM context, jest) are not instanceof this realm's Error.
+  const { message, stack } = (error ?? {}) as { message?: unknown; stack?: unknown };
+  const reason = typeof message === 'string' ? message.split('\n')[0] : String(error);
+  const line = lineInFile(stack, file);
+  return {
+    ok: false,
+    refusal: { reason: `cannot load ${file}${line === undefined ? '' : `, line ${line}`}: ${reason}` },
+    // require() hands an ES module to that loader, whose frames the stack then shows.
+    viaEsModuleLoader: typeof stack === 'string' && stack.includes('node:internal/modules/esm/'),
+  };
+}
+
+function moduleReading(loaded: unknown, handler: SurveyHandler | undefined, file: string): ModuleReading {
+  const viaEsModuleLoader = types.isModuleNamespaceObject(loaded);
+  if (handler === undefined) {
+    const reason = `${file} exports no function; use module.exports = fn, a default export, or an export named evaluate`;
+    return { ok: false, refusal: { reason }, viaEsModuleLoader };
+  }
+  return { ok: true, handler, viaEsModuleLoader };
+}
+
+/**
+ * Node's require: CommonJS, or an ES module without top-level await. Under jest, createRequire is jest's
+ * own, which loads only CommonJS and never forgets a module: the suites that load an ES module, or a
+ * module again, run the server as a process.
+ */
+function requireModule(file: string): ModuleReading {
   let loaded: unknown;
   try {
-    loaded = load(resolved);
+    // A require of its own each time: the parent module that createRequire makes keeps every module it
+    // loaded as a child, so a shared one would keep every old version of a reloaded module.
+    loaded = createRequire(__filename)(file);
   } catch (error) {
-    // Errors from a module's own realm (a VM context, jest) are not instanceof this realm's Error.
-    const message: unknown = (error as { message?: unknown } | undefined)?.message;
-    const reason = typeof message === 'string' ? message.split('\n')[0] : String(error);
-    throw new ConfigError(`SURVEY_HANDLER=${JSON.stringify(modulePath)}: cannot load ${resolved}: ${reason}`);
+    return loadFailure(error, file);
   }
-  const handler = handlerExport(loaded);
-  if (handler === undefined) {
-    throw new ConfigError(
-      `SURVEY_HANDLER=${JSON.stringify(modulePath)}: ${resolved} exports no function; ` +
-        'use module.exports = fn, a default export, or an export named evaluate',
-    );
+  return moduleReading(loaded, handlerExport(loaded), file);
+}
+
+/**
+ * A module loaded again. CommonJS: dropped from the require cache and required anew. Node's ES module
+ * loader, which also runs the ES modules that require() takes, never forgets a module, nor a failure to
+ * evaluate one: a file it has had is imported under a URL of its own each time (`?reload=n`), and every
+ * version stays in memory until the process ends.
+ */
+async function loadModuleAgain(file: string, viaEsModuleLoader: boolean, reload: number): Promise<ModuleReading> {
+  Reflect.deleteProperty(createRequire(__filename).cache, file);
+  if (!viaEsModuleLoader) return requireModule(file);
+  let loaded: unknown;
+  try {
+    loaded = await import(`${pathToFileURL(file).href}?reload=${reload}`);
+  } catch (error) {
+    return loadFailure(error, file);
   }
-  return handler;
+  // A CommonJS file imported has its module.exports as default export: what require() would have returned.
+  const handler = handlerExport(loaded) ?? handlerExport((loaded as { default?: unknown }).default);
+  return moduleReading(loaded, handler, file);
+}
+
+/** Reads the rules file (`.json`, `.yaml`, `.yml`); every mistake is one line naming its line and column. */
+function readRules(file: string): HandlerReading {
+  let reading: RulesReading;
+  try {
+    reading = readRulesFile(file);
+  } catch (error) {
+    return { ok: false, refusal: { reason: `cannot read ${file}: ${(error as Error).message}` } };
+  }
+  if (!reading.ok) return { ok: false, refusal: { mistakes: reading.mistakes.map(mistakeText) } };
+  return { ok: true, handler: rulesHandler(reading.rules) };
+}
+
+/** How one kind of file is read: at start, and again after it changed. */
+interface FileLoader {
+  readonly atStart: () => HandlerReading;
+  readonly again: () => Promise<HandlerReading>;
+}
+
+function rulesLoader(file: string): FileLoader {
+  return { atStart: () => readRules(file), again: () => Promise.resolve(readRules(file)) };
+}
+
+function moduleLoader(file: string): FileLoader {
+  let viaEsModuleLoader = false;
+  let reloads = 0;
+  // Once the ES module loader has had the file, only a new URL gets a new version from it.
+  const noted = (reading: ModuleReading): ModuleReading => {
+    viaEsModuleLoader ||= reading.viaEsModuleLoader;
+    return reading;
+  };
+  return {
+    atStart: () => noted(requireModule(file)),
+    again: async () => {
+      reloads += 1;
+      return noted(await loadModuleAgain(file, viaEsModuleLoader, reloads));
+    },
+  };
+}
+
+/** The ConfigError of a start: one line per mistake, each naming the setting. */
+function startRefused(setting: string, file: string, refusal: Refusal): ConfigError {
+  const lines = 'reason' in refusal ? [refusal.reason] : refusal.mistakes.map((mistake) => `${file}, ${mistake}`);
+  return new ConfigError(lines.map((line) => `${setting}: ${line}`).join('\n'));
+}
+
+/**
+ * Loads the module SURVEY_HANDLER names, at start: a path resolved from `cwd`, CommonJS or an ES module
+ * without top-level await; or a rules file, by its extension. Throws ConfigError naming the setting, so
+ * that a bad file stops the start instead of failing on the first call. With `reload`, the handler
+ * returned reads the file again on the first call after it changed (handler-reload.ts); without, it is
+ * the module's own function, and a call costs nothing more.
+ */
+export function loadSurveyHandler(modulePath: string, cwd: string, options: SurveyHandlerOptions): SurveyHandler {
+  const setting = options.setting ?? `SURVEY_HANDLER=${JSON.stringify(modulePath)}`;
+  const file = path.resolve(cwd, modulePath);
+  const loader = isRulesFile(file) ? rulesLoader(file) : moduleLoader(file);
+  // Taken before the file is read: a change made while it loads is then seen on the next call.
+  const stamp = options.reload ? fileStampSync(file) : undefined;
+  const reading = loader.atStart();
+  if (!reading.ok) throw startRefused(setting, file, reading.refusal);
+  if (stamp === undefined) return reading.handler;
+  return reloadingHandler({ file, setting, logger: options.logger, first: { handler: reading.handler, stamp }, readAgain: loader.again });
 }

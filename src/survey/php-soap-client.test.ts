@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { loadSurveyHandler } from './handler-module';
+import { loadHandlerOnce } from '../../test/support/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import { requirePhpSoap, runPhpClients, type PhpCall } from '../../test/survey-clients/support';
 
-const echoHandler = loadSurveyHandler(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
-const throwingHandler = loadSurveyHandler(path.join(__dirname, 'fixtures', 'throwing-handler.js'), process.cwd());
+const echoHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
+const throwingHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'throwing-handler.js'), process.cwd());
 
 const page = (answers: (string | null)[]): PhpCall => ({ question_texts: answers.map((_, i) => `Question ${i + 1}`), answers });
 const yes = page(['no', 'yes']);

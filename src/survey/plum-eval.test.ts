@@ -1,7 +1,7 @@
 import path from 'node:path';
 import request from 'supertest';
 import { parseStringPromise } from 'xml2js';
-import { loadSurveyHandler } from './handler-module';
+import { loadHandlerOnce } from '../../test/support/survey-handler';
 import { renderWsdl } from './wsdl';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import { faultBody, plumEval, post, responseBody, sessionCookieOf, svcEval } from '../../test/survey-clients/support';
@@ -11,7 +11,7 @@ import { faultBody, plumEval, post, responseBody, sessionCookieOf, svcEval } fro
  * SURVEY_PLUM_PATH, the same handler and the same surveys as svcEval.
  */
 
-const echoHandler = loadSurveyHandler(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
+const echoHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
 
 let server: TestServer;
 

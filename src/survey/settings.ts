@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { mistakeText } from '../config/positioned-file';
-import { integer, optionalText } from '../config/variables';
+import { flag, integer, optionalText } from '../config/variables';
 import { SESSION_COOKIE } from './session-cookie';
 import { readServicesFile } from './services/services-file';
 import { defaultPlumPath, defaultRestPath, SURVEY_FLAVOURS, urlPath, type SurveyServiceSettings } from './services/survey-service';
@@ -35,6 +35,7 @@ export const surveySettings = z
     SOAP_PATH: urlPath.optional(),
     SOAP_MAX_BYTES: integer(1).default(10_485_760),
     SURVEY_HANDLER: optionalText,
+    SURVEY_RELOAD: flag.default(false),
     SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
     SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
     SURVEY_REST_PATH: urlPath.optional(),
@@ -77,6 +78,8 @@ export const surveySettings = z
     servicesFile: variables.SURVEY_SERVICES,
     /** A message's bytes at most, after decompression. */
     maxBytes: variables.SOAP_MAX_BYTES,
+    /** Development: each service's handler module or rules file is read again on the first call after it changed. */
+    reload: variables.SURVEY_RELOAD,
     sessionTtlSeconds: variables.SURVEY_SESSION_TTL_SECONDS,
     /** How long SURVEY_HANDLER's function may take before the call gets a soap:Server fault. */
     handlerTimeoutSeconds: variables.SURVEY_HANDLER_TIMEOUT_SECONDS,

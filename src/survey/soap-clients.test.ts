@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadSurveyHandler } from './handler-module';
+import { loadHandlerOnce } from '../../test/support/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import { runSoapClients, SOAP_CLIENTS, type PhpCall, type SoapClientName, type SoapOperation } from '../../test/survey-clients/support';
 
@@ -9,7 +9,7 @@ import { runSoapClients, SOAP_CLIENTS, type PhpCall, type SoapClientName, type S
  * questions: every client sends an empty array its own way (suds leaves the part out).
  */
 
-const echoHandler = loadSurveyHandler(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
+const echoHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
 
 const WSDL_PATHS: Readonly<Record<SoapOperation, string>> = { svcEval: '/survey?wsdl', plumEval: '/survey/plum?wsdl' };
 

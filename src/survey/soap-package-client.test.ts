@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { createClientAsync, type Client } from 'soap';
-import { loadSurveyHandler } from './handler-module';
+import { loadHandlerOnce } from '../../test/support/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 
-const echoHandler = loadSurveyHandler(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
+const echoHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
 
 let server: TestServer;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../config/config';
-import { loadSurveyHandler } from '../handler-module';
+import { loadHandlerOnce } from '../../../test/support/survey-handler';
 import { mistakeText, readRules } from './rules-file';
 
 /** The mistakes of a rules file, as the lines of the start's message (without the SURVEY_HANDLER prefix). */
@@ -104,15 +104,15 @@ describe('SURVEY_HANDLER naming a rules file', () => {
     writeFileSync(path.join(directory, 'rules.yaml'), 'rules: [{ answer: yaml }]\notherwise: no\n');
     writeFileSync(path.join(directory, 'rules.YML'), 'rules: []\notherwise: yml\n');
     const call = { questionTexts: ['Q'], answers: ['yes'], state: undefined };
-    expect((await loadSurveyHandler('rules.json', directory)(call)).response).toBe('json');
-    expect((await loadSurveyHandler('rules.yaml', directory)(call)).response).toBe('yaml');
-    expect((await loadSurveyHandler('rules.YML', directory)(call)).response).toBe('yml');
+    expect((await loadHandlerOnce('rules.json', directory)(call)).response).toBe('json');
+    expect((await loadHandlerOnce('rules.yaml', directory)(call)).response).toBe('yaml');
+    expect((await loadHandlerOnce('rules.YML', directory)(call)).response).toBe('yml');
   });
 
   test('a mistake stops the start with a ConfigError naming the variable, the file, the line and the mistake', () => {
     writeFileSync(path.join(directory, 'rules.yaml'), 'rules:\n  - when:\n      any_answer: { equal: "yes" }\n    answer: a\notherwise: 5\n');
     const file = path.join(directory, 'rules.yaml');
-    expect(() => loadSurveyHandler('rules.yaml', directory)).toThrow(
+    expect(() => loadHandlerOnce('rules.yaml', directory)).toThrow(
       new ConfigError(
         `SURVEY_HANDLER="rules.yaml": ${file}, line 3, column 21: rules[0].when.any_answer: unknown test "equal"; use ${TESTS}\n` +
           `SURVEY_HANDLER="rules.yaml": ${file}, line 5, column 12: otherwise: must be a text, not the number 5`,
@@ -122,7 +122,7 @@ describe('SURVEY_HANDLER naming a rules file', () => {
 
   test('a file that cannot be read is a ConfigError', () => {
     const file = path.join(directory, 'missing.yml');
-    expect(() => loadSurveyHandler('missing.yml', directory)).toThrow(
+    expect(() => loadHandlerOnce('missing.yml', directory)).toThrow(
       new ConfigError(`SURVEY_HANDLER="missing.yml": cannot read ${file}: ENOENT: no such file or directory, open '${file}'`),
     );
   });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fc from 'fast-check';
-import { loadSurveyHandler } from '../handler-module';
+import { loadHandlerOnce } from '../../../test/support/survey-handler';
 import { sampleSurveyHandler } from '../sample-handler';
 import type { SurveyHandler } from '../survey-handler';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../../../test/support/test-ser
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const SAMPLE = 'examples/survey-rules/sample.yaml';
-const sampleRules = loadSurveyHandler(SAMPLE, ROOT);
+const sampleRules = loadHandlerOnce(SAMPLE, ROOT);
 
 /** Answers near `yes` and far from it: the sample's one distinction is an answer exactly `yes`. */
 const answer = fc.oneof(

@@ -59,10 +59,10 @@ test('the files written as the section says, served as it starts them, answer th
   expect(shBlocks).toHaveLength(5);
   await bash(writeFiles, DOCUMENTED_BASE);
 
-  const command = /^SURVEY_SERVICES=(\S+) ADMIN_TOKEN=(\S+) npm start\n$/.exec(start);
+  const command = /^SURVEY_SERVICES=(\S+) ADMIN_TOKEN=(\S+) SURVEY_RELOAD=(true) npm start\n$/.exec(start);
   expect(command).not.toBeNull();
   expect(command?.[1]).toBe(`${DOCUMENTED_FOLDER}/services.yaml`);
-  server = startServerProcess({ SURVEY_SERVICES: path.join(workDir, 'my-surveys', 'services.yaml'), ADMIN_TOKEN: command?.[2] });
+  server = startServerProcess({ SURVEY_SERVICES: path.join(workDir, 'my-surveys', 'services.yaml'), ADMIN_TOKEN: command?.[2], SURVEY_RELOAD: command?.[3] });
   const base = await server.listening();
 
   expect(await bash(php, base)).toBe('accepted\naccepted again\nrecording saved\nrejected\n');

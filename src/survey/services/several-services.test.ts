@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -132,6 +132,19 @@ describe('several survey services', () => {
     expect((consent.body as { calls: { service: string; outcome: unknown }[] }).calls.map(({ service, outcome }) => [service, outcome])).toEqual([
       ['consent', { answer: 'rejected' }],
     ]);
+  });
+
+  test("with SURVEY_RELOAD=true a service's changed rules file answers its next call, the other service unchanged", async () => {
+    const rules = path.join(folder, 'consent.yaml');
+    writeFileSync(rules, 'rules: []\notherwise: first version\n');
+    utimesSync(rules, 1_000_000, 1_000_000);
+    await startWith(['services:', '  - name: sample', '    path: /survey', '  - name: consent', '    handler: consent.yaml'].join('\n'), { SURVEY_RELOAD: 'true' });
+    const consentAnswer = async () => (await request(server.url).post('/survey/consent/rest').type('form').send(form(['Agree?'], ['yes']))).text;
+    expect(await consentAnswer()).toBe('first version');
+    writeFileSync(rules, 'rules: []\notherwise: second version\n');
+    utimesSync(rules, 2_000_000, 2_000_000);
+    expect(await consentAnswer()).toBe('second version');
+    expect((await request(server.url).post('/survey/rest').type('form').send(form(['Agree?'], ['yes']))).text).toBe('accepted');
   });
 
   test("the API reference lists each service's operations, named after it", async () => {
