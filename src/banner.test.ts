@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { banner } from './banner';
 import { loadConfig } from './config/config';
 
@@ -19,6 +20,19 @@ describe('the start banner', () => {
   test('names the survey handler module when SURVEY_HANDLER sets one', () => {
     const text = banner(URL, loadConfig({ SURVEY_HANDLER: './my-survey.mjs' }), { demo: undefined, seed: undefined });
     expect(line(text, 'Survey handler')).toBe('Survey handler: ./my-survey.mjs');
+  });
+
+  test('names each service of SURVEY_SERVICES with the addresses of the flavours it answers and its handler', () => {
+    const services = path.join(__dirname, '..', 'examples', 'survey-services', 'services.yaml');
+    const text = banner(URL, loadConfig({ SURVEY_SERVICES: services }), { demo: undefined, seed: undefined });
+    expect(text.split('\n').filter((candidate) => candidate.startsWith('Survey'))).toEqual([
+      `Survey web service sample WSDL: ${URL}/survey/plum?wsdl (plumEval), ${URL}/survey?wsdl (svcEval)`,
+      `Survey web service sample REST: ${URL}/survey/rest`,
+      "Survey web service sample handler: the sample state table ('accepted', 'accepted again', 'rejected')",
+      `Survey web service consent WSDL: ${URL}/survey/consent/plum?wsdl (plumEval), ${URL}/survey/consent?wsdl (svcEval)`,
+      `Survey web service consent REST: ${URL}/survey/consent/rest`,
+      `Survey web service consent handler: ${path.join(path.dirname(services), 'consent.yaml')}`,
+    ]);
   });
 
   test('says what a seed file brought', () => {
