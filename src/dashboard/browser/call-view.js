@@ -11,17 +11,17 @@ const muted = (text) => element('span', { class: 'empty' }, [text]);
 const timeOf = (at) => at.replace('T', ' ').replace(/Z$/, '');
 
 /** A text as the server kept it: whole, or its start and a note that the server cut it, with its length. */
-export function textNodes(shown) {
+function textNodes(shown) {
   if (typeof shown === 'string') return [shown === '' ? muted('empty') : shown];
   return [shown.text, element('span', { class: 'cut' }, [` [cut by the server: ${shown.length} characters in all]`])];
 }
 
 /** The server never keeps a recording whole: its size, its media type when known, its first bytes. */
-export function recordingText({ size, type, first_bytes: firstBytes }) {
+function recordingText({ size, type, first_bytes: firstBytes }) {
   return ['recording', `${size} bytes`, type, `first bytes ${firstBytes}`].filter((part) => part !== undefined).join(', ');
 }
 
-export function fileText({ name, content_type: contentType, size, first_bytes: firstBytes }) {
+function fileText({ name, content_type: contentType, size, first_bytes: firstBytes }) {
   return `${name}, ${size} bytes, ${contentType}, first bytes ${firstBytes}`;
 }
 
