@@ -10,8 +10,10 @@ export interface DashboardAsset {
 }
 
 export interface DashboardAssets {
-  /** The page at `/`, its asset addresses filled in. */
+  /** The reports page at `/`, its asset addresses filled in. */
   readonly page: Buffer;
+  /** The call inspector's page at `/inspector`, its asset addresses filled in. */
+  readonly inspectorPage: Buffer;
   /** Each asset by its path under the site's root, e.g. `/dashboard/1a2b3c4d5e6f/app.js`. */
   readonly files: ReadonlyMap<string, DashboardAsset>;
 }
@@ -22,6 +24,9 @@ export interface DashboardAssets {
  */
 const BROWSER_FOLDER = path.resolve(__dirname, '../../src/dashboard/browser');
 const PAGE = 'index.html';
+const INSPECTOR_PAGE = 'inspector.html';
+/** The pages' templates: served filled in, at their own addresses, never as assets. */
+const TEMPLATES = [PAGE, INSPECTOR_PAGE];
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -47,7 +52,7 @@ let loaded: DashboardAssets | undefined;
 /**
  * The dashboard's files, read once per process (every app of it serves the same). Their addresses carry
  * a digest of every file, so a browser may keep them for good: any change to any of them gives them all
- * new addresses, and the page, which is never kept without asking, names the new ones.
+ * new addresses, and the pages, which are never kept without asking, name the new ones.
  */
 export function loadDashboardAssets(): DashboardAssets {
   loaded ??= readDashboardAssets();
@@ -57,24 +62,25 @@ export function loadDashboardAssets(): DashboardAssets {
 function readDashboardAssets(): DashboardAssets {
   const sources = new Map<string, string>(
     readdirSync(BROWSER_FOLDER)
-      .filter((name) => name !== PAGE)
+      .filter((name) => !TEMPLATES.includes(name))
       .map((name) => [name, path.join(BROWSER_FOLDER, name)]),
   );
   for (const [name, file] of Object.entries(VENDOR_FILES)) sources.set(name, file);
   const names = [...sources.keys()].sort();
   const contents = new Map(names.map((name) => [name, readFileSync(sources.get(name) as string)]));
-  const template = readFileSync(path.join(BROWSER_FOLDER, PAGE), 'utf8');
+  const [template, inspectorTemplate] = TEMPLATES.map((name) => readFileSync(path.join(BROWSER_FOLDER, name), 'utf8')) as [string, string];
 
   const digest = createHash('sha256');
-  digest.update(template);
+  digest.update(template).update(inspectorTemplate);
   for (const name of names) digest.update(name).update(contents.get(name) as Buffer);
   // Relative to the page, so a proxy that serves the site under a path prefix keeps working.
   const prefix = `dashboard/${digest.digest('hex').slice(0, 12)}`;
 
   const toolOptions = TOOLS.map((tool) => `<option>${escapeHtml(tool)}</option>`).join('');
   const page = Buffer.from(template.replaceAll('{{assets}}', prefix).replace('{{tools}}', toolOptions));
+  const inspectorPage = Buffer.from(inspectorTemplate.replaceAll('{{assets}}', prefix));
   const files = new Map(
     names.map((name) => [`/${prefix}/${name}`, { contentType: contentTypeOf(name), bytes: contents.get(name) as Buffer }]),
   );
-  return { page, files };
+  return { page, inspectorPage, files };
 }

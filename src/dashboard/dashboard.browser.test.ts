@@ -348,6 +348,9 @@ describeInBrowser('the dashboard in headless Chromium', () => {
 
   test('signs in with the keyboard alone, its focus visible, and moves the focus to the reports', async () => {
     await openDashboard();
+    // The header's link to the call inspector comes first, then the form.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('inspector-link');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('tool');
     await page.keyboard.press('Tab');

@@ -17,9 +17,9 @@ beforeEach(async () => {
 
 afterEach(() => server.close());
 
-/** The asset addresses the page names, relative to it as the browser reads them. */
-async function assetAddresses(): Promise<string[]> {
-  const page = await request(server.url).get('/');
+/** The asset addresses a page names, relative to it as the browser reads them (both pages are at the root). */
+async function assetAddresses(pagePath = '/'): Promise<string[]> {
+  const page = await request(server.url).get(pagePath);
   return [...page.text.matchAll(/(?:href|src)="(dashboard\/[0-9a-f]{12}\/[^"]+)"/g)].map((match) => `/${match[1]}`);
 }
 
@@ -51,6 +51,11 @@ describe('the dashboard page', () => {
     expect(text).not.toContain('{{');
   });
 
+  test('links to the call inspector, relative to the page', async () => {
+    const { text } = await request(server.url).get('/');
+    expect(text).toContain('<a id="inspector-link" href="inspector">Survey call inspector</a>');
+  });
+
   test('answers 304 to a browser that has it already', async () => {
     const first = await request(server.url).get('/');
     const again = await request(server.url).get('/').set('If-None-Match', first.headers.etag as string);
@@ -71,6 +76,54 @@ describe('the dashboard page', () => {
     expect(response.status).toBe(405);
     expect(response.headers.allow).toBe('GET, HEAD');
     expect(response.body).toEqual({ error: 'method POST is not allowed here; use GET or HEAD' });
+  });
+});
+
+describe("the call inspector's page", () => {
+  test('is HTML checked on every load, under the same policy as the dashboard page', async () => {
+    const response = await request(server.url).get('/inspector');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
+    expect(response.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers.etag).toMatch(/^W\/".+"$/);
+    expect(response.text).toMatch(/^<!doctype html>\n<html lang="en">/);
+  });
+
+  test('names its module and the styles under the digest of the dashboard page, and links back to it', async () => {
+    const dashboard = await assetAddresses('/');
+    const digest = /^\/dashboard\/([0-9a-f]{12})\//.exec(dashboard[0] as string)?.[1];
+    expect(await assetAddresses('/inspector')).toEqual([`/dashboard/${digest}/dashboard.css`, `/dashboard/${digest}/inspector.js`]);
+    const { text } = await request(server.url).get('/inspector');
+    expect(text).toContain('<a id="reports-link" href="./">Reports dashboard</a>');
+  });
+
+  test('asks for the admin token in a labelled password field, and has no inline script or style', async () => {
+    const { text } = await request(server.url).get('/inspector');
+    expect(text).toContain('<label for="token">Admin token</label>');
+    expect(text).toContain('<input id="token" name="token" type="password" autocomplete="off" spellcheck="false" required>');
+    for (const field of ['session-filter', 'service-filter']) expect(text).toContain(`<label for="${field}">`);
+    expect(text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(text).not.toMatch(/\sstyle=|<style/);
+    expect(text).not.toContain('{{');
+  });
+
+  test('is not at /inspector/, where its relative addresses would load nothing', async () => {
+    const response = await request(server.url).get('/inspector/');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'no resource at /inspector/' });
+  });
+
+  test('answers HEAD with the headers of GET, and other methods with 405 and Allow', async () => {
+    const head = await request(server.url).head('/inspector');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+    const post = await request(server.url).post('/inspector').send('x=1');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
   });
 });
 
@@ -112,10 +165,10 @@ describe('the dashboard assets', () => {
     expect(Buffer.from(uplot.text).equals(UPLOT)).toBe(true);
   });
 
-  test('are every browser module, each imported by another, and all served', async () => {
+  test("are every browser module, each a page's or imported by another, and all served", async () => {
     const [, , script] = await assetAddresses();
     const base = path.posix.dirname(script as string);
-    const pending = ['app.js'];
+    const pending = ['app.js', 'inspector.js'];
     const seen = new Set<string>();
     while (pending.length > 0) {
       const name = pending.pop() as string;
@@ -130,10 +183,11 @@ describe('the dashboard assets', () => {
     expect([...seen].sort()).toEqual([...browserModules, 'vendor/uplot.js'].sort());
   });
 
-  test('an unknown asset, another digest and the page template are 404s', async () => {
+  test('an unknown asset, another digest and the page templates are 404s', async () => {
     const [, , script] = await assetAddresses();
     const base = path.posix.dirname(script as string);
-    for (const address of [`${base}/missing.js`, '/dashboard/000000000000/app.js', `${base}/index.html`, '/dashboard/app.js']) {
+    const addresses = [`${base}/missing.js`, '/dashboard/000000000000/app.js', `${base}/index.html`, `${base}/inspector.html`, '/dashboard/app.js'];
+    for (const address of addresses) {
       const response = await request(server.url).get(address);
       expect([address, response.status]).toEqual([address, 404]);
       expect(response.body).toEqual({ error: `no resource at ${address}` });

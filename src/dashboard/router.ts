@@ -36,10 +36,15 @@ function page(bytes: Buffer): RequestHandler {
   };
 }
 
-/** The dashboard: its page at `/` and its files (browser modules, styles, uPlot) under `/dashboard/{digest}/`. */
+/**
+ * The dashboard: its reports page at `/`, the call inspector's page at `/inspector`, and their files
+ * (browser modules, styles, uPlot) under `/dashboard/{digest}/`.
+ */
 export function dashboardRouter(assets: DashboardAssets): Router {
-  const router = Router();
+  // Strict: the pages' addresses are relative to them, so `/inspector/` would load nothing; it is a 404.
+  const router = Router({ strict: true });
   router.route('/').get(page(assets.page)).all(methodNotAllowed(READ_METHODS));
+  router.route('/inspector').get(page(assets.inspectorPage)).all(methodNotAllowed(READ_METHODS));
   for (const [path, asset] of assets.files) {
     router
       .route(path)

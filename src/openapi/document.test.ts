@@ -17,8 +17,8 @@ const CONFIGURATIONS: Readonly<Record<string, NodeJS.ProcessEnv>> = {
   },
 };
 
-/** The pages for people and their assets (the dashboard at /, the API reference at /docs): no operations of the API. */
-const isPage = (route: string): boolean => route === 'GET /' || / \/(dashboard|docs)(\/|$)/.test(route);
+/** The pages for people and their assets (the dashboard at / and /inspector, the API reference at /docs): no operations of the API. */
+const isPage = (route: string): boolean => route === 'GET /' || / \/(dashboard|docs|inspector)(\/|$)/.test(route);
 
 describe('the OpenAPI document', () => {
   test.each(Object.entries(CONFIGURATIONS))('is valid OpenAPI 3.1 by @seriousme/openapi-schema-validator, with %s', async (_name, env) => {
