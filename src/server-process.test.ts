@@ -96,7 +96,7 @@ describe('the server process', () => {
   test('keeps standard output for JSON log lines only', async () => {
     server = startServerProcess({ LOG_LEVEL: 'info', ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const url = await server.listening();
-    expect(server.messages.text()).toContain(`Admin API: on at ${url}/admin (Bearer ADMIN_TOKEN)\n`);
+    expect(server.messages.text()).toContain(`Admin API: on at ${url}/admin (Bearer ADMIN_TOKEN); survey calls in the call inspector at ${url}/inspector\n`);
     server.child.kill('SIGTERM');
     expect(await server.exited()).toBe(0);
     const lines = server.logs.text().split('\n').filter(Boolean);

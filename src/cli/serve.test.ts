@@ -15,7 +15,7 @@ describe('ivr-reporting serve', () => {
       while (!banner.includes('Stop with Ctrl+C.\n')) await once(child.stderr, 'data');
       expect(banner).toContain('Demo account: tool=dev login=demo password=demo-password');
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] as string;
-      expect(banner).toContain(`Admin API: on at ${url}/admin (Bearer ADMIN_TOKEN)\n`);
+      expect(banner).toContain(`Admin API: on at ${url}/admin (Bearer ADMIN_TOKEN); survey calls in the call inspector at ${url}/inspector\n`);
       const accounts = await fetch(`${url}/admin/accounts`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(((await accounts.json()) as { accounts: { login: string }[] }).accounts.map((account) => account.login)).toEqual(['demo']);
       child.kill('SIGTERM');

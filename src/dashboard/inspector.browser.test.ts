@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import request from 'supertest';
 import type { RunningServer } from '../listen';
@@ -170,8 +173,8 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await textIs('summary', '2 calls shown; this server keeps its last 200.');
     await textIs('feed-state', LIVE);
     expect(await rowsShown()).toEqual([
-      row(2, '/survey', 'svcEval', second, [['Agree?', 'no']], 'none', 'rejected'),
-      row(1, '/survey/rest', 'rest', first, [['Agree?', 'yes']], 'none', 'accepted'),
+      row(2, 'survey at /survey', 'svcEval', second, [['Agree?', 'no']], 'none', 'rejected'),
+      row(1, 'survey at /survey/rest', 'rest', first, [['Agree?', 'yes']], 'none', 'accepted'),
     ]);
     expect(await page.$$eval('#call-table thead th', (cells: PageElement[]) => cells.map((cell) => cell.textContent))).toEqual([
       'Call',
@@ -204,7 +207,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await page.waitForSelector('#call-1');
     await textIs('announcement', '1 new call, the newest #1.');
     expect(await rowsShown()).toEqual([
-      row(1, '/survey', 'svcEval', soap, [['Agree?', 'yes'], ['Your message', `recording, 2048 bytes, audio/wav, first bytes ${WAV_FIRST_BYTES}`]], 'none', 'accepted'),
+      row(1, 'survey at /survey', 'svcEval', soap, [['Agree?', 'yes'], ['Your message', `recording, 2048 bytes, audio/wav, first bytes ${WAV_FIRST_BYTES}`]], 'none', 'accepted'),
     ]);
 
     const form = new FormData();
@@ -226,7 +229,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     expect(fault).toEqual(
       row(
         3,
-        '/survey/rest',
+        'survey at /survey/rest',
         'rest',
         'none',
         [['A?', 'yes'], ['B?', 'no answer']],
@@ -237,7 +240,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     expect(file).toEqual(
       row(
         2,
-        '/survey/rest',
+        'survey at /survey/rest',
         'rest',
         expect.stringMatching(/^[0-9a-f]{32}$/),
         [['Tell us more', `${'Long story. '.repeat(100).slice(0, 1000)} [cut by the server: 1200 characters in all]`]],
@@ -267,7 +270,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     expect(pageProblems).toEqual([]);
   });
 
-  test('filters by session, what is loaded and what comes, and by the services seen', async () => {
+  test('filters by session, what is loaded and what comes', async () => {
     const address = await startServer();
     const mine = await restCall(address, agree('yes'));
     const other = await soapCall(address, ['Agree?'], ['no']);
@@ -292,20 +295,38 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await textIs('summary', '5 calls shown; this server keeps its last 200.');
     expect(await seqsShown()).toEqual(['5', '4', '3', '2', '1']);
 
-    expect(await page.$$eval('#service-filter option', (options: PageElement[]) => options.map((option) => option.textContent))).toEqual([
-      'All services',
-      '/survey',
-      '/survey/rest',
-    ]);
-    await page.select('#service-filter', '/survey');
-    await textIs('summary', '2 of 5 calls shown; this server keeps its last 200.');
-    expect(await seqsShown()).toEqual(['4', '2']);
-
     await page.type('#session-filter', 'not a session');
     await page.click('#filters button[type="submit"]');
     await textIs('filter-error', 'A session id is 1 to 128 letters, digits, _ or -.');
-    expect(await seqsShown()).toEqual(['4', '2']);
+    expect(await seqsShown()).toEqual(['5', '4', '3', '2', '1']);
     expect(pageProblems).toEqual([]);
+  });
+
+  test('filters by the services seen, when SURVEY_SERVICES serves several', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'inspector-services-'));
+    try {
+      const services = path.join(folder, 'services.yaml');
+      writeFileSync(services, 'services:\n  - name: sample\n    path: /survey\n  - name: consent\n');
+      const address = await startServer({ SURVEY_SERVICES: services });
+      for (const servicePath of ['/survey/rest', '/survey/consent/rest', '/survey/rest']) {
+        expect((await fetch(`${address}${servicePath}`, { method: 'POST', body: new URLSearchParams(agree('yes')) })).status).toBe(200);
+      }
+      await openInspector(address);
+      await signInLive();
+      expect(await seqsShown()).toEqual(['3', '2', '1']);
+      expect(await page.$$eval('#service-filter option', (options: PageElement[]) => options.map((option) => option.textContent))).toEqual([
+        'All services',
+        'consent',
+        'sample',
+      ]);
+      await page.select('#service-filter', 'consent');
+      await textIs('summary', '1 of 3 calls shown; this server keeps its last 200.');
+      expect(await seqsShown()).toEqual(['2']);
+      expect((await rowsShown())[0]?.[2]).toBe('consent at /survey/consent/rest');
+      expect(pageProblems).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('pauses: new calls are held, then shown and announced on resuming', async () => {

@@ -69,7 +69,7 @@ describe('the survey web service configuration', () => {
   });
 
   const RESERVED =
-    "must not be one of the server's own paths or under them: /api, /admin, /docs, /openapi.json, /dashboard, /healthz, /readyz, /metrics";
+    "must not be one of the server's own paths or under them: /api, /admin, /docs, /openapi.json, /dashboard, /inspector, /healthz, /readyz, /metrics";
 
   test.each([
     ['SOAP_PATH', 'survey', 'must be a path such as /survey'],

@@ -1,4 +1,3 @@
-/* global AbortController, TextDecoderStream, setTimeout, clearTimeout -- browser globals eslint.config.mjs does not list for the dashboard */
 import { AdminApiError, listCalls, openCallStream } from './admin-api.js';
 import { eventStreamParser } from './event-stream.js';
 

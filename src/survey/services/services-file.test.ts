@@ -79,7 +79,7 @@ describe('SURVEY_SERVICES, a file of survey services', () => {
     ]);
   });
 
-  const RESERVED = "must not be one of the server's own paths or under them: /api, /admin, /docs, /openapi.json, /dashboard, /healthz, /readyz, /metrics";
+  const RESERVED = "must not be one of the server's own paths or under them: /api, /admin, /docs, /openapi.json, /dashboard, /inspector, /healthz, /readyz, /metrics";
 
   test.each([
     ['a name that is not one', 'services:\n  - name: Consent Form\n', 'line 2, column 11: services[0].name: must be 1 to 40 lowercase letters, digits or -, such as consent'],

@@ -2,10 +2,10 @@ import { z } from 'zod';
 
 /**
  * The paths the server's own routes answer (the reporting and admin APIs, the API reference and its
- * document, the dashboard's files, the probes and the metrics): a survey service mounted on one of
+ * document, the dashboard's files and the call inspector's page, the probes and the metrics): a survey service mounted on one of
  * them would hide the route or be hidden by it, depending on the order.
  */
-const RESERVED_PATHS = ['/api', '/admin', '/docs', '/openapi.json', '/dashboard', '/healthz', '/readyz', '/metrics'] as const;
+const RESERVED_PATHS = ['/api', '/admin', '/docs', '/openapi.json', '/dashboard', '/inspector', '/healthz', '/readyz', '/metrics'] as const;
 
 /** An absolute URL path of plain segments, so it is safe in routes, cookies and the WSDL. */
 export const urlPath = z
