@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { startServerProcess, type ServerProcess } from '../../../test/support/server-process';
+import { codeBlocks, readmeSection, sectionRun } from '../../../test/support/readme-section';
 import { requirePhpSoap } from '../../../test/survey-clients/support';
 
 /*
@@ -12,38 +8,16 @@ import { requirePhpSoap } from '../../../test/survey-clients/support';
  * form, its calls seen in the call inspector; every command run verbatim.
  */
 
-const run = promisify(execFile);
-const README = readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
-const SECTION_START = README.indexOf('## Developing a survey service\n');
-const SECTION = README.slice(SECTION_START, README.indexOf('\n## ', SECTION_START + 3));
+const SECTION = readmeSection('Developing a survey service');
 const DOCUMENTED_BASE = 'http://127.0.0.1:3000';
 const DOCUMENTED_FOLDER = '/tmp/my-surveys';
 
-const shBlocks = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
-
-let server: ServerProcess | undefined;
-let workDir: string;
+const section = sectionRun('survey-services-readme-');
+/** Runs a block with the server's address and the test's own folder in place of the documented ones. */
+const bash = (script: string, base: string) =>
+  section.bash(script, { [DOCUMENTED_BASE]: base, [DOCUMENTED_FOLDER]: path.join(section.workDir(), 'my-surveys') });
 
 beforeAll(requirePhpSoap);
-
-beforeEach(() => {
-  workDir = mkdtempSync(path.join(tmpdir(), 'survey-services-readme-'));
-});
-
-afterEach(async () => {
-  rmSync(workDir, { recursive: true, force: true });
-  if (server !== undefined && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited();
-  }
-  server = undefined;
-});
-
-/** Runs a block with the server's address and the test's own folder in place of the documented ones. */
-async function bash(script: string, base: string): Promise<string> {
-  const own = script.replaceAll(DOCUMENTED_BASE, base).replaceAll(DOCUMENTED_FOLDER, path.join(workDir, 'my-surveys'));
-  return (await run('bash', ['-c', own], { cwd: workDir })).stdout;
-}
 
 interface InspectedCall {
   service: string;
@@ -54,15 +28,15 @@ interface InspectedCall {
 }
 
 test('the files written as the section says, served as it starts them, answer the PHP and curl calls as it says, and the inspector shows them', async () => {
-  expect(SECTION_START).toBeGreaterThan(0);
-  const [writeFiles = '', start = '', php = '', rest = '', inspect = ''] = shBlocks;
+  const shBlocks = codeBlocks(SECTION, 'sh');
   expect(shBlocks).toHaveLength(5);
+  const [writeFiles = '', start = '', php = '', rest = '', inspect = ''] = shBlocks;
   await bash(writeFiles, DOCUMENTED_BASE);
 
   const command = /^SURVEY_SERVICES=(\S+) ADMIN_TOKEN=(\S+) SURVEY_RELOAD=(true) npm start\n$/.exec(start);
   expect(command).not.toBeNull();
   expect(command?.[1]).toBe(`${DOCUMENTED_FOLDER}/services.yaml`);
-  server = startServerProcess({ SURVEY_SERVICES: path.join(workDir, 'my-surveys', 'services.yaml'), ADMIN_TOKEN: command?.[2], SURVEY_RELOAD: command?.[3] });
+  const server = section.start({ SURVEY_SERVICES: path.join(section.workDir(), 'my-surveys', 'services.yaml'), ADMIN_TOKEN: command?.[2], SURVEY_RELOAD: command?.[3] });
   const base = await server.listening();
 
   expect(await bash(php, base)).toBe('accepted\naccepted again\nrecording saved\nrejected\n');

@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startServerProcess, type ServerProcess } from './server-process';
+
+const run = promisify(execFile);
+const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+
+/** The README's section under the heading `## <title>`, up to the next one; empty when there is none. */
+export function readmeSection(title: string): string {
+  const start = README.indexOf(`## ${title}\n`);
+  return start === -1 ? '' : README.slice(start, README.indexOf('\n## ', start + 3));
+}
+
+/** The fenced code blocks of a language in a text, in order. */
+export function codeBlocks(text: string, language: string): string[] {
+  return [...text.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1] ?? '');
+}
+
+export interface SectionRun {
+  /** Starts the server as `npm start` does, stopped after the test. */
+  start(env: NodeJS.ProcessEnv): ServerProcess;
+  /** This test's own folder, where the commands run, removed after the test. */
+  workDir(): string;
+  /** Runs a block in bash in workDir, each documented text replaced by this test's own; resolves with its output. */
+  bash(script: string, replacements: Readonly<Record<string, string>>): Promise<string>;
+}
+
+/**
+ * The set-up of a suite that runs a README section's commands verbatim: a fresh folder and at most one
+ * server process per test, both gone after it.
+ */
+export function sectionRun(folderPrefix: string): SectionRun {
+  let server: ServerProcess | undefined;
+  let workDir = '';
+  beforeEach(() => {
+    workDir = mkdtempSync(path.join(tmpdir(), folderPrefix));
+  });
+  afterEach(async () => {
+    rmSync(workDir, { recursive: true, force: true });
+    if (server !== undefined && server.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited();
+    }
+    server = undefined;
+  });
+  return {
+    start: (env) => {
+      server = startServerProcess(env);
+      return server;
+    },
+    workDir: () => workDir,
+    bash: async (script, replacements) => {
+      const own = Object.entries(replacements).reduce((text, [documented, actual]) => text.replaceAll(documented, actual), script);
+      return (await run('bash', ['-c', own], { cwd: workDir })).stdout;
+    },
+  };
+}
