@@ -40,7 +40,7 @@ test('the files written as the section says, served as it starts them, answer th
   const base = await server.listening();
 
   expect(await bash(php, base)).toBe('accepted\naccepted again\nrecording saved\nrejected\n');
-  expect(await bash(rest, base)).toBe('accepted');
+  expect(await bash(rest, base)).toBe('accepted\naccepted\n');
 
   const shown = JSON.parse(await bash(inspect, base)) as { capacity: number; calls: InspectedCall[] };
   expect(shown.capacity).toBe(200);
