@@ -61,7 +61,7 @@ describe('the command line', () => {
 describe('the generator check', () => {
   test('passes when the ceiling is at least twice the fastest server, by medians', () => {
     const check = checkGenerator('answer', [30_000, 31_000, 10], { slow: [1000, 1000, 1000], fast: [4000, 5000, 6000] });
-    expect(check).toMatchObject({ ceiling: 30_000, fastest: 5000, fastestServer: 'fast', multiple: 6, pass: true });
+    expect(check).toMatchObject({ ceiling: 30_000, fastest: 5000, fastestServer: 'fast', multiple: 6, lowestRound: 10 / 6000, pass: true });
     expect(checkGenerator('answer', [9000], { fast: [5000] }).pass).toBe(false);
   });
 });
