@@ -1,16 +1,18 @@
 /**
  * npm run bench:logins: how much a burst of logins slows the reports. The 99th-percentile latency of a
- * one-month event report (10 connections), alone and while 4 clients keep logging in (each login is one
- * scrypt hash), as a multiple of the same server's latency alone; with hashing bounded to one at a time
- * (PASSWORD_HASH_CONCURRENCY=1, the default) and bounded only by libuv's thread pool. Median of
- * BENCH_RUNS alternating rounds of BENCH_SECONDS each.
+ * one-month event report (wrk -t1 -c<BENCH_CONNECTIONS>), alone and while 4 clients keep logging in (a
+ * second wrk, each login one scrypt hash), as a multiple of the same server's latency alone; with hashing
+ * bounded to one at a time (PASSWORD_HASH_CONCURRENCY=1, the default) and bounded only by libuv's thread
+ * pool. The servers (logging at LOG_LEVEL=info into a file) and the generator's ceiling run pinned to
+ * core 0, thread pool included, both wrk on core 1. Median of BENCH_RUNS alternating rounds of BENCH_SECONDS.
  */
-import autocannon from 'autocannon';
-import { load, warmUp } from './load';
-import { startServerProcess } from './processes';
+import { answersFile, bodyBytes, captureAnswer } from './answers';
+import { alternateRounds, checkGenerator, checkLine, type GeneratorCheck } from './load';
+import { logFilePath, logWritten, startServerProcess } from './processes';
 import { compare, type Comparison } from './rounds';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
+import { ensureLoadTools, prepareLoad, SERVER_CORE } from './wrk';
 
 interface Server {
   readonly url: string;
@@ -24,52 +26,51 @@ export interface LoginSlowdown {
   readonly unbounded: Comparison;
   readonly boundedConcurrency: number;
   readonly unboundedConcurrency: number;
+  readonly check: GeneratorCheck;
+  readonly leftOut: readonly string[];
 }
 
 export const LOGIN_CLIENTS = 4;
 const REPORT = '/api/events/20250101/20250131/day/ALL';
 
-const reportLoad = (server: Server) => ({ url: server.url + REPORT, headers: { authorization: server.authorization } });
-
-async function reportP99(server: Server): Promise<number> {
-  return (await load(reportLoad(server))).latency.p99;
-}
-
-function keepLoggingIn(server: Server): Promise<autocannon.Result> {
-  return autocannon({
-    url: `${server.url}/api/auth`,
-    method: 'POST',
-    connections: LOGIN_CLIENTS,
-    duration: settings.seconds,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'tool=dev&login=bench&password=bench',
-  });
-}
-
 export async function measureLoginSlowdown(log: Log): Promise<LoginSlowdown> {
-  const serverProcess = await startServerProcess<{ bounded: Server; unbounded: Server }>('bench/login-servers.ts');
+  await ensureLoadTools(log);
+  const appLog = logFilePath('logins-app');
+  const serverProcess = await startServerProcess<{ bounded: Server; unbounded: Server }>('bench/login-servers.ts', { core: SERVER_CORE, logFile: appLog });
+  let ceiling: { stop(): Promise<void>; info: { url: string } } | undefined;
   try {
-    const servers = serverProcess.info;
-    for (const server of [servers.bounded, servers.unbounded]) await warmUp(reportLoad(server));
-    const samples = { bounded: { alone: [] as number[], withLogins: [] as number[] }, unbounded: { alone: [] as number[], withLogins: [] as number[] } };
-    for (let round = 1; round <= settings.runs; round += 1) {
-      for (const name of ['bounded', 'unbounded'] as const) {
-        const server = servers[name];
-        const alone = await reportP99(server);
-        const [withLogins] = await Promise.all([reportP99(server), keepLoggingIn(server)]);
-        samples[name].alone.push(alone);
-        samples[name].withLogins.push(withLogins);
-        log(`round ${round}/${settings.runs}, PASSWORD_HASH_CONCURRENCY=${server.concurrency}: p99 ${alone} ms alone, ${withLogins} ms with logins`);
-      }
-    }
+    const { bounded, unbounded } = serverProcess.info;
+    const answer = await captureAnswer(bounded.url + REPORT, { headers: { authorization: bounded.authorization } });
+    ceiling = await startServerProcess<{ url: string }>('bench/ceiling-server.ts', { args: [answersFile([answer])], core: SERVER_CORE });
+    const report = (url: string, authorization: string) => prepareLoad({ url: url + REPORT, headers: { authorization } }, settings.connections);
+    const logins = (server: Server) =>
+      prepareLoad({ url: `${server.url}/api/auth`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'tool=dev&login=bench&password=bench' }, LOGIN_CLIENTS);
+    const { results, rates, leftOut } = await alternateRounds(
+      {
+        boundedAlone: { load: report(bounded.url, bounded.authorization) },
+        boundedWithLogins: { load: report(bounded.url, bounded.authorization), alongside: logins(bounded) },
+        unboundedAlone: { load: report(unbounded.url, unbounded.authorization) },
+        unboundedWithLogins: { load: report(unbounded.url, unbounded.authorization), alongside: logins(unbounded) },
+        ceiling: { load: report(ceiling.info.url, bounded.authorization) },
+      },
+      log,
+    );
+    log(logWritten(appLog));
+    const p99 = (name: keyof typeof results) => results[name].map((result) => result.latencyMs.p99);
     return {
-      bounded: compare(samples.bounded.withLogins, samples.bounded.alone),
-      unbounded: compare(samples.unbounded.withLogins, samples.unbounded.alone),
-      boundedConcurrency: servers.bounded.concurrency,
-      unboundedConcurrency: servers.unbounded.concurrency,
+      bounded: compare(p99('boundedWithLogins'), p99('boundedAlone')),
+      unbounded: compare(p99('unboundedWithLogins'), p99('unboundedAlone')),
+      boundedConcurrency: bounded.concurrency,
+      unboundedConcurrency: unbounded.concurrency,
+      check: checkGenerator(`logins, the one-month report alone (${bodyBytes(answer)} B)`, rates.ceiling, {
+        [`PASSWORD_HASH_CONCURRENCY=${bounded.concurrency}`]: rates.boundedAlone,
+        [`PASSWORD_HASH_CONCURRENCY=${unbounded.concurrency}`]: rates.unboundedAlone,
+      }),
+      leftOut,
     };
   } finally {
     await serverProcess.stop();
+    await ceiling?.stop();
   }
 }
 
@@ -78,8 +79,11 @@ if (require.main === module) {
     const slowdown = await measureLoginSlowdown(log);
     return [
       `report ${REPORT}, p99 latency while ${LOGIN_CLIENTS} clients keep logging in, as a multiple of the same server alone (median of ${settings.runs}):`,
-      `  PASSWORD_HASH_CONCURRENCY=${slowdown.boundedConcurrency}:  ${slowdown.bounded.ratio.toFixed(2)}x`,
-      `  PASSWORD_HASH_CONCURRENCY=${slowdown.unboundedConcurrency} (the thread pool's 4): ${slowdown.unbounded.ratio.toFixed(2)}x`,
+      `  PASSWORD_HASH_CONCURRENCY=${slowdown.boundedConcurrency}:  ${slowdown.bounded.ratio.toFixed(2)}x (p99 ${slowdown.bounded.measured.toFixed(1)} ms, alone ${slowdown.bounded.baseline.toFixed(1)} ms)`,
+      `  PASSWORD_HASH_CONCURRENCY=${slowdown.unboundedConcurrency} (the thread pool's 4): ${slowdown.unbounded.ratio.toFixed(2)}x ` +
+        `(p99 ${slowdown.unbounded.measured.toFixed(1)} ms, alone ${slowdown.unbounded.baseline.toFixed(1)} ms)`,
+      checkLine(slowdown.check),
+      ...slowdown.leftOut.map((round) => `left out: ${round}`),
     ];
   });
 }

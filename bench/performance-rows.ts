@@ -4,6 +4,7 @@
  */
 import { measureAdminImport } from './admin-import';
 import { measureEventTracker } from './events';
+import type { GeneratorCheck } from './load';
 import { measureLoginSlowdown } from './logins';
 import { measureCallMemory } from './memory';
 import { measurePostgresFigures } from './postgres-figures';
@@ -20,7 +21,14 @@ export interface RowGroup {
   readonly method: string;
   /** The group's rows as they read when nothing could be measured. */
   readonly unmeasured: readonly Omit<Row, 'outcome'>[];
-  measure(log: Log, secondsLeft: number): Promise<{ readonly rows: readonly Row[]; readonly more: readonly string[] }>;
+  measure(log: Log, secondsLeft: number): Promise<Measured>;
+}
+
+export interface Measured {
+  readonly rows: readonly Row[];
+  readonly more: readonly string[];
+  /** The load generator against the fastest server measured, per answer (the load figures only). */
+  readonly checks?: readonly GeneratorCheck[];
 }
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -29,7 +37,13 @@ const multiple = (value: number) => `${value.toFixed(2)}x`;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 const rounds = `median of ${settings.runs} alternating rounds`;
-const load = `${settings.seconds} s of load per target and round, ${settings.connections} connections (autocannon)`;
+const load =
+  `the app, its baseline and the generator's ceiling each in a process of its own pinned to core 0 (\`taskset -c 0\`), ` +
+  `the app logging at LOG_LEVEL=${settings.serverLogLevel} into a file; load: \`taskset -c 1 wrk -t1 -c${settings.connections} -d${settings.seconds}s --latency\` ` +
+  `per target and round, each run after ${settings.warmUpSeconds} s of the same load not counted; a round in which a run had a non-2xx answer or a socket error is left out (and said)`;
+/** What the rounds left out say, as a line of "More figures". */
+const leftOutLine = (group: string, leftOut: readonly string[]) =>
+  leftOut.length === 0 ? [] : [`${group}: ${leftOut.length} of ${settings.runs} rounds left out, for invalid runs: ${leftOut.join('; ')}.`];
 
 function against(comparison: Comparison, unit: (value: number) => string, shown: (value: number) => string, met: boolean): Outcome {
   return { measured: unit(comparison.measured), baseline: unit(comparison.baseline), ratio: shown(comparison.ratio), met };
@@ -46,25 +60,28 @@ const eventTracker: RowGroup = {
   method:
     `Event tracker (rows 1, 2): requests per second of GET /api/events/20250101/20251231/day/ALL and of ` +
     `/api/events/20250106/20250113/day/<one number> with Basic credentials, answered from the kept report, over ` +
-    `${count(settings.eventsHistoryDays)} days of generated calls on 3 numbers; baseline: a plain Express 5 route in the same ` +
-    `process sending the exact bytes of the same answer; ${load}; ${rounds}; ratio = median of the rounds' ratios.`,
+    `${count(settings.eventsHistoryDays)} days of generated calls on 3 numbers; baseline: a plain Express 5 route ` +
+    `sending the exact bytes of the same answer; the generator's ceiling: a node:http server sending the app's answer (status, headers, bytes); ` +
+    `${load}; ${rounds}; ratio = median of the rounds' ratios.`,
   unmeasured: [
     { figure: yearFigure(), goal: '>= 0.9' },
     { figure: weekFigure(), goal: '>= 0.9' },
   ],
   async measure(log) {
-    const { servers, year, week, largeOverSmall } = await measureEventTracker(log);
+    const { servers, year, week, largeOverSmall, yearBytes, weekBytes, checks, leftOut } = await measureEventTracker(log);
     const rps = perSecond('req');
     return {
       rows: [
-        { figure: yearFigure(servers.year.bodyBytes), goal: '>= 0.9', outcome: against(year.large, rps, ratio, year.large.ratio >= 0.9) },
-        { figure: weekFigure(servers.week.bodyBytes), goal: '>= 0.9', outcome: against(week, rps, ratio, week.ratio >= 0.9) },
+        { figure: yearFigure(yearBytes), goal: '>= 0.9', outcome: against(year.large, rps, ratio, year.large.ratio >= 0.9) },
+        { figure: weekFigure(weekBytes), goal: '>= 0.9', outcome: against(week, rps, ratio, week.ratio >= 0.9) },
       ],
+      checks,
       more: [
         `Rows 1-2 were served over ${count(servers.largeCalls)} calls; the same year over ${count(servers.smallCalls)} calls: ` +
           `${ratio(year.small.ratio)} of the baseline (large history / small: ${ratio(largeOverSmall.ratio)}).`,
         `Event tracker, one year by day, ALL, with REPORT_CACHE_BYTES=0 (the report built on every request): ${rps(year.uncached.measured)}, ` +
           `${ratio(year.uncached.ratio)} of the baseline.`,
+        ...leftOutLine('Event tracker', leftOut),
       ],
     };
   },
@@ -73,14 +90,18 @@ const eventTracker: RowGroup = {
 const svcEval: RowGroup = {
   name: 'svcEval',
   method:
-    `svcEval (row 3): calls per second of the two-question page PHP's SoapClient sends, POSTed to the survey web service of the ` +
-    `app; baseline: a server built only from the soap package with the same WSDL, in the same process; ${load}; ${rounds}.`,
+    `svcEval (row 3): calls per second of the two-question page PHP's SoapClient sends (SOAP-ENC arrays with xsi:type; ` +
+    `Content-Type: text/xml; charset=utf-8 and its SOAPAction), POSTed to the survey web service of the app with the survey_session cookie ` +
+    `of a first call kept (so every call continues one survey); baseline: a server built only from the soap package with the same WSDL, sent ` +
+    `the same requests; the generator's ceiling: a node:http server reading the same requests and sending the app's answer; ${load}; ${rounds}; ` +
+    `ratio = median of the rounds' ratios.`,
   unmeasured: [{ figure: 'svcEval vs a server built only from the `soap` package with the same WSDL', goal: '>= 0.6' }],
   async measure(log) {
     const figure = await measureSvcEval(log);
     return {
       rows: [{ ...this.unmeasured[0]!, outcome: against(figure, perSecond('calls'), ratio, figure.ratio >= 0.6) }],
-      more: [],
+      more: [`svcEval: the envelope is ${figure.envelopeBytes} B, the app's answer ${figure.answerBytes} B.`, ...leftOutLine('svcEval', figure.leftOut)],
+      checks: [figure.check],
     };
   },
 };
@@ -192,8 +213,11 @@ const postgres: RowGroup = {
 const logins: RowGroup = {
   name: 'logins',
   method:
-    `Logins (row 9): p99 latency of GET /api/events/20250101/20250131/day/ALL (REPORT_CACHE_BYTES=0) while 4 clients keep ` +
-    `POSTing /api/auth (one scrypt hash each), against the same server alone (baseline), PASSWORD_HASH_CONCURRENCY=1 (the default); ${load}; ${rounds}.`,
+    `Logins (row 9): p99 latency (wrk's --latency) of GET /api/events/20250101/20250131/day/ALL (REPORT_CACHE_BYTES=0) while 4 clients keep ` +
+    `POSTing /api/auth (one scrypt hash each; a second wrk, -c4, on core 1 too), against the same server alone (baseline), ` +
+    `PASSWORD_HASH_CONCURRENCY=1 (the default); the server's process, libuv's thread pool included, has core 0 only, so a hash takes ` +
+    `the core the reports are answered on; the generator's ceiling: a node:http server sending the report's answer; ${load}; ${rounds}; ` +
+    `multiple = median of the rounds' multiples.`,
   unmeasured: [{ figure: 'event tracker p99 while 4 clients keep authenticating (scrypt), vs alone', goal: '<= 1.5x' }],
   async measure(log) {
     const slowdown = await measureLoginSlowdown(log);
@@ -203,7 +227,9 @@ const logins: RowGroup = {
       more: [
         `Logins with PASSWORD_HASH_CONCURRENCY=${slowdown.unboundedConcurrency} (bounded only by libuv's thread pool): p99 ` +
           `${multiple(slowdown.unbounded.ratio)} of the same server alone.`,
+        ...leftOutLine('Logins', slowdown.leftOut),
       ],
+      checks: [slowdown.check],
     };
   },
 };

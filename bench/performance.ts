@@ -5,12 +5,15 @@
  * which every child is killed and what was measured is written. BENCH_QUICK=1 for a short trial.
  */
 import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import type { GeneratorCheck } from './load';
 import { describeMachine } from './machine';
 import { ROW_GROUPS } from './performance-rows';
 import { limitRunTime } from './processes';
-import { renderReport, tableLines, type Row } from './report';
+import { checkTableLines, renderReport, tableLines, type Row } from './report';
 import { settings } from './settings';
 import { logLine } from './standalone';
+import { wrkVersion } from './wrk';
 
 async function main(): Promise<void> {
   const startedAt = new Date();
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
   const secondsLeft = () => settings.timeoutSeconds - (Date.now() - startedAt.getTime()) / 1000;
   const rows: Row[] = [];
   const more: string[] = [];
+  const checks: GeneratorCheck[] = [];
   for (const group of ROW_GROUPS) {
     logLine(`== ${group.name}`);
     const notMeasured = (reason: string) => group.unmeasured.map((row) => ({ ...row, outcome: { notMeasured: reason } }));
@@ -34,6 +38,7 @@ async function main(): Promise<void> {
       const measured = await group.measure((line) => logLine(`  ${line}`), secondsLeft());
       rows.push(...measured.rows);
       more.push(...measured.more);
+      checks.push(...(measured.checks ?? []));
     } catch (error) {
       const reason = timedOut ? `BENCH_TIMEOUT_SECONDS=${settings.timeoutSeconds} ran out during it` : `failed: ${error instanceof Error ? error.message : String(error)}`;
       logLine(`  ${reason}`);
@@ -48,10 +53,13 @@ async function main(): Promise<void> {
     settings: settings.inEffect,
     methods: ROW_GROUPS.map((group) => group.method),
     rows,
+    checks,
     more,
+    wrk: await wrkVersion(),
+    endLoadAverage: os.loadavg()[0] ?? 0,
   });
   await writeFile(settings.reportFile, report);
-  logLine(['', ...tableLines(rows), '', `written to ${settings.reportFile}`].join('\n'));
+  logLine(['', ...tableLines(rows), '', ...checkTableLines(checks), '', `written to ${settings.reportFile}`].join('\n'));
   process.exit(timedOut ? 1 : 0);
 }
 

@@ -1,11 +1,14 @@
 /**
  * The process boundary of the benchmarks. A server under measurement runs in a child process of its own,
- * so that the load generator never shares its event loop; every child started here is remembered, so a
+ * so that the load generator never shares its event loop, pinned to a core when asked (taskset), its
+ * standard output (the app's log) into a file when asked; every child started here is remembered, so a
  * time limit or an interrupted run can kill them all, and a child ends itself when its parent goes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 const children = new Set<ChildProcess>();
@@ -21,14 +24,37 @@ export interface ChildOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-function start(script: string, options: ChildOptions): ChildProcess {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script, ...(options.args ?? [])], {
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
+export interface ServerOptions extends ChildOptions {
+  /** The one core the process (every thread of it) may run on: `taskset -c <core> node ...`. */
+  readonly core?: number;
+  /** A file (created, or appended to) taking the process's standard output, as an operator's log; else discarded. */
+  readonly logFile?: string;
+}
+
+function start(script: string, options: ServerOptions, stdout: 'pipe' | 'ignore' | number): ChildProcess {
+  const node = [process.execPath, ...(options.nodeArgs ?? []), '--import', 'tsx', script, ...(options.args ?? [])];
+  const [command, ...args] = options.core === undefined ? node : ['taskset', '-c', String(options.core), ...node];
+  const child = spawn(command as string, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
+}
+
+let logs: string | undefined;
+
+/** A path for a server's log, in a folder of this run's logs, removed when this process exits. */
+export function logFilePath(name: string): string {
+  if (logs === undefined) {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'ivr-bench-logs-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    logs = folder;
+  }
+  return path.join(logs, `${name}.log`);
+}
+
+/** How much a server wrote to its log file, as a line of the run's output. */
+export function logWritten(file: string): string {
+  return `${file}: ${(statSync(file).size / 1e6).toFixed(1)} MB of log written`;
 }
 
 /** The first line the child prints, as JSON; rejects when the child exits before printing one. */
@@ -53,10 +79,16 @@ export interface ServerProcess<Info> {
 }
 
 /** Starts a script that calls `announce` once its servers listen; resolves with what it announced. */
-export async function startServerProcess<Info>(script: string, options: ChildOptions = {}): Promise<ServerProcess<Info>> {
-  const child = start(script, options);
+export async function startServerProcess<Info>(script: string, options: ServerOptions = {}): Promise<ServerProcess<Info>> {
+  const log = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
+  const child = start(script, options, log ?? 'ignore');
+  if (log !== undefined) closeSync(log);
   try {
-    const info = await firstJsonLine<Info>(child, script);
+    const exited = once(child, 'exit').then(([code, signal]) => {
+      throw new Error(`${script} exited (${signal ?? code}) before it was ready`);
+    });
+    exited.catch(() => undefined);
+    const [info] = (await Promise.race([once(child, 'message'), exited])) as [Info];
     return { info, child, stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
@@ -66,7 +98,7 @@ export async function startServerProcess<Info>(script: string, options: ChildOpt
 
 /** Runs a script to its end and resolves with the JSON line it printed. */
 export async function runJsonProcess<Result>(script: string, options: ChildOptions = {}): Promise<Result> {
-  const child = start(script, options);
+  const child = start(script, options, 'pipe');
   try {
     const result = await firstJsonLine<Result>(child, script);
     const [code] = (await once(child, 'exit')) as [number | null];
@@ -84,9 +116,12 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** In a child: prints what the parent waits for and ends the process when the parent goes away. */
+/**
+ * In a child: sends the parent what it waits for (over IPC: standard output is the server's log) and ends
+ * the process when the parent goes away.
+ */
 export function announce(info: unknown): void {
-  process.stdout.write(`${JSON.stringify(info)}\n`);
+  process.send?.(info);
   process.once('disconnect', () => process.exit(0));
 }
 

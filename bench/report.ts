@@ -1,4 +1,11 @@
-/** docs/performance.md: the machine, the method, and one table of every figure against its goal. */
+/**
+ * docs/performance.md: the machine, the method, one table of every figure against its goal, the load
+ * generator against the fastest server of each load figure, and the history (bench/performance-history.md,
+ * the figures of record of earlier methods, copied as they are).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { GENERATOR_MARGIN, type GeneratorCheck } from './load';
 import type { Machine } from './machine';
 
 export type Outcome =
@@ -20,7 +27,12 @@ export interface Report {
   readonly settings: readonly string[];
   readonly methods: readonly string[];
   readonly rows: readonly Row[];
+  readonly checks: readonly GeneratorCheck[];
   readonly more: readonly string[];
+  /** `wrk -v`'s first line, if wrk was there. */
+  readonly wrk: string | undefined;
+  /** One-minute load average when the run ended. */
+  readonly endLoadAverage: number;
 }
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
@@ -38,6 +50,21 @@ export function tableLines(rows: readonly Row[]): string[] {
     }),
   ];
 }
+
+const rate = (value: number) => `${Math.round(value).toLocaleString('en-US')} req/s`;
+
+export function checkTableLines(checks: readonly GeneratorCheck[]): string[] {
+  return [
+    `| load figure, answer | generator ceiling: wrk against a node:http server sending that answer | fastest server measured beside it | ceiling / fastest | >= ${GENERATOR_MARGIN}x? | lowest round |`,
+    '|---|---|---|---|---|---|',
+    ...checks.map((check) => {
+      const cells = [check.answer, rate(check.ceiling), `${rate(check.fastest)} (${check.fastestServer})`, `${check.multiple.toFixed(2)}x`, check.pass ? 'pass' : 'FAIL'];
+      return `| ${[...cells, `${check.lowestRound.toFixed(2)}x`].map(cell).join(' | ')} |`;
+    }),
+  ];
+}
+
+const HISTORY = path.join(__dirname, 'performance-history.md');
 
 export function renderReport(report: Report): string {
   const { machine } = report;
@@ -58,8 +85,13 @@ export function renderReport(report: Report): string {
     `- Memory: ${machine.memoryGiB.toFixed(1)} GiB`,
     `- OS: ${machine.os}`,
     `- Node.js: ${machine.node}`,
-    `- Load: the load generator (autocannon, fetch) ran on the same machine over loopback, each server under test in a ` +
-      `child process of its own, running the compiled app (dist/, as npm start runs it), but for the PostgreSQL figures, whose servers (PostgreSQL and memory alike, compiled too) bench/postgres.ts runs in its own process, its requests one at a time; one-minute load average at the start ${machine.loadAverage.toFixed(2)}.`,
+    `- Load: the load figures (event tracker, svcEval, logins) were sent by ${report.wrk ?? 'wrk'} (one thread, pinned to core 1 with taskset) ` +
+      'over loopback to servers each in a child process of its own pinned to core 0, running the compiled app (dist/, as npm start runs it) ' +
+      "with its standard output, the access log, into a file; each load figure's table line below says the generator's own rate beside " +
+      'the fastest server it measured. The other figures send their requests one at a time with fetch from the orchestrating process, ' +
+      'their servers unpinned, in child processes of their own, but for the PostgreSQL figures, whose servers (PostgreSQL and memory alike, ' +
+      `compiled too) bench/postgres.ts runs in its own process. One-minute load average at the start ${machine.loadAverage.toFixed(2)}, ` +
+      `at the end ${report.endLoadAverage.toFixed(2)} (the machine's other work shares both cores).`,
     '',
     '## How each figure is measured',
     '',
@@ -71,9 +103,21 @@ export function renderReport(report: Report): string {
     '',
     ...tableLines(report.rows),
     '',
+    '## The load generator was not the limit',
+    '',
+    `For each load figure, in every round, wrk with the same options and requests also loaded a trivial node:http server ` +
+      `(bench/ceiling-server.ts, on core 0 like the servers) that reads the request and sends the app's answer as captured (status, headers, ` +
+      `bytes): that rate is wrk's ceiling, and its median must be at least ${GENERATOR_MARGIN}x the median of the fastest server measured ` +
+      "with that answer, or the figures of that group could be held back by the generator. The last column is the lowest of the rounds' own " +
+      'multiples: a low one is a round in which the machine, not the server, set the pace.',
+    '',
+    ...(report.checks.length === 0 ? ['No load figure was measured.'] : checkTableLines(report.checks)),
+    '',
     '## More figures from the same run',
     '',
     ...report.more.map((line) => `- ${line}`),
+    '',
+    readFileSync(HISTORY, 'utf8').trimEnd(),
     '',
   ].join('\n');
 }

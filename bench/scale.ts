@@ -4,7 +4,6 @@
  * BENCH_LARGE_CALLS, both served by one process; BENCH_QUERY_REQUESTS sequential requests per store and
  * round, the stores taking turns to go first; the multiple is the median of the rounds' p50 ratios.
  */
-import { sequentialLatencies } from './load';
 import { LARGE_HEAP, startServerProcess } from './processes';
 import { compare, median, type Comparison } from './rounds';
 import type { ScaleServer, ScaleServers } from './scale-servers';
@@ -18,6 +17,19 @@ export interface QueryScale {
 }
 
 const WARM_UP_REQUESTS = 20;
+
+/** Milliseconds of each of `count` requests sent one after another, each answered before the next is sent. */
+async function sequentialLatencies(url: string, headers: Record<string, string>, count: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const began = performance.now();
+    const response = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    latencies.push(performance.now() - began);
+  }
+  return latencies;
+}
 
 const p50 = async (server: ScaleServer, path: string, requests: number) =>
   median(await sequentialLatencies(server.url + path, { authorization: server.authorization }, requests));

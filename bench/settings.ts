@@ -24,8 +24,12 @@ export const settings = {
   runs: setting('BENCH_RUNS', 5, 3),
   /** Seconds of load per target and round. */
   seconds: setting('BENCH_SECONDS', 3, 1),
-  /** Connections of each throughput load (autocannon). */
-  connections: 10,
+  /** Connections of each load (wrk -t1 -c<connections>). */
+  connections: setting('BENCH_CONNECTIONS', 50, 50),
+  /** LOG_LEVEL of the servers under load, whose standard output (the access log) goes to a file, as operators run them. */
+  serverLogLevel: 'info',
+  /** Seconds of the same load, not counted, before each measured run. */
+  warmUpSeconds: 1,
   /** Days of generated calls behind the event tracker's large history (3 numbers, about 300 calls a day). */
   eventsHistoryDays: setting('BENCH_EVENTS_DAYS', 3650, 365),
   /** Calls added to a fresh memory store to measure the memory of one. */

@@ -2,8 +2,9 @@
  * npm run bench:survey (part of npm run bench): the survey web service.
  * 1. svcEval throughput as a ratio against a server built only from the soap package with the same
  *    WSDL, measured in the same run (measureSvcEval, also run by npm run bench): median of BENCH_RUNS
- *    alternating rounds of BENCH_SECONDS, 10 connections, the envelope PHP's SoapClient sends for a
- *    two-question page.
+ *    alternating rounds of BENCH_SECONDS, wrk on core 1 against each server in a process of its own on
+ *    core 0 (bench/wrk.ts, bench/load.ts), POSTing the envelope PHP's SoapClient sends for a two-question
+ *    page with the session's cookie kept; the app logs at LOG_LEVEL=info into a file.
  * 2. How long large and hostile bodies hold the event loop: BIG_REQUESTS (default 5) of each, one after
  *    another (or that many batches sent at once: 20 large forms to the REST twin, 3 envelopes of 600,000
  *    items), while a reporting request is sent again and again; prints the server's longest event-loop
@@ -19,18 +20,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { load, warmUp } from './load';
-import { startServerProcess } from './processes';
+import { answersFile, bodyBytes, captureAnswer } from './answers';
+import { alternateRounds, checkGenerator, checkLine, type GeneratorCheck } from './load';
+import { logFilePath, logWritten, startServerProcess } from './processes';
 import { compare, median, type Comparison } from './rounds';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
-
-interface Servers {
-  readonly survey: string;
-  readonly baseline: string;
-  readonly report: string;
-  readonly authorization: string;
-}
+import type { SurveyServer } from './survey-servers';
+import { ensureLoadTools, prepareLoad, SERVER_CORE } from './wrk';
 
 const BIG_REQUESTS = Number(process.env.BIG_REQUESTS ?? 5);
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -52,12 +49,6 @@ function svcEval(questionTexts: readonly string[], answers: readonly string[]): 
 
 /** A two-question page as PHP's SoapClient sends it. */
 const PAGE = svcEval(['Would you recommend us?', 'Your comments'], ['yes', 'Quick &amp; friendly']);
-
-const pageLoad = (url: string) => ({ url, method: 'POST' as const, headers: SOAP_HEADERS, body: PAGE });
-
-async function callsPerSecond(url: string): Promise<number> {
-  return (await load(pageLoad(url))).requests.average;
-}
 
 interface BigBody {
   readonly name: string;
@@ -136,7 +127,7 @@ async function postFromAnotherProcess(url: string, file: string, headers: Record
   return JSON.parse(stdout) as number[];
 }
 
-async function reportLatencies(servers: Servers, while_: Promise<unknown>): Promise<number[]> {
+async function reportLatencies(servers: SurveyServer, while_: Promise<unknown>): Promise<number[]> {
   const latencies: number[] = [];
   let done = false;
   void while_.finally(() => {
@@ -151,26 +142,54 @@ function ask(child: ChildProcess, message: 'reset' | 'report'): Promise<{ maxDel
   return message === 'report' ? (once(child, 'message') as Promise<[{ maxDelayMs: number }]>).then(([reply]) => reply) : Promise.resolve(undefined);
 }
 
+export interface SvcEvalFigures extends Comparison {
+  /** Bytes of the envelope POSTed and of the app's answer. */
+  readonly envelopeBytes: number;
+  readonly answerBytes: number;
+  readonly check: GeneratorCheck;
+  readonly leftOut: readonly string[];
+}
+
 /** svcEval calls per second of this server against the soap package's, alternating rounds. */
-export async function measureSvcEval(log: Log): Promise<Comparison> {
-  const servers = await startServerProcess<Servers>('bench/survey-servers.ts');
+export async function measureSvcEval(log: Log): Promise<SvcEvalFigures> {
+  await ensureLoadTools(log);
+  const appLog = logFilePath('survey-app');
+  const app = await startServerProcess<SurveyServer>('bench/survey-servers.ts', { core: SERVER_CORE, logFile: appLog });
+  const others: { stop(): Promise<void> }[] = [];
   try {
-    for (const url of [servers.info.baseline, servers.info.survey]) await warmUp(pageLoad(url));
-    const samples = { baseline: [] as number[], survey: [] as number[] };
-    for (let round = 1; round <= settings.runs; round += 1) {
-      samples.baseline.push(await callsPerSecond(servers.info.baseline));
-      samples.survey.push(await callsPerSecond(servers.info.survey));
-      log(`round ${round}/${settings.runs}: soap package only ${samples.baseline.at(-1)?.toFixed(0)}, this server ${samples.survey.at(-1)?.toFixed(0)} calls/s`);
-    }
-    return compare(samples.survey, samples.baseline);
+    const first = await captureAnswer(app.info.survey, { headers: SOAP_HEADERS, body: PAGE });
+    const cookie = [first.headers['set-cookie'] ?? []].flat().find((value) => value.startsWith('survey_session='))?.split(';')[0];
+    if (cookie === undefined) throw new Error(`the survey service set no survey_session cookie: ${JSON.stringify(first.headers)}`);
+    const headers = { ...SOAP_HEADERS, Cookie: cookie };
+    const answer = await captureAnswer(app.info.survey, { headers, body: PAGE });
+    const baseline = await startServerProcess<{ url: string }>('bench/soap-only-server.ts', { core: SERVER_CORE });
+    others.push(baseline);
+    const ceiling = await startServerProcess<{ url: string }>('bench/ceiling-server.ts', { args: [answersFile([answer])], core: SERVER_CORE });
+    others.push(ceiling);
+    const page = (url: string) => ({ load: prepareLoad({ url, headers, body: PAGE }, settings.connections) });
+    const { rates, leftOut } = await alternateRounds(
+      { soapOnly: page(baseline.info.url), survey: page(app.info.survey), ceiling: page(ceiling.info.url + answer.path) },
+      log,
+    );
+    log(logWritten(appLog));
+    return {
+      ...compare(rates.survey, rates.soapOnly),
+      envelopeBytes: Buffer.byteLength(PAGE),
+      answerBytes: bodyBytes(answer),
+      check: checkGenerator(`svcEval (the app's answer, ${bodyBytes(answer)} B)`, rates.ceiling, {
+        'soap package only': rates.soapOnly,
+        'this server': rates.survey,
+      }),
+      leftOut,
+    };
   } finally {
-    await servers.stop();
+    for (const server of [app, ...others]) await server.stop();
   }
 }
 
 /** How long the big bodies hold a reporting request and the event loop, against the request alone. */
 async function bigBodyDelays(): Promise<string[]> {
-  const servers = await startServerProcess<Servers>('bench/survey-servers.ts');
+  const servers = await startServerProcess<SurveyServer>('bench/survey-servers.ts', { logFile: logFilePath('survey-big-bodies') });
   const { info, child } = servers;
   try {
     const lines: string[] = [];
@@ -212,9 +231,13 @@ if (require.main === module) {
   runStandalone('bench:survey', async (log) => {
     const svcEvalFigure = await measureSvcEval(log);
     return [
-      `svcEval, two-question page as PHP sends it, ${settings.runs} rounds of ${settings.seconds}s, ${settings.connections} connections, medians:`,
+      `svcEval, two-question page as PHP sends it (${svcEvalFigure.envelopeBytes} B, cookie kept), ${settings.runs} rounds of ${settings.seconds}s, ` +
+        `wrk -t1 -c${settings.connections} on core 1, servers on core 0, medians:`,
       `  server built only from the soap package, same WSDL: ${svcEvalFigure.baseline.toFixed(0)} calls/s (baseline 1.00)`,
-      `  this server (SOAP parse, session, cookie, rate limit, access log off): ${svcEvalFigure.measured.toFixed(0)} calls/s (${svcEvalFigure.ratio.toFixed(2)} of baseline)`,
+      `  this server (SOAP parse, session, cookie, rate limit, access log at LOG_LEVEL=${settings.serverLogLevel} into a file): ` +
+        `${svcEvalFigure.measured.toFixed(0)} calls/s (${svcEvalFigure.ratio.toFixed(2)} of baseline)`,
+      checkLine(svcEvalFigure.check),
+      ...svcEvalFigure.leftOut.map((round) => `left out: ${round}`),
       ...(await bigBodyDelays()),
       await sessionMemory(),
     ];
