@@ -9,6 +9,7 @@ import { jsonOnly, registerSharedComponents } from './components';
 import { exampleDay, exampleExchanges } from './examples';
 import { MONITORING_TAG, registerMonitoringOperations } from '../operations/openapi';
 import { AUTHENTICATION_TAG, RAW_DATA_TAG, registerReportingOperations } from '../reporting/openapi';
+import { wsdlPaths } from '../survey/services/survey-service';
 import { registerSurveyOperations, SURVEY_TAG, surveyExampleOperations, wsdlAddress, type DescribedSurveys } from '../survey/openapi';
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -23,14 +24,7 @@ function describedSettings(config: Config) {
     rateLimits: config.rateLimits,
     reporting: { maxRangeDays: config.reporting.maxRangeDays, credentialTtlSeconds: config.reporting.credentialTtlSeconds },
     survey: {
-      services: config.survey.services.map(({ name, soapPath, plumPath, restPath, flavours, sessionCookie }) => ({
-        name,
-        soapPath,
-        plumPath,
-        restPath,
-        flavours,
-        sessionCookie,
-      })),
+      services: config.survey.services,
       named: config.survey.servicesFile !== undefined,
       maxBytes: config.survey.maxBytes,
       messageLimits: config.survey.messageLimits,
@@ -67,10 +61,7 @@ function introduction({ adminApi, publicUrl, survey }: DescribedSettings): strin
       : 'The admin API takes the server\'s `ADMIN_TOKEN` as a Bearer token.',
     '',
     ...survey.services.map((service) => {
-      const links = [
-        ...(service.flavours.includes('svcEval') ? [`${wsdlLink(publicUrl, service.soapPath)} for svcEval`] : []),
-        ...(service.flavours.includes('plumEval') ? [`${wsdlLink(publicUrl, service.plumPath)} for plumEval`] : []),
-      ];
+      const links = wsdlPaths(service).map(({ path, flavour }) => `${wsdlLink(publicUrl, path)} for ${flavour}`);
       const whose = survey.named ? `The survey service ${service.name}'s contract` : "The survey web service's contract";
       return links.length === 0 ? `${whose} is its form post at ${service.restPath}.` : `${whose} is its WSDL: ${links.join(', ')}.`;
     }),
@@ -109,14 +100,8 @@ export function apiDocument(config: Config, now: number): ApiDocument {
 
 /** The survey tag's link: the first service's WSDL, svcEval's or else plumEval's. */
 function tagWsdl(publicUrl: string | undefined, survey: DescribedSurveys): { externalDocs?: { url: string; description: string } } {
-  for (const service of survey.services) {
-    for (const [operation, path] of [['svcEval', service.soapPath], ['plumEval', service.plumPath]] as const) {
-      if (service.flavours.includes(operation)) {
-        return { externalDocs: { url: wsdlAddress(publicUrl, path), description: `The WSDL of ${operation}: the contract of the SOAP service` } };
-      }
-    }
-  }
-  return {};
+  const [first] = survey.services.flatMap(wsdlPaths);
+  return first === undefined ? {} : { externalDocs: { url: wsdlAddress(publicUrl, first.path), description: `The WSDL of ${first.flavour}: the contract of the SOAP service` } };
 }
 
 function buildDocument(described: DescribedSettings, now: number): ApiDocument {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RateLimitSettings } from '../rate-limit/settings';
 import type { SurveySettings } from './settings';
 import { restCallFormSchemas } from './rest-request';
-import type { SurveyServiceSettings } from './services/survey-service';
+import { answers, type SurveyServiceSettings } from './services/survey-service';
 import { SURVEY_OPERATIONS, SURVEY_SERVICE } from './wsdl';
 import { errorResponse, type SharedHeaders } from '../openapi/components';
 
@@ -37,8 +37,8 @@ export function surveyOperationId(operationId: string, service: Pick<DescribedSe
 
 /** The operation ids that the examples of the survey services attach to: the first service's of each flavour. */
 export function surveyExampleOperations({ services, named }: DescribedSurveys): { svcEval?: string; rest?: string } {
-  const soap = services.find((service) => service.flavours.includes('svcEval'));
-  const rest = services.find((service) => service.flavours.includes('rest'));
+  const soap = services.find((service) => answers(service, 'svcEval'));
+  const rest = services.find((service) => answers(service, 'rest'));
   return {
     ...(soap === undefined ? {} : { svcEval: surveyOperationId('svcEval', soap, named) }),
     ...(rest === undefined ? {} : { rest: surveyOperationId('svcEvalRest', rest, named) }),
@@ -56,9 +56,9 @@ const sessionCookie = (name: string) =>
 const xmlBody = (description: string) => ({ [SOAP_TYPE]: { schema: z.string().meta({ description }) } });
 
 /**
- * The survey web service: svcEval's WSDL at SOAP_PATH and plumEval's at SURVEY_PLUM_PATH, each path
- * answering calls of either over SOAP 1.1 (the WSDL is the contract; OpenAPI can only say that an XML
- * envelope goes in and out), and the REST twin at SURVEY_REST_PATH.
+ * The survey web services, each its own operations: for each SOAP operation it answers, its WSDL on GET
+ * and its calls on POST (the WSDL is the contract; OpenAPI can only say that an XML envelope goes in and
+ * out), and its REST twin when it answers that flavour.
  */
 export function registerSurveyOperations(registry: OpenAPIRegistry, headers: SharedHeaders, { publicUrl, rateLimits, survey }: DescribedSurvey): void {
   for (const service of survey.services) registerServiceOperations(registry, headers, { publicUrl, rateLimits, survey }, service);
@@ -92,7 +92,7 @@ function registerServiceOperations(
       parts: 'question_texts and answers (two ArrayOfstring, indexed alike), ani_ip, dnis and session_id (strings)',
     },
   ] as const;
-  const served = SURVEY_OPERATIONS.filter((operation) => service.flavours.includes(operation));
+  const served = SURVEY_OPERATIONS.filter((operation) => answers(service, operation));
   for (const { path, variable, operation, wsdlOperationId, parts } of soapServices.filter((soap) => served.includes(soap.operation))) {
     const wsdl = { url: wsdlAddress(publicUrl, path), description: `The WSDL of ${operation}: the contract of the SOAP service` };
     registry.registerPath({
@@ -153,7 +153,7 @@ function registerServiceOperations(
     });
   }
 
-  if (!service.flavours.includes('rest')) return;
+  if (!answers(service, 'rest')) return;
   const forms = restCallFormSchemas(survey.messageLimits);
   registry.registerPath({
     method: 'post',

@@ -8,7 +8,7 @@ import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
 import { serviceAddress } from './service-address';
 import { sessionCookie, type SessionCookie } from './session-cookie';
-import { answers, servedPaths, type SurveyServiceSettings } from './services/survey-service';
+import { answers, servedPaths, wsdlPaths, type SurveyServiceSettings } from './services/survey-service';
 import type { SurveyHandler } from './survey-handler';
 import { evalResponseEnvelope } from './eval-response';
 import { sendSoapFault } from './soap-fault';
@@ -205,8 +205,6 @@ export function surveyRouter(surveys: SurveyServices): Router {
  * slash or not), for answers given before the survey router runs.
  */
 export function soapPathMatcher({ services }: Pick<SurveyServices, 'services'>): (path: string) => boolean {
-  const paths = new Set(
-    services.flatMap(({ settings }) => servedPaths(settings).filter(({ flavour }) => flavour !== 'rest').map(({ path }) => path.toLowerCase())),
-  );
+  const paths = new Set(services.flatMap(({ settings }) => wsdlPaths(settings).map(({ path }) => path.toLowerCase())));
   return (path) => paths.has(path.toLowerCase().replace(/\/$/, ''));
 }

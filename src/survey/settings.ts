@@ -58,12 +58,10 @@ export const surveySettings = z
       }
       return;
     }
-    const soapPath = variables.SOAP_PATH ?? '/survey';
-    const restPath = variables.SURVEY_REST_PATH ?? defaultRestPath(soapPath);
+    const { soapPath, restPath, plumPath } = singleService(variables);
     if (restPath === soapPath) {
       context.addIssue({ code: 'custom', path: ['SURVEY_REST_PATH'], message: 'must differ from SOAP_PATH' });
     }
-    const plumPath = variables.SURVEY_PLUM_PATH ?? defaultPlumPath(soapPath);
     if (plumPath === soapPath || plumPath === restPath) {
       context.addIssue({ code: 'custom', path: ['SURVEY_PLUM_PATH'], message: 'must differ from SOAP_PATH and SURVEY_REST_PATH' });
     }
@@ -81,7 +79,7 @@ export const surveySettings = z
     /** Development: each service's handler module or rules file is read again on the first call after it changed. */
     reload: variables.SURVEY_RELOAD,
     sessionTtlSeconds: variables.SURVEY_SESSION_TTL_SECONDS,
-    /** How long SURVEY_HANDLER's function may take before the call gets a soap:Server fault. */
+    /** How long a service's handler may take before the call gets a soap:Server fault. */
     handlerTimeoutSeconds: variables.SURVEY_HANDLER_TIMEOUT_SECONDS,
     /** Live survey sessions kept at most; beyond it the longest idle is forgotten first. */
     maxSessions: variables.SURVEY_MAX_SESSIONS,

@@ -61,8 +61,15 @@ export function answers(service: Pick<SurveyServiceSettings, 'flavours'>, flavou
   return service.flavours.includes(flavour);
 }
 
+type ServicePaths = Pick<SurveyServiceSettings, 'soapPath' | 'plumPath' | 'restPath' | 'flavours'>;
+
 /** The paths a service answers on, each with its flavour. */
-export function servedPaths(service: SurveyServiceSettings): { readonly path: string; readonly flavour: SurveyFlavour }[] {
+export function servedPaths(service: ServicePaths): { readonly path: string; readonly flavour: SurveyFlavour }[] {
   const byFlavour = { svcEval: service.soapPath, plumEval: service.plumPath, rest: service.restPath } as const;
   return service.flavours.map((flavour) => ({ path: byFlavour[flavour], flavour }));
+}
+
+/** The paths of a service's WSDLs: those of the SOAP operations it answers. */
+export function wsdlPaths(service: ServicePaths): { readonly path: string; readonly flavour: Exclude<SurveyFlavour, 'rest'> }[] {
+  return servedPaths(service).filter((served): served is { path: string; flavour: Exclude<SurveyFlavour, 'rest'> } => served.flavour !== 'rest');
 }
