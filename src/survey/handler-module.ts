@@ -153,7 +153,7 @@ function startRefused(setting: string, file: string, refusal: Refusal): ConfigEr
 }
 
 /**
- * Loads the module SURVEY_HANDLER names, at start: a path resolved from `cwd`, CommonJS or an ES module
+ * Loads a service's handler (SURVEY_HANDLER's, or one SURVEY_SERVICES names), at start: a path resolved from `cwd`, CommonJS or an ES module
  * without top-level await; or a rules file, by its extension. Throws ConfigError naming the setting, so
  * that a bad file stops the start instead of failing on the first call. With `reload`, the handler
  * returned reads the file again on the first call after it changed (handler-reload.ts); without, it is

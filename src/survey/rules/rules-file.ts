@@ -2,18 +2,16 @@ import path from 'node:path';
 import { readPositioned, readPositionedFile, type FileFormat, type FileMistake } from '../../config/positioned-file';
 import { rulesFile, type RulesFile } from './rules-schema';
 
-export { formatOf, mistakeText } from '../../config/positioned-file';
+export { mistakeText } from '../../config/positioned-file';
 
-/** The extensions SURVEY_HANDLER reads as a rules file rather than a module. */
-export const RULES_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
+/** The extensions of a handler path that name a rules file rather than a module. */
+const RULES_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
 
 export function isRulesFile(filePath: string): boolean {
   return (RULES_EXTENSIONS as readonly string[]).includes(path.extname(filePath).toLowerCase());
 }
 
-export type RulesMistake = FileMistake;
-
-export type RulesReading = { readonly ok: true; readonly rules: RulesFile } | { readonly ok: false; readonly mistakes: RulesMistake[] };
+export type RulesReading = { readonly ok: true; readonly rules: RulesFile } | { readonly ok: false; readonly mistakes: FileMistake[] };
 
 function asRulesReading(reading: ReturnType<typeof readPositioned<typeof rulesFile>>): RulesReading {
   return reading.ok ? { ok: true, rules: reading.value } : reading;

@@ -21,6 +21,9 @@ function numberOf(value: string): number | undefined {
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/** The first 16 Base64 characters of a text (12 bytes, an audio header's), white space allowed between them. */
+const BASE64_HEAD = /^(?:\s*[A-Za-z0-9+/]){16}/;
+const MATROSKA_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
 
 /** How audio files begin: WAV, MP3 (with or without an ID3 tag), Ogg, FLAC, AMR, MP4/M4A (`ftyp` at 4), WebM/Matroska. */
 function looksLikeAudio(bytes: Buffer): boolean {
@@ -33,7 +36,7 @@ function looksLikeAudio(bytes: Buffer): boolean {
     ascii(0, 4) === 'fLaC' ||
     ascii(0, 5) === '#!AMR' ||
     ascii(4, 8) === 'ftyp' ||
-    bytes.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))
+    bytes.subarray(0, 4).equals(MATROSKA_MAGIC)
   );
 }
 
@@ -45,9 +48,11 @@ function looksLikeAudio(bytes: Buffer): boolean {
  */
 export function isRecording(answer: string, files: readonly SurveyFile[] | undefined): boolean {
   if (answer !== '' && files?.some((file) => file.name === answer) === true) return true;
+  // The header first: an answer of up to SURVEY_MAX_TEXT_LENGTH is scanned whole only when it begins as audio.
+  const head = BASE64_HEAD.exec(answer)?.[0].replace(/\s+/g, '');
+  if (head === undefined || !looksLikeAudio(Buffer.from(head, 'base64'))) return false;
   const compact = answer.replace(/\s+/g, '');
-  if (compact.length < 16 || compact.length % 4 !== 0 || !BASE64.test(compact)) return false;
-  return looksLikeAudio(Buffer.from(compact.slice(0, 16), 'base64'));
+  return compact.length % 4 === 0 && BASE64.test(compact);
 }
 
 /** The tests of a rule, made once when the file is loaded (each pattern compiled once). */
