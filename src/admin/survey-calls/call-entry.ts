@@ -106,12 +106,13 @@ function mediaTypeOf(firstBytes: Buffer): string | undefined {
 /** An answer as an entry keeps it: a recording (long Base64 text) by its size, type and first bytes; a text cut. */
 export function shownAnswer(answer: string): ShownAnswer {
   if (answer.length < RECORDING_MIN_CHARACTERS || !BASE64_TEXT.test(answer)) return shownText(answer);
-  const start = answer.slice(0, 64).replace(/\s/g, '');
-  const firstBytes = Buffer.from(start, 'base64').subarray(0, FIRST_BYTES);
+  // SOAP clients may wrap Base64 in lines: a copy without them only when there are some.
+  const compact = /\s/.test(answer) ? answer.replace(/\s/g, '') : answer;
+  const firstBytes = Buffer.from(compact.slice(0, 64), 'base64').subarray(0, FIRST_BYTES);
   const type = mediaTypeOf(firstBytes);
   return {
     recording: {
-      size: Buffer.byteLength(answer.replace(/\s/g, ''), 'base64'),
+      size: Buffer.byteLength(compact, 'base64'),
       ...(type === undefined ? {} : { type }),
       first_bytes: firstBytes.toString('hex'),
     },

@@ -68,7 +68,7 @@ export interface CallInspection {
 
 /**
  * Begins inspecting a call that was read: its time now, by the server's clock. The survey router makes
- * none when the inspector is off (no ADMIN_TOKEN, or SURVEY_INSPECT_CALLS=0), so that costs nothing.
+ * none when the inspector is off (no ADMIN_TOKEN, or SURVEY_INSPECT_CALLS=0): no entry is made, kept or sent.
  */
 export function inspectCall(
   inspector: CallInspector,

@@ -10,7 +10,7 @@ import type { CallInspector } from './inspector';
 /** Streams open at once per instance: each holds a connection and hears of every call. */
 export const MOST_STREAMS = 10;
 /** A comment this often keeps proxies and the idle timeout from closing a quiet stream. */
-export const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_MS = 10_000;
 /** Bytes a stream may have waiting for a slow reader before it is closed (it reconnects with Last-Event-ID). */
 const MOST_BUFFERED_BYTES = 1024 * 1024;
 
@@ -57,7 +57,7 @@ function eventOf(entry: SurveyCallEntry): string {
  * than Last-Event-ID when the client reconnects with it; a comment every HEARTBEAT_MS. Ends when the
  * client goes, when it reads too slowly, or once the server stops listening.
  */
-function streamCalls(inspector: CallInspector | undefined, open: { count: number }) {
+function streamCalls(inspector: CallInspector | undefined, streams: Set<(text: string) => void>) {
   return (req: Request, res: Response): void => {
     const lastEventId = req.get('Last-Event-ID');
     if (lastEventId !== undefined && !SEQ.test(lastEventId.trim())) {
@@ -69,8 +69,7 @@ function streamCalls(inspector: CallInspector | undefined, open: { count: number
       res.status(200).set(headers).end();
       return;
     }
-    if (open.count >= MOST_STREAMS) throw errors.tooManyStreams(MOST_STREAMS);
-    open.count += 1;
+    if (streams.size >= MOST_STREAMS) throw errors.tooManyStreams(MOST_STREAMS);
     res.status(200).set(headers);
     res.flushHeaders();
     let ended = false;
@@ -85,7 +84,7 @@ function streamCalls(inspector: CallInspector | undefined, open: { count: number
     res.write(': the call inspector\n\n');
     const replayed = inspector?.newestFirst(lastEventId === undefined ? Number.MAX_SAFE_INTEGER : Number(lastEventId.trim())) ?? [];
     for (const entry of replayed.reverse()) send(eventOf(entry));
-    const unsubscribe = inspector?.subscribe((entry) => send(eventOf(entry)));
+    streams.add(send);
     const server = (req.socket as { server?: Server }).server;
     const heartbeat = setInterval(() => {
       if (server !== undefined && !server.listening) res.end();
@@ -95,8 +94,7 @@ function streamCalls(inspector: CallInspector | undefined, open: { count: number
     res.once('close', () => {
       ended = true;
       clearInterval(heartbeat);
-      unsubscribe?.();
-      open.count -= 1;
+      streams.delete(send);
     });
   };
 }
@@ -104,7 +102,13 @@ function streamCalls(inspector: CallInspector | undefined, open: { count: number
 /** GET /admin/survey/calls (the list, newest first, filtered) and GET /admin/survey/calls/stream (server-sent events). */
 export function surveyCallRoutes({ inspector }: SurveyCallsAdmin): Router {
   const router = Router();
-  const open = { count: 0 };
+  // The open streams: each call is written as an event once, on the survey call's own path, then sent to each.
+  const streams = new Set<(text: string) => void>();
+  inspector?.subscribe((entry) => {
+    if (streams.size === 0) return;
+    const event = eventOf(entry);
+    for (const send of streams) send(event);
+  });
   router
     .route('/survey/calls')
     .get((req, res) => {
@@ -119,7 +123,7 @@ export function surveyCallRoutes({ inspector }: SurveyCallsAdmin): Router {
     .all(methodNotAllowed(['GET', 'HEAD']));
   router
     .route('/survey/calls/stream')
-    .get(streamCalls(inspector, open))
+    .get(streamCalls(inspector, streams))
     .all(methodNotAllowed(['GET', 'HEAD']));
   return router;
 }
