@@ -46,10 +46,10 @@ const groupOf = (target: ScenarioTarget): 'auth' | 'data' | 'survey' =>
  * The answer the real rule gives for the status: the same code, message and headers (a 429's window
  * spent, a 401's challenge, an outage's Retry-After), the survey's fault string in place of the message.
  */
-function forcedError(scenario: Scenario & { readonly status: ForcedStatus }, { clock, limits }: ScenarioAnswerDependencies): AppError {
+function forcedError(scenario: Scenario, status: ForcedStatus, { clock, limits }: ScenarioAnswerDependencies): AppError {
   const group = groupOf(scenario.target);
   const real = (() => {
-    switch (scenario.status) {
+    switch (status) {
       case 401:
         return group === 'auth' ? errors.invalidLogin(REALM) : errors.unauthorized(REALM);
       case 429: {
@@ -91,7 +91,7 @@ export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): Scena
       // leaves ends the wait: nothing would read the answer.
       await sleep(fired.delayMs, undefined, { signal: clientGoneSignal(res) }).catch(() => undefined);
     }
-    if (fired.status !== undefined) throw forcedError({ ...fired, status: fired.status }, dependencies);
+    if (fired.status !== undefined) throw forcedError(fired, fired.status, dependencies);
     res.setHeader(SCENARIO_HEADER, fired.id);
   };
 }

@@ -5,6 +5,7 @@ import { describeScenario, scenarioTable } from '../scenario-format';
 import { CliError } from '../cli-error';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
 import { parseTool } from './account-key';
+import { wholeNumber } from './number-options';
 
 interface AddOptions extends ServerOptions {
   readonly status?: number;
@@ -16,11 +17,8 @@ interface AddOptions extends ServerOptions {
   readonly retryAfterSeconds?: number;
 }
 
-/** A whole number for the JSON body; its bounds are the server's to check, and its refusal names the field. */
-function wholeNumber(value: string): number {
-  if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('must be a whole number');
-  return Number(value);
-}
+/** A whole number for the JSON body; its real bounds are the server's to check, and its refusal names the field. */
+const anyWholeNumber = wholeNumber(0, Number.MAX_SAFE_INTEGER);
 
 /** --account TOOL/LOGIN: split at the first slash (a tool has none, a login may). */
 function parseAccount(value: string): { tool: Tool; login: string } {
@@ -42,13 +40,13 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
       .command('add')
       .description('add a scenario and print its id first, then what it does')
       .argument('<target>', `the requests it answers: ${SCENARIO_TARGETS.join(', ')}`)
-      .option('--status <code>', 'answer this status instead: 401, 429, 500 or 503 (survey: 429, 500, 503)', wholeNumber)
-      .option('--delay-ms <ms>', 'wait this long before answering, 1 to 60000 (then the status, or the real answer)', wholeNumber)
-      .option('--times <n>', 'answer only the next N matching requests (default: every one until removed)', wholeNumber)
+      .option('--status <code>', 'answer this status instead: 401, 429, 500 or 503 (survey: 429, 500, 503)', anyWholeNumber)
+      .option('--delay-ms <ms>', 'wait this long before answering, 1 to 60000 (then the status, or the real answer)', anyWholeNumber)
+      .option('--times <n>', 'answer only the next N matching requests (default: every one until removed)', anyWholeNumber)
       .option('--account <tool/login>', "only this account's requests, e.g. dev/acme (not for the survey)", parseAccount)
       .option('--client-address <ip>', 'only the requests from this IPv4 or IPv6 address')
       .option('--fault-string <text>', 'survey only, with --status: the SOAP faultstring (the REST error message)')
-      .option('--retry-after-seconds <s>', 'with --status 429 or 503: this Retry-After instead of the real one', wholeNumber),
+      .option('--retry-after-seconds <s>', 'with --status 429 or 503: this Retry-After instead of the real one', anyWholeNumber),
   )
     .addHelpText('after', '\nA scenario needs --status, --delay-ms or both. The server checks the rest and\nsays what it refuses.')
     .action(async (target: string, options: AddOptions) => {
