@@ -434,7 +434,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
       ]);
     });
 
-    test("call-view.js shows a service's path when the entry has one, a recording of unknown type, a cut answer and a call the handler never ran", async () => {
+    test("call-view.js shows the service with the path the call came to, a recording of unknown type, a cut answer and a call the handler never ran", async () => {
       const address = await startServer();
       await openInspector(address);
       const cells = await page.evaluate(async (moduleUrl) => {

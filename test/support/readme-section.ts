@@ -8,10 +8,12 @@ import { startServerProcess, type ServerProcess } from './server-process';
 const run = promisify(execFile);
 const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
 
-/** The README's section under the heading `## <title>`, up to the next one; empty when there is none. */
+/** The README's section under the heading `## <title>`, up to the next one or the end; throws when there is none. */
 export function readmeSection(title: string): string {
   const start = README.indexOf(`## ${title}\n`);
-  return start === -1 ? '' : README.slice(start, README.indexOf('\n## ', start + 3));
+  if (start === -1) throw new Error(`the README has no section "## ${title}"`);
+  const end = README.indexOf('\n## ', start + 3);
+  return README.slice(start, end === -1 ? undefined : end);
 }
 
 /** The fenced code blocks of a language in a text, in order. */

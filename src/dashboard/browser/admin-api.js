@@ -3,9 +3,10 @@
  * with the admin token as a Bearer token. No cookie or HTTP authentication the browser keeps is sent
  * (`credentials: 'omit'`), and no answer comes from the browser's cache (`no-store`): each is the ring now.
  */
+import { errorMessageOf, UNREACHABLE } from './api.js';
 
 /** The server mounts /admin only with ADMIN_TOKEN: without it every admin path is a 404. */
-export const ADMIN_OFF = 'The admin API is off: start the server with ADMIN_TOKEN.';
+const ADMIN_OFF = 'The admin API is off: start the server with ADMIN_TOKEN.';
 
 export class AdminApiError extends Error {
   constructor(status, code, message) {
@@ -28,7 +29,7 @@ async function send(address, token, headers = {}, signal = undefined) {
     });
   } catch (error) {
     if (error.name === 'AbortError') throw error;
-    throw new AdminApiError(0, undefined, 'The server could not be reached: check the connection, then try again.');
+    throw new AdminApiError(0, undefined, UNREACHABLE);
   }
 }
 
@@ -36,8 +37,7 @@ async function send(address, token, headers = {}, signal = undefined) {
 async function refusalOf(response) {
   if (response.status === 404) return new AdminApiError(404, response.headers.get('X-Error-Code') ?? undefined, ADMIN_OFF);
   const body = await response.json().catch(() => undefined);
-  const message = typeof body?.error === 'string' ? body.error : `The server answered ${response.status} ${response.statusText}`.trim();
-  return new AdminApiError(response.status, response.headers.get('X-Error-Code') ?? undefined, message);
+  return new AdminApiError(response.status, response.headers.get('X-Error-Code') ?? undefined, errorMessageOf(response, body));
 }
 
 /** `{ capacity, calls }`, newest first: those of `session` only when given, those after `after` when given. */

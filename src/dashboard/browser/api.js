@@ -36,13 +36,21 @@ function rateLimitOf(headers) {
  * the 304's headers are merged into the kept ones, so a header the 304 leaves out (X-Sandbox-Scenarios-Active
  * once no scenario is left) would still be read from the older answer.
  */
+/** What a request that got no answer is told as. */
+export const UNREACHABLE = 'The server could not be reached: check the connection, then try again.';
+
+/** A refusal's message as the API words it in its error body, else the status. */
+export function errorMessageOf(response, body) {
+  return typeof body?.error === 'string' ? body.error : `The server answered ${response.status} ${response.statusText}`.trim();
+}
+
 async function send(address, init) {
   const sentAt = Date.now();
   try {
     const response = await fetch(address, { ...init, credentials: 'omit', cache: 'no-store' });
     return { response, sentAt, receivedAt: Date.now() };
   } catch {
-    throw new ApiError(0, 'The server could not be reached: check the connection, then try again.');
+    throw new ApiError(0, UNREACHABLE);
   }
 }
 
@@ -56,8 +64,7 @@ async function answerOf({ response, sentAt, receivedAt }) {
   };
   const body = await response.json().catch(() => undefined);
   if (response.ok && body !== undefined) return { body, ...told };
-  const message = typeof body?.error === 'string' ? body.error : `The server answered ${response.status} ${response.statusText}`.trim();
-  throw new ApiError(response.status, message, told);
+  throw new ApiError(response.status, errorMessageOf(response, body), told);
 }
 
 /** POST /api/auth with a form body: the temporary login and password. */

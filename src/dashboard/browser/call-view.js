@@ -60,9 +60,8 @@ function outcomeNodes(outcome) {
   return [element('span', { class: 'fault' }, ['Fault ', element('code', {}, [code]), `: ${message}`])];
 }
 
-/** The service's name, and the path the call came to when the entry tells it apart. */
+/** The service's name, and the path the call came to. */
 function serviceNodes({ service, path }) {
-  if (path === undefined || path === service) return [service];
   return [service, ' at ', element('code', {}, [path])];
 }
 

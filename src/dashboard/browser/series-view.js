@@ -67,7 +67,7 @@ function notBegunNote(count, period) {
 /**
  * A series resource: a chart per series and the table of the numbers behind them, one row per period
  * starting on the local date shown. A period that has not begun at `now` (the server's time, server-clock.js:
- * the account's day can be behind the browser's, whose today ends the default range) is left out: drawn as
+ * the account's day can be behind the server's, whose today ends the default range) is left out: drawn as
  * zero, it would look like an outage.
  */
 export function seriesView(report, answer, query, now = Date.now()) {
