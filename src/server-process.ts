@@ -5,6 +5,7 @@ import { banner } from './banner';
 import { ConfigError } from './config/config';
 import { ListenError } from './listen';
 import { start, type Started } from './composition-root';
+import { flushLogs } from './logger';
 import { DependencyUnavailableError } from './storage/dependency-error';
 import { SeedFileError } from './startup-data/seed-file';
 
@@ -41,11 +42,12 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
       started.running.server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     forced.unref();
+    const exit = (code: number) => flushLogs(started.logger).finally(() => process.exit(code));
     started.stop().then(
-      () => process.exit(0),
+      () => exit(0),
       (error: unknown) => {
         started.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        return exit(1);
       },
     );
   };
@@ -70,6 +72,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   }
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
-  // Printed last: whoever reads it may signal the process at once.
+  // Printed last, once the start's log lines are out: whoever reads it may signal the process at once, or read the log.
+  await flushLogs(started.logger);
   process.stderr.write(banner(started.running.url, started.config, started));
 }

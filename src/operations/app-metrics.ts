@@ -1,6 +1,7 @@
-import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
+import { Counter, Gauge, Registry, type Metric, type OpenMetricsContentType } from 'prom-client';
 import type { RateLimitRefusals } from '../rate-limit/groups';
 import { processMetrics } from './process-metrics';
+import { RequestTally, type Outcome } from './request-tally';
 import type { ScenarioAnswerCounter } from '../admin/scenarios/forced-answers';
 
 /** Records of an import, counted as each is settled: rejected as it is read, the others as the store answers their batch. */
@@ -14,18 +15,6 @@ export interface ImportedCallsCounter {
   callsImported(records: ImportedCalls): void;
 }
 
-/** One finished (or abandoned) HTTP request, as the request metrics record it. */
-export interface FinishedRequest {
-  /** The route pattern that answered, or UNKNOWN_ROUTE. */
-  readonly route: string;
-  readonly method: string;
-  /** The status code sent, or `aborted` when the client left before the answer was complete. */
-  readonly status: string;
-  readonly seconds: number;
-  /** The request's id (X-Request-Id, the access log's req.id): the latency exemplar's label; none for the probes. */
-  readonly requestId: string | undefined;
-}
-
 /**
  * The application's metrics, one set per app: a prom-client Registry of its own (never prom-client's
  * global one, since one process may build many apps), written through the narrow methods its users
@@ -34,7 +23,12 @@ export interface FinishedRequest {
 export interface AppMetrics extends RateLimitRefusals, ImportedCallsCounter, ScenarioAnswerCounter {
   /** This app's metrics: what a scrape exposes besides the process's, and what tests read values from. */
   readonly registry: Registry<OpenMetricsContentType>;
-  requestFinished(request: FinishedRequest): void;
+  /**
+   * One finished (or abandoned) HTTP request: the route pattern that answered (or UNKNOWN_ROUTE), its
+   * method, its outcome, its seconds from arrival to the end of the answer, and its id (X-Request-Id),
+   * the latency exemplar's label (none for the probes).
+   */
+  requestFinished(route: string, method: string, outcome: Outcome, seconds: number, requestId: string | undefined): void;
   /** Shows a dependency's error counter (at 0) before its first error. */
   dependencyWatched(dependency: string): void;
   /** A store call failed because of this dependency (a StoreDependency's name). */
@@ -68,20 +62,15 @@ export function createAppMetrics(): AppMetrics {
   const registry = new Registry<OpenMetricsContentType>();
   registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
   const registers = [registry];
-  const requests = new Counter({
-    name: METRIC_NAMES.requests,
-    help: 'HTTP requests answered, by route pattern, method and status (aborted: the client left first).',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers,
-  });
-  const latency = new Histogram({
-    name: METRIC_NAMES.latency,
-    help: 'Time from a request\'s arrival to the end of its answer, by route pattern and method; exemplars carry the request id.',
-    labelNames: ['route', 'method'] as const,
-    buckets: LATENCY_BUCKETS,
-    enableExemplars: true,
-    registers,
-  });
+  const tally = new RequestTally(LATENCY_BUCKETS);
+  const tallied = [
+    tally.counter({ name: METRIC_NAMES.requests, help: 'HTTP requests answered, by route pattern, method and status (aborted: the client left first).' }),
+    tally.histogram({
+      name: METRIC_NAMES.latency,
+      help: 'Time from a request\'s arrival to the end of its answer, by route pattern and method; exemplars carry the request id.',
+    }),
+  ];
+  for (const metric of tallied) registry.registerMetric(metric as unknown as Metric);
   const refusals = new Counter({
     name: METRIC_NAMES.refusals,
     help: 'Requests refused with 429 by a rate-limit group (authentication, data, their windows of requests tied to no account, admin, survey).',
@@ -115,12 +104,7 @@ export function createAppMetrics(): AppMetrics {
 
   return {
     registry,
-    requestFinished: ({ route, method, status, seconds, requestId }) => {
-      requests.inc({ route, method, status });
-      // prom-client types exemplar labels as the metric's own label names; an exemplar has its own.
-      const exemplarLabels = (requestId === undefined ? {} : { request_id: requestId }) as Record<'route', string>;
-      latency.observe({ labels: { route, method }, value: seconds, exemplarLabels });
-    },
+    requestFinished: (route, method, outcome, seconds, requestId) => tally.record(route, method, outcome, seconds, requestId),
     refused: (group) => refusals.inc({ group }),
     callsImported: ({ inserted, duplicates, rejected }) => {
       if (inserted > 0) importedCalls.inc({ outcome: 'ingested' }, inserted);

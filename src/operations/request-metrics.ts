@@ -21,13 +21,8 @@ export function requestMetrics(app: Express, metrics: Pick<AppMetrics, 'requestF
   function recordRequest(this: Response): void {
     const req = this.req;
     const started = (req as TimedRequest)[STARTED] ?? performance.now();
-    metrics.requestFinished({
-      route: routePattern(req) ?? UNKNOWN_ROUTE,
-      method: req.method,
-      status: this.writableFinished ? String(this.statusCode) : 'aborted',
-      seconds: (performance.now() - started) / 1000,
-      requestId: req.id,
-    });
+    const seconds = (performance.now() - started) / 1000;
+    metrics.requestFinished(routePattern(req) ?? UNKNOWN_ROUTE, req.method, this.writableFinished ? this.statusCode : 'aborted', seconds, req.id);
   }
   return (req, res, next) => {
     (req as TimedRequest)[STARTED] = performance.now();
