@@ -28,7 +28,7 @@ import { accountId, type Account } from '../src/accounts/account';
 import { parseInstantWithOffset } from '../src/domain/instant';
 import { eventSeries } from '../src/reporting/events/series';
 import { parseSeriesQuery } from '../src/reporting/query/params';
-import { phoneScope } from '../src/reporting/query/phone-scope';
+import { askedPhone, phoneScope } from '../src/reporting/query/phone-scope';
 import { seriesRepresentation } from '../src/reporting/series/representation';
 import { seriesReporter, type SeriesReport } from '../src/reporting/series/series-report';
 import { generateDemoCallRecords } from '../src/startup-data/demo/calls';
@@ -176,7 +176,8 @@ async function demoStore(): Promise<{ store: Store; account: Account }> {
 /** The event tracker's report as the route builds it (WEEK_START and MAX_RANGE_DAYS at their defaults). */
 async function eventReport(store: Store, account: Account, path: Record<string, string>): Promise<SeriesReport> {
   const query = parseSeriesQuery(path, 3660);
-  return seriesReporter(store, 'monday', eventSeries)(account, query, await phoneScope(store, account, query.phone));
+  const basis = await store.accounts.reportBasis(account.id, askedPhone(query.phone));
+  return seriesReporter(store, 'monday', eventSeries)(account, query, phoneScope(account, query.phone, basis));
 }
 
 /** The object JSON.stringify would be given: integer-like keys come out ascending, as the specification orders them. */

@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import type { ReportTarget } from '../admin/scenarios/scenario';
 import type { Store } from '../storage/store';
 import type { ReportCache } from './report-cache/report-cache';
@@ -11,7 +10,7 @@ import { PERFORMANCE_PATH, performanceSeries } from './performance/series';
 import { CALLER_PROFILE_PATH, callerProfileSeries } from './profile/caller-series';
 import { parseRangeQuery, parseSeriesQuery } from './query/params';
 import type { WeekStart } from './query/periods';
-import { resourceRoute } from './resource-route';
+import { resourceRoute, type ResourceAnswer } from './resource-route';
 import { seriesRepresentation } from './series/representation';
 import { seriesReporter, type SeriesDefinition } from './series/series-report';
 import { VOLUME_PATH, volumeSeries } from './volume/series';
@@ -21,7 +20,7 @@ export interface DataResource {
   /** Its name as a scenario targets it (POST /admin/scenarios). */
   readonly name: ReportTarget;
   readonly path: string;
-  readonly handler: RequestHandler;
+  readonly answer: ResourceAnswer;
 }
 
 export interface DataResourceSettings {
@@ -37,7 +36,7 @@ export function dataResources(store: Store, { weekStart, maxRangeDays, reports }
   const series = (name: ReportTarget, path: string, definition: SeriesDefinition): DataResource => ({
     name,
     path,
-    handler: resourceRoute(
+    answer: resourceRoute(
       { name, parse: parseSeriesQuery, report: seriesReporter(store, weekStart, definition), represent: seriesRepresentation },
       context,
     ),
@@ -50,7 +49,7 @@ export function dataResources(store: Store, { weekStart, maxRangeDays, reports }
     {
       name: 'geographic',
       path: GEOGRAPHIC_PATH,
-      handler: resourceRoute(
+      answer: resourceRoute(
         { name: 'geographic', parse: parseRangeQuery, report: geographicReporter(store), represent: geographicRepresentation },
         context,
       ),
@@ -58,7 +57,7 @@ export function dataResources(store: Store, { weekStart, maxRangeDays, reports }
     {
       name: 'flow',
       path: FLOW_PATH,
-      handler: resourceRoute({ name: 'flow', parse: parseRangeQuery, report: flowReporter(store), represent: flowRepresentation }, context),
+      answer: resourceRoute({ name: 'flow', parse: parseRangeQuery, report: flowReporter(store), represent: flowRepresentation }, context),
     },
   ];
 }

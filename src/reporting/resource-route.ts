@@ -1,10 +1,9 @@
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import type { Account } from '../accounts/account';
 import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation/representation';
 import type { PhoneScope, Store } from '../storage/store';
-import { authenticatedAccount } from './basic-auth/require-credentials';
 import type { RangeQuery } from './query/params';
-import { phoneScope } from './query/phone-scope';
+import { askedPhone, phoneScope } from './query/phone-scope';
 import { namesEntity } from './report-cache/if-none-match';
 import { finishedReport, type FinishedReport, type ReportCache } from './report-cache/report-cache';
 
@@ -36,25 +35,28 @@ async function buildReport<Query extends RangeQuery, Report>(
   return finishedReport(bytes, contentType);
 }
 
+/** Answers a raw-data request of an account whose credentials and limit were checked. */
+export type ResourceAnswer = (req: Request, res: Response, account: Account) => Promise<void>;
+
 /**
- * The handler of a raw-data resource, behind Basic auth and the limit group: a 400 for a bad path or a
- * number not on the account, else the report as JSON or XML. A report is built once per account data
- * version, query and format and then sent as kept, with an entity tag; `If-None-Match` gets a 304.
+ * The answer of a raw-data resource: a 400 for a bad path or a number not on the account, else the
+ * report as JSON or XML. A report is built once per account data version, query and format and then
+ * sent as kept, with an entity tag; `If-None-Match` gets a 304. The data version and the number's
+ * ownership are one read of the store.
  */
 export function resourceRoute<Query extends RangeQuery, Report>(
   steps: ResourceSteps<Query, Report>,
   { store, reports, maxRangeDays }: ResourceContext,
-): RequestHandler {
-  return async (req, res) => {
+): ResourceAnswer {
+  return async (req, res, account) => {
     const query = steps.parse(req.params as Record<string, string>, maxRangeDays);
-    const account = authenticatedAccount(res);
-    const scope = await phoneScope(store, account, query.phone);
+    const basis = await store.accounts.reportBasis(account.id, askedPhone(query.phone));
+    const scope = phoneScope(account, query.phone, basis);
     const format = negotiatedFormat(req);
     let report: FinishedReport;
     if (reports === undefined) report = await buildReport(steps, account, query, scope, format);
     else {
-      const version = await store.accounts.dataVersion(account.id);
-      const key = `${account.id}\u0000${version}\u0000${steps.name}\u0000${JSON.stringify(query)}\u0000${format}`;
+      const key = `${account.id}\u0000${basis.dataVersion}\u0000${steps.name}\u0000${JSON.stringify(query)}\u0000${format}`;
       const kept = reports.get(key);
       report = kept ?? (await buildReport(steps, account, query, scope, format));
       if (kept === undefined) reports.set(key, report);

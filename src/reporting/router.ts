@@ -1,4 +1,4 @@
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type IRoute, type Request, type RequestHandler } from 'express';
 import { knownError, methodNotAllowed, notFound } from '../http/error-handler/error-handler';
 import type { Authenticate } from './auth/authenticate';
 import { authenticateRoute } from './auth/route';
@@ -8,7 +8,6 @@ import type { DataResource } from './data-resources';
 import type { RateLimitGroups } from '../rate-limit/groups';
 import { withinContractStatuses } from './contract-statuses';
 import type { ScenarioAnswers } from '../admin/scenarios/forced-answers';
-import type { ReportTarget } from '../admin/scenarios/scenario';
 
 /** What the reporting API is made of, built once in the composition root. */
 export interface ReportingServices {
@@ -23,9 +22,14 @@ export interface ReportingServices {
 /**
  * The reporting API (specification.md §2), mounted at /api. Every answer under /api/ carries a window's rate-limit
  * headers: the request's group's, or, for one tied to no account (401, 405, 404), its own per address.
+ * A GET or HEAD of a raw-data resource is found by one lookup of its path's first segment (`DataPaths`)
+ * rather than by testing each route in turn; whatever that lookup does not take plainly (a segment that
+ * needs decoding, a path of another shape) goes through the router's own matching to the same chain.
  */
 export function reportingRouter({ authenticate, credentials, limits, dataResources, scenarios }: ReportingServices): Router {
   const router = Router();
+  const dataPaths = new DataPaths();
+  router.use(dataPaths.dispatch);
   router
     .route('/auth')
     .post(limits.authentication, ...authenticateRoute(authenticate, scenarios))
@@ -33,23 +37,90 @@ export function reportingRouter({ authenticate, credentials, limits, dataResourc
 
   const authenticateData = requireCredentials(credentials, limits.unidentifiedData);
   for (const resource of dataResources) {
-    router
+    const serve = dataRequest(resource, authenticateData, limits.data, scenarios);
+    const route = router
       .route(resource.path)
-      .get(authenticateData, limits.data, dataScenarios(scenarios, resource.name), resource.handler)
+      .get(serve)
       .all(limits.unidentifiedData, methodNotAllowed(['GET', 'HEAD']));
+    dataPaths.add(resource.path, route, serve);
   }
   router.use(limits.unidentifiedData, notFound());
   router.use(countUncountedRefusal(limits), contractStatuses());
   return router;
 }
 
-/** A data request is `data` and its resource's name to the scenarios, for the account its credentials are of. */
-function dataScenarios(scenarios: ScenarioAnswers, name: ReportTarget): RequestHandler {
-  const targets = ['data', name] as const;
+/**
+ * A data request's chain as plain calls rather than a route's handlers: the credentials (a 401 past its
+ * own window), the data limit group, the scenarios of `data` and the resource's name for the account,
+ * then the resource's answer.
+ */
+function dataRequest(resource: DataResource, authenticateData: RequestHandler, limit: RequestHandler, scenarios: ScenarioAnswers): RequestHandler {
+  const targets = ['data', resource.name] as const;
   return (req, res, next) => {
-    const { tool, login } = authenticatedAccount(res);
-    scenarios(req, res, { targets, account: { tool, login } }).then(() => next(), next);
+    authenticateData(req, res, (refused?: unknown) => {
+      if (refused !== undefined) {
+        next(refused);
+        return;
+      }
+      void limit(req, res, (limited?: unknown) => {
+        if (limited !== undefined) {
+          next(limited);
+          return;
+        }
+        const account = authenticatedAccount(res);
+        scenarios(req, res, { targets, account: { tool: account.tool, login: account.login } })
+          .then(() => resource.answer(req, res, account))
+          .catch(next);
+      });
+    });
   };
+}
+
+interface DataPath {
+  /** The router's route of the path: the request's `req.route`, as if the router had matched it (the metrics' route label). */
+  readonly route: IRoute;
+  readonly paramNames: readonly string[];
+  readonly serve: RequestHandler;
+}
+
+/**
+ * The raw-data resources by the first segment of their paths (`/events/:start/:end/:period/:phone`), for
+ * GET and HEAD requests whose path has the resource's shape in plain segments: none empty, nothing
+ * percent-encoded, the first in any letter case, one trailing slash allowed, as the router matches
+ * them. Those are served with the params the router would give; every other request goes on to the router.
+ */
+class DataPaths {
+  private readonly byName = new Map<string, DataPath>();
+
+  add(pattern: string, route: IRoute, serve: RequestHandler): void {
+    const [, name, ...params] = pattern.split('/');
+    this.byName.set(String(name).toLowerCase(), { route, serve, paramNames: params.map((param) => param.slice(1)) });
+  }
+
+  readonly dispatch: RequestHandler = (req, res, next) => {
+    const found = req.method === 'GET' || req.method === 'HEAD' ? this.match(req) : undefined;
+    if (found === undefined) {
+      next();
+      return;
+    }
+    req.route = found.route;
+    found.serve(req, res, next);
+  };
+
+  private match(req: Request): DataPath | undefined {
+    const segments = req.path.split('/');
+    if (segments.length > 3 && segments[segments.length - 1] === '') segments.pop();
+    const found = this.byName.get(String(segments[1]).toLowerCase());
+    if (found === undefined || segments.length !== found.paramNames.length + 2) return undefined;
+    const params: Record<string, string> = {};
+    for (let index = 0; index < found.paramNames.length; index += 1) {
+      const segment = segments[index + 2] as string;
+      if (segment === '' || segment.includes('%')) return undefined;
+      params[found.paramNames[index] as string] = segment;
+    }
+    req.params = params;
+    return found;
+  }
 }
 
 /** The reporting API's errors held to the specification's statuses (contract-statuses.ts). */

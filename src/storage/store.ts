@@ -88,11 +88,22 @@ export interface AccountRepository {
   update(id: string, change: AccountChange): Promise<Account | undefined>;
   list(): Promise<Account[]>;
   /**
+   * What a report of the account rests on, read in one step (one round trip on PostgreSQL), since every
+   * data request needs it: the data version, and whether the account owns `phone` (asked for a report on
+   * one number; undefined for all of its numbers).
+   */
+  reportBasis(id: string, phone: string | undefined): Promise<ReportBasis>;
+}
+
+export interface ReportBasis {
+  /**
    * A number that moves on whenever what the account's reports show may change: calls added to its
    * numbers, a time-zone change, a number assigned to or released from it; moved in the same step as the
    * change. A report kept under an older version is stale. 0 for an account that never changed.
    */
-  dataVersion(id: string): Promise<number>;
+  readonly dataVersion: number;
+  /** Whether the account owns the number asked about; true when none was. */
+  readonly ownsPhone: boolean;
 }
 
 export interface PhoneRepository {

@@ -394,14 +394,15 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
     });
 
-    describe('data versions', () => {
+    describe('report basis: data versions and ownership', () => {
       test('moves an account data version on with each change to what its reports show, and only then', async () => {
-        expect(await store.accounts.dataVersion('dev:nobody')).toBe(0);
+        expect(await store.accounts.reportBasis('dev:nobody', undefined)).toEqual({ dataVersion: 0, ownsPhone: true });
         await store.accounts.save(account('alice', 'America/New_York'));
         await store.accounts.save(account('bob'));
         await store.phones.assign('15550001', 'dev:alice');
         await store.phones.assign('15550003', 'dev:bob');
-        const versions = async () => [await store.accounts.dataVersion('dev:alice'), await store.accounts.dataVersion('dev:bob')];
+        const version = async (id: string) => (await store.accounts.reportBasis(id, undefined)).dataVersion;
+        const versions = async () => [await version('dev:alice'), await version('dev:bob')];
         const [alice0, bob0] = await versions();
 
         await store.calls.add([record('c1', '15550001', '2018-02-07T10:15:00-05:00')]);
@@ -430,6 +431,20 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(bob5).toBeGreaterThan(bob1 as number);
         expect(await store.phones.release('15550001', 'dev:alice')).toBe(false);
         expect((await versions())[0]).toBe(alice4);
+      });
+
+      test('tells whether the account owns the number asked about, with the same data version', async () => {
+        await store.accounts.save(account('alice'));
+        await store.accounts.save(account('bob'));
+        await store.phones.assign('15550001', 'dev:alice');
+        await store.phones.assign('15550002', 'dev:bob');
+        const { dataVersion } = await store.accounts.reportBasis('dev:alice', undefined);
+        expect(await store.accounts.reportBasis('dev:alice', '15550001')).toEqual({ dataVersion, ownsPhone: true });
+        expect(await store.accounts.reportBasis('dev:alice', '15550002')).toEqual({ dataVersion, ownsPhone: false });
+        expect(await store.accounts.reportBasis('dev:alice', '15559999')).toEqual({ dataVersion, ownsPhone: false });
+        expect(await store.accounts.reportBasis('dev:nobody', '15550001')).toEqual({ dataVersion: 0, ownsPhone: false });
+        await store.phones.release('15550001', 'dev:alice');
+        expect((await store.accounts.reportBasis('dev:alice', '15550001')).ownsPhone).toBe(false);
       });
     });
 

@@ -49,7 +49,7 @@ function accessLine(req: Request, res: Response): Record<string, unknown> {
       id: req.id,
       method: req.method,
       url: queryStart === -1 ? url : loggedUrl(url, queryStart),
-      query: queryStart === -1 ? NO_QUERY : loggedQuery(req.query as Record<string, unknown>),
+      query: queryStart === -1 ? NO_QUERY : loggedQuery(req.query),
       remoteAddress: req.socket.remoteAddress,
     },
     ...(res.headersSent ? { res: { statusCode: res.statusCode } } : {}),

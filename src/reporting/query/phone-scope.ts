@@ -1,15 +1,18 @@
 import type { Account } from '../../accounts/account';
 import { errors } from '../../errors/catalogue';
-import type { PhoneScope, Store } from '../../storage/store';
+import type { PhoneScope, ReportBasis } from '../../storage/store';
 import { ALL_PHONES } from './params';
+
+/** The number a report asks the store about its ownership: none for ALL. */
+export const askedPhone = (phone: string): string | undefined => (phone === ALL_PHONES ? undefined : phone);
 
 /**
  * The numbers a query reports on: ALL of the account's, which the store reads with the calls (so only
- * the owner's numbers, as they are then), or one it owns, checked here; only the owner sees a number's data.
+ * the owner's numbers, as they are then), or one it owns, as the report's basis says; only the owner
+ * sees a number's data.
  */
-export async function phoneScope(store: Store, account: Account, phone: string): Promise<PhoneScope> {
+export function phoneScope(account: Account, phone: string, { ownsPhone }: ReportBasis): PhoneScope {
   if (phone === ALL_PHONES) return { ownedBy: account.id };
-  const owned = await store.phones.ownedBy(account.id);
-  if (!owned.includes(phone)) throw errors.phoneNotOwned(phone);
+  if (!ownsPhone) throw errors.phoneNotOwned(phone);
   return [phone];
 }

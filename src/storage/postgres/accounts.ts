@@ -3,7 +3,7 @@ import type { Account, Tool } from '../../accounts/account';
 import type { AccountRepository } from '../store';
 import { rebuildRollups, recomputeAccountDays } from './rollups';
 import { inTransaction } from './transaction';
-import { raiseDataVersions, readDataVersion } from './data-versions';
+import { raiseDataVersions, readReportBasis } from './data-versions';
 
 export interface AccountRow {
   id: string;
@@ -99,7 +99,7 @@ export function postgresAccounts(pool: Pool): AccountRepository {
         await followTimeZone(client, id, previousZone, updated.timeZone);
         return updated;
       }),
-    dataVersion: (id) => readDataVersion(pool, id),
+    reportBasis: (id, phone) => readReportBasis(pool, id, phone),
     list: async () => {
       const { rows } = await pool.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY position`);
       return rows.map(toAccount);

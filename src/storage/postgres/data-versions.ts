@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import type { ReportBasis } from '../store';
 
 /** Ids sorted, so that transactions raising several accounts' versions lock their rows in one order. */
 const RAISE = `
@@ -12,12 +13,15 @@ export async function raiseDataVersions(client: PoolClient, accountIds: Iterable
   if (ids.length > 0) await client.query(RAISE, [ids]);
 }
 
-export async function readDataVersion(pool: Pool, accountId: string): Promise<number> {
+export async function readReportBasis(pool: Pool, accountId: string, phone: string | undefined): Promise<ReportBasis> {
   // Named, so that each connection parses and plans it once: every request of the reporting API runs it.
-  const { rows } = await pool.query<{ version: string }>({
-    name: 'read-data-version',
-    text: 'SELECT version FROM account_data_versions WHERE account_id = $1',
-    values: [accountId],
+  const { rows } = await pool.query<{ version: string | null; owns: boolean }>({
+    name: 'read-report-basis',
+    text:
+      'SELECT (SELECT version FROM account_data_versions WHERE account_id = $1) AS version, ' +
+      '($2::text IS NULL OR EXISTS (SELECT 1 FROM phones WHERE phone = $2 AND account_id = $1)) AS owns',
+    values: [accountId, phone ?? null],
   });
-  return rows[0] === undefined ? 0 : Number(rows[0].version);
+  const row = rows[0] as { version: string | null; owns: boolean };
+  return { dataVersion: row.version === null ? 0 : Number(row.version), ownsPhone: row.owns };
 }
