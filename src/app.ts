@@ -15,7 +15,7 @@ import { mountMetrics } from './operations/metrics-route';
 import { mountProbes } from './operations/probes';
 import { requestMetrics } from './operations/request-metrics';
 import type { OperationsServices } from './operations/services';
-import { reportingRouter, type ReportingServices } from './reporting/router';
+import { API_PATH, reportingApi, type ReportingServices } from './reporting/router';
 import { isReportingPath, withinContractStatuses } from './reporting/contract-statuses';
 import { soapPathMatcher, surveyRouter, type SurveyServices } from './survey/router';
 import { sendSoapFault } from './survey/soap-fault';
@@ -63,7 +63,9 @@ export function createApp(services: AppServices): Express {
       else res.send(renderError(req, res, isReportingPath(req.baseUrl + req.path) ? withinContractStatuses(stalled) : stalled));
     }),
   );
-  app.use('/api', reportingRouter(services.reporting));
+  const reporting = reportingApi(services.reporting);
+  app.use(reporting.dataRequests);
+  app.use(API_PATH, reporting.router);
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
   if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));
   app.use(surveyRouter(services.survey));

@@ -19,17 +19,28 @@ export interface ReportingServices {
   readonly scenarios: ScenarioAnswers;
 }
 
+/** Where the reporting API is mounted. */
+export const API_PATH = '/api';
+
+/** The reporting API: its router, mounted at API_PATH, and the raw-data requests' own dispatch, mounted before it. */
+export interface ReportingApi {
+  /**
+   * GET and HEAD of a raw-data resource, found by one lookup of the path's segment after /api/
+   * (`DataPaths`), in front of the app's other mounts and of the router's matching route by route;
+   * whatever it does not take plainly (a segment that needs decoding, a path of another shape, `/API`)
+   * goes on to the router, which serves it through the same chain.
+   */
+  readonly dataRequests: RequestHandler;
+  readonly router: Router;
+}
+
 /**
- * The reporting API (specification.md §2), mounted at /api. Every answer under /api/ carries a window's rate-limit
+ * The reporting API (specification.md §2). Every answer under /api/ carries a window's rate-limit
  * headers: the request's group's, or, for one tied to no account (401, 405, 404), its own per address.
- * A GET or HEAD of a raw-data resource is found by one lookup of its path's first segment (`DataPaths`)
- * rather than by testing each route in turn; whatever that lookup does not take plainly (a segment that
- * needs decoding, a path of another shape) goes through the router's own matching to the same chain.
  */
-export function reportingRouter({ authenticate, credentials, limits, dataResources, scenarios }: ReportingServices): Router {
+export function reportingApi({ authenticate, credentials, limits, dataResources, scenarios }: ReportingServices): ReportingApi {
   const router = Router();
   const dataPaths = new DataPaths();
-  router.use(dataPaths.dispatch);
   router
     .route('/auth')
     .post(limits.authentication, ...authenticateRoute(authenticate, scenarios))
@@ -46,7 +57,7 @@ export function reportingRouter({ authenticate, credentials, limits, dataResourc
   }
   router.use(limits.unidentifiedData, notFound());
   router.use(countUncountedRefusal(limits), contractStatuses());
-  return router;
+  return { dataRequests: dataPaths.dispatch, router };
 }
 
 /**
@@ -84,13 +95,15 @@ interface DataPath {
 }
 
 /**
- * The raw-data resources by the first segment of their paths (`/events/:start/:end/:period/:phone`), for
- * GET and HEAD requests whose path has the resource's shape in plain segments: none empty, nothing
- * percent-encoded, the first in any letter case, one trailing slash allowed, as the router matches
- * them. Those are served with the params the router would give; every other request goes on to the router.
+ * The raw-data resources by the segment of their paths after /api/ (`events` of
+ * `/events/:start/:end/:period/:phone`), for GET and HEAD requests whose path has the resource's shape
+ * in plain segments: none empty, nothing percent-encoded, `/api/` and the name as the router matches
+ * them, one trailing slash allowed. Those are served with the params the router would give, their errors
+ * held to the contract's statuses as the router's are; every other request goes on.
  */
 class DataPaths {
   private readonly byName = new Map<string, DataPath>();
+  private readonly heldToContract = contractStatuses();
 
   add(pattern: string, route: IRoute, serve: RequestHandler): void {
     const [, name, ...params] = pattern.split('/');
@@ -104,17 +117,22 @@ class DataPaths {
       return;
     }
     req.route = found.route;
-    found.serve(req, res, next);
+    found.serve(req, res, (error?: unknown) => {
+      if (error === undefined) next();
+      else this.heldToContract(error, req, res, next);
+    });
   };
 
   private match(req: Request): DataPath | undefined {
-    const segments = req.path.split('/');
-    if (segments.length > 3 && segments[segments.length - 1] === '') segments.pop();
-    const found = this.byName.get(String(segments[1]).toLowerCase());
-    if (found === undefined || segments.length !== found.paramNames.length + 2) return undefined;
+    const path = req.path;
+    if (!path.startsWith(`${API_PATH}/`)) return undefined;
+    const segments = path.split('/');
+    if (segments.length > 4 && segments[segments.length - 1] === '') segments.pop();
+    const found = this.byName.get(String(segments[2]).toLowerCase());
+    if (found === undefined || segments.length !== found.paramNames.length + 3) return undefined;
     const params: Record<string, string> = {};
     for (let index = 0; index < found.paramNames.length; index += 1) {
-      const segment = segments[index + 2] as string;
+      const segment = segments[index + 3] as string;
       if (segment === '' || segment.includes('%')) return undefined;
       params[found.paramNames[index] as string] = segment;
     }
