@@ -1,3 +1,5 @@
+import type * as AppModule from '../src/app';
+import type * as AppMetricsModule from '../src/operations/app-metrics';
 import type * as CompositionRoot from '../src/composition-root';
 import type * as ConfigModule from '../src/config/config';
 import type * as LoggerModule from '../src/logger';
@@ -13,11 +15,13 @@ export const compiled = <Module>(name: string): Promise<Module> => import(`../di
 
 /** What every bench server process needs to serve the app: its compiled modules, loaded once. */
 export async function serverModules() {
-  const [{ composeApp }, { loadConfig }, { createLogger }, { listen, listenOptions }] = await Promise.all([
+  const [{ composeApp, composeServices }, { createApp }, { createAppMetrics }, { loadConfig }, { createLogger }, { listen, listenOptions }] = await Promise.all([
     compiled<typeof CompositionRoot>('composition-root'),
+    compiled<typeof AppModule>('app'),
+    compiled<typeof AppMetricsModule>('operations/app-metrics'),
     compiled<typeof ConfigModule>('config/config'),
     compiled<typeof LoggerModule>('logger'),
     compiled<typeof ListenModule>('listen'),
   ]);
-  return { composeApp, loadConfig, createLogger, listen, listenOptions };
+  return { composeApp, composeServices, createApp, createAppMetrics, loadConfig, createLogger, listen, listenOptions };
 }

@@ -10,7 +10,7 @@ import { answersFile, bodyBytes, captureAnswer } from './answers';
 import { alternateRounds, checkGenerator, checkLine, type GeneratorCheck, type Measured } from './load';
 import { logFilePath, logWritten, startServerProcess } from './processes';
 import { compare, type Comparison } from './rounds';
-import type { EventServers, Target } from './servers';
+import { ALL_PIECES, PIECES, type EventServers, type Piece, type Target } from './servers';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
 import { ensureLoadTools, prepareLoad, SERVER_CORE } from './wrk';
@@ -22,6 +22,11 @@ export interface EventTrackerFigures {
   /** Requests per second of each target against the plain route sending the same bytes. */
   readonly year: { readonly small: Comparison; readonly large: Comparison; readonly uncached: Comparison };
   readonly week: Comparison;
+  /**
+   * The 8-day query with each piece of the fixed cost taken out, then all of them: against the baseline,
+   * and the app with it (`share`: the ratio full / without, below 1 by the piece's part of a request).
+   */
+  readonly weekWithout: Readonly<Record<Piece | typeof ALL_PIECES, { readonly against: Comparison; readonly share: Comparison }>>;
   /** Large history against small: 1 when the cost does not depend on the number of calls. */
   readonly largeOverSmall: Comparison;
   /** The generator against the fastest server, per answer. */
@@ -47,6 +52,7 @@ export async function measureEventTracker(log: Log): Promise<EventTrackerFigures
     const ceiling = await startServerProcess<{ url: string }>('bench/ceiling-server.ts', { args: [file], core: SERVER_CORE });
     others.push(ceiling);
     const measured = (target: { url: string; headers?: Record<string, string> }): Measured => ({ load: prepareLoad(target, settings.connections) });
+    const withoutNames = [...PIECES, ALL_PIECES] as const;
     // In this order, each figure of record (large, week) runs right after its baseline.
     const targets = {
       yearBaseline: measured({ url: baseline.info.url + year.path }),
@@ -56,6 +62,10 @@ export async function measureEventTracker(log: Log): Promise<EventTrackerFigures
       yearCeiling: measured(authorized({ url: ceiling.info.url + year.path, authorization: year.large.authorization })),
       weekBaseline: measured({ url: baseline.info.url + week.path }),
       week: measured(authorized(week.large)),
+      ...(Object.fromEntries(withoutNames.map((name) => [`without ${name}`, measured(authorized(week.without[name]))])) as Record<
+        `without ${(typeof withoutNames)[number]}`,
+        Measured
+      >),
       weekCeiling: measured(authorized({ url: ceiling.info.url + week.path, authorization: week.large.authorization })),
     };
     const { rates, leftOut } = await alternateRounds(targets, log);
@@ -70,6 +80,12 @@ export async function measureEventTracker(log: Log): Promise<EventTrackerFigures
         uncached: compare(rates.uncached, rates.yearBaseline),
       },
       week: compare(rates.week, rates.weekBaseline),
+      weekWithout: Object.fromEntries(
+        withoutNames.map((name) => {
+          const rate = rates[`without ${name}`];
+          return [name, { against: compare(rate, rates.weekBaseline), share: compare(rates.week, rate) }];
+        }),
+      ) as EventTrackerFigures['weekWithout'],
       largeOverSmall: compare(rates.large, rates.small),
       checks: [
         checkGenerator(`event tracker, one year ALL (${kB(bodyBytes(yearAnswer))})`, rates.yearCeiling, {
@@ -81,6 +97,7 @@ export async function measureEventTracker(log: Log): Promise<EventTrackerFigures
         checkGenerator(`event tracker, 8 days one number (${kB(bodyBytes(weekAnswer))})`, rates.weekCeiling, {
           'plain Express route': rates.weekBaseline,
           'event tracker': rates.week,
+          ...Object.fromEntries(withoutNames.map((name) => [`event tracker without ${name}`, rates[`without ${name}`]])),
         }),
       ],
       leftOut,
@@ -104,6 +121,9 @@ function summary(figures: EventTrackerFigures): string[] {
     `query ${servers.week.path} (8 day periods, one number, ${figures.weekBytes} bytes):`,
     `  plain Express route, same bytes: ${week.baseline.toFixed(0)} req/s (baseline 1.00)`,
     line(`event tracker, ${servers.largeCalls} calls stored`, week),
+    ...Object.entries(figures.weekWithout).map(
+      ([name, { against, share }]) => `${line(`  without ${name}`, against)}; the app with it: ${share.ratio.toFixed(2)} of the app without`,
+    ),
     `server heap after loading both histories: ${servers.heapMiB} MiB`,
     ...figures.checks.map(checkLine),
     ...figures.leftOut.map((round) => `left out: ${round}`),

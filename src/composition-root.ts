@@ -159,9 +159,17 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
   };
 }
 
+/**
+ * The services of a configuration over the given dependencies, the rest decided as at start: what
+ * composeApp serves, and what a benchmark takes pieces out of (bench/servers.ts).
+ */
+export function composeServices(config: Config, given: GivenDependencies): AppServices {
+  return createServices(config, { ...processDependencies(config, given), store: given.store });
+}
+
 /** The app of a configuration over the given dependencies, the rest decided as at start: what tests and benchmarks serve. */
 export function composeApp(config: Config, given: GivenDependencies): Express {
-  return createApp(createServices(config, { ...processDependencies(config, given), store: given.store }));
+  return createApp(composeServices(config, given));
 }
 
 export interface Started {
