@@ -12,7 +12,8 @@ import { renderError } from './http/representation/representation';
 import { answerStalledBodies } from './http/connection-guards/stalled-body';
 import { apiReferenceRouter, type ApiReference } from './openapi/reference-router';
 import { mountMetrics } from './operations/metrics-route';
-import { mountProbes } from './operations/probes';
+import { isProbeRequest, mountProbes } from './operations/probes';
+import { requestEdge } from './http/request-edge/request-edge';
 import { requestMetrics } from './operations/request-metrics';
 import type { OperationsServices } from './operations/services';
 import { API_PATH, reportingApi, type ReportingServices } from './reporting/router';
@@ -49,22 +50,24 @@ export function createApp(services: AppServices): Express {
   app.set('env', 'production');
   app.set('trust proxy', services.trustProxy);
   if (services.movableClock !== undefined) app.use(clockDateHeader(services.movableClock));
-  // Metrics see every request; the probes come before the access log, which would drown in them (src/operations/probes.ts).
-  app.use(requestMetrics(app, services.operations.metrics));
-  mountProbes(app, services.operations.readiness);
-  app.use(accessLog(services.logger));
-  mountMetrics(app, services.operations.scrape);
   const isSoapPath = soapPathMatcher(services.survey);
+  // Metrics see every request, the access log all but the probes', which would drown it (src/operations/probes.ts).
   app.use(
-    answerStalledBodies((req, res, reason) => {
-      const stalled = reason.kind === 'idle' ? errors.bodyStalled(reason.seconds) : errors.bodyTooSlow(reason.bytesPerSecond, reason.windowSeconds);
-      if (isSoapPath(req.path)) sendSoapFault(res, stalled);
-      // The path as sent: a router the request is inside has taken its mount path off req.path.
-      else res.send(renderError(req, res, isReportingPath(req.baseUrl + req.path) ? withinContractStatuses(stalled) : stalled));
-    }),
+    requestEdge([
+      requestMetrics(app, services.operations.metrics),
+      accessLog(services.logger, isProbeRequest),
+      answerStalledBodies((req, res, reason) => {
+        const stalled = reason.kind === 'idle' ? errors.bodyStalled(reason.seconds) : errors.bodyTooSlow(reason.bytesPerSecond, reason.windowSeconds);
+        if (isSoapPath(req.path)) sendSoapFault(res, stalled);
+        // The path as sent: a router the request is inside has taken its mount path off req.path.
+        else res.send(renderError(req, res, isReportingPath(req.baseUrl + req.path) ? withinContractStatuses(stalled) : stalled));
+      }),
+    ]),
   );
   const reporting = reportingApi(services.reporting);
   app.use(reporting.dataRequests);
+  mountProbes(app, services.operations.readiness);
+  mountMetrics(app, services.operations.scrape);
   app.use(API_PATH, reporting.router);
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
   if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));

@@ -1,4 +1,4 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import { getOnlyAtMountPath } from '../http/get-only-router/get-only-router';
 import { liveness } from './health';
 import type { Readiness } from './readiness';
@@ -14,14 +14,27 @@ function readinessRoute(readiness: Readiness): RequestHandler {
   };
 }
 
+const LIVENESS_PATH = '/healthz';
+const READINESS_PATH = '/readyz';
+
 /**
- * The load balancer's probes, GET /healthz (liveness) and GET /readyz (readiness). Mounted outside every
- * rate-limit group and authentication, and before the access log: a load balancer asks every few seconds
- * per instance, and those lines would bury the requests the log is for (the readiness checks log their
- * own changes of state; the request metrics count the probes). Each at its own mount path, so that every
- * other request passes them by a path comparison rather than through a router.
+ * Whether the probes answer the request's path: one of theirs, in any letter case, with or without a
+ * trailing slash, as their mounts match it. The access log leaves those requests out: a load balancer
+ * asks every few seconds per instance, and those lines would bury the requests the log is for (the
+ * readiness checks log their own changes of state; the request metrics count the probes).
+ */
+export function isProbeRequest(req: Request): boolean {
+  const path = req.path.toLowerCase();
+  const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return bare === LIVENESS_PATH || bare === READINESS_PATH;
+}
+
+/**
+ * The load balancer's probes, GET /healthz (liveness) and GET /readyz (readiness), outside every
+ * rate-limit group and authentication. Each at its own mount path, so that every other request passes
+ * them by a path comparison rather than through a router.
  */
 export function mountProbes(app: Express, readiness: Readiness): void {
-  app.use('/healthz', getOnlyAtMountPath([liveness()]));
-  app.use('/readyz', getOnlyAtMountPath([readinessRoute(readiness)]));
+  app.use(LIVENESS_PATH, getOnlyAtMountPath([liveness()]));
+  app.use(READINESS_PATH, getOnlyAtMountPath([readinessRoute(readiness)]));
 }

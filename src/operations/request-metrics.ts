@@ -1,4 +1,5 @@
-import type { Express, RequestHandler, Response } from 'express';
+import type { Express, Response } from 'express';
+import type { RequestStep } from '../http/request-edge/request-edge';
 import { performance } from 'node:perf_hooks';
 import { UNKNOWN_ROUTE, type AppMetrics } from './app-metrics';
 import { routePatterns } from './route-patterns';
@@ -16,7 +17,7 @@ interface TimedRequest {
  * when the answer ends and becomes the latency exemplar, so a slow bucket in Prometheus leads to the
  * very log line of its request. One listener function for every response, as the access log does.
  */
-export function requestMetrics(app: Express, metrics: Pick<AppMetrics, 'requestFinished'>): RequestHandler {
+export function requestMetrics(app: Express, metrics: Pick<AppMetrics, 'requestFinished'>): RequestStep {
   const routePattern = routePatterns(app);
   function recordRequest(this: Response): void {
     const req = this.req;
@@ -24,9 +25,8 @@ export function requestMetrics(app: Express, metrics: Pick<AppMetrics, 'requestF
     const seconds = (performance.now() - started) / 1000;
     metrics.requestFinished(routePattern(req) ?? UNKNOWN_ROUTE, req.method, this.writableFinished ? this.statusCode : 'aborted', seconds, req.id);
   }
-  return (req, res, next) => {
+  return (req, res) => {
     (req as TimedRequest)[STARTED] = performance.now();
     res.on('close', recordRequest);
-    next();
   };
 }

@@ -1,7 +1,8 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ERROR_CODE_HEADER } from '../representation/representation';
+import type { RequestStep } from '../request-edge/request-edge';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -64,21 +65,22 @@ function accessLine(req: Request, res: Response): Record<string, unknown> {
  * causes are logged where they were caught); `request aborted` at warn when the client went away first.
  * The line is built only when the logger would write it; a logger that writes neither level costs a
  * UUID per request and no listener. The listener is one function for every response ('close' comes once
- * per response, so `on` needs no once-wrapper).
+ * per response, so `on` needs no once-wrapper). The requests `unlogged` names (the probes') get neither
+ * an id nor a line.
  */
-export function accessLog(logger: Logger): RequestHandler {
+export function accessLog(logger: Logger, unlogged: (req: Request) => boolean): RequestStep {
   function logAccess(this: Response): void {
     const finished = this.writableFinished;
     const level = finished && this.statusCode < 500 ? 'info' : 'warn';
     if (logger.isLevelEnabled(level)) logger[level](accessLine(this.req, this), finished ? 'request completed' : 'request aborted');
   }
-  return (req, res, next) => {
+  return (req, res) => {
+    if (unlogged(req)) return;
     req.id = randomUUID();
     res.setHeader('X-Request-Id', req.id);
     if (logger.isLevelEnabled('warn')) {
       req.receivedAt = Date.now();
       res.on('close', logAccess);
     }
-    next();
   };
 }

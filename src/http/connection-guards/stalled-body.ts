@@ -1,4 +1,5 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
+import type { RequestStep } from '../request-edge/request-edge';
 
 /**
  * What listen.ts emits, with a StallReason, on a request whose body stopped arriving for the idle
@@ -24,7 +25,7 @@ export function wasAnsweredAsStalled(req: Request): boolean {
  * The listener is made once and added with `on`: a second STALLED finds the answer sent and ends the
  * connection, as an unheard one would.
  */
-export function answerStalledBodies(answer: (req: Request, res: Response, reason: StallReason) => void): RequestHandler {
+export function answerStalledBodies(answer: (req: Request, res: Response, reason: StallReason) => void): RequestStep {
   function onStalled(this: Request, reason: StallReason): void {
     const res = this.res as Response;
     if (res.headersSent) {
@@ -35,8 +36,7 @@ export function answerStalledBodies(answer: (req: Request, res: Response, reason
     res.set('Connection', 'close');
     answer(this, res, reason);
   }
-  return (req, _res, next) => {
+  return (req) => {
     req.on(STALLED, onStalled);
-    next();
   };
 }
