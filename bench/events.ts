@@ -10,7 +10,7 @@ import { answersFile, bodyBytes, captureAnswer } from './answers';
 import { alternateRounds, checkGenerator, checkLine, type GeneratorCheck, type Measured } from './load';
 import { logFilePath, logWritten, startServerProcess } from './processes';
 import { compare, type Comparison } from './rounds';
-import { ALL_PIECES, PIECES, type EventServers, type Piece, type Target } from './servers';
+import { ALL_PIECES, PIECES, type EventServers, type Target } from './servers';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
 import { ensureLoadTools, prepareLoad, SERVER_CORE } from './wrk';
@@ -26,7 +26,7 @@ export interface EventTrackerFigures {
    * The 8-day query with each piece of the fixed cost taken out, then all of them: against the baseline,
    * and the app with it (`share`: the ratio full / without, below 1 by the piece's part of a request).
    */
-  readonly weekWithout: Readonly<Record<Piece | typeof ALL_PIECES, { readonly against: Comparison; readonly share: Comparison }>>;
+  readonly weekWithout: Readonly<Record<(typeof PIECES)[number] | typeof ALL_PIECES, { readonly against: Comparison; readonly share: Comparison }>>;
   /** Large history against small: 1 when the cost does not depend on the number of calls. */
   readonly largeOverSmall: Comparison;
   /** The generator against the fastest server, per answer. */

@@ -7,10 +7,9 @@
  * their URLs; the baseline and the generator's ceiling are processes of their own
  * (plain-express-server.ts, ceiling-server.ts).
  */
-import type { RequestHandler } from 'express';
-import type { AppServices } from '../src/app';
 import { credentialsFor, PHONES, storeWithCalls } from './bench-account';
 import { serverModules } from './compiled';
+import { appWithout, type Piece } from './pieces';
 import { announce } from './processes';
 import { settings } from './settings';
 
@@ -19,9 +18,8 @@ export interface Target {
   readonly authorization: string;
 }
 
-/** The pieces of a kept report's fixed cost that a bench can take out, each by a stand-in of the same interface. */
-export const PIECES = ['access log lines', 'request metrics', 'data rate limit', 'credential check'] as const;
-export type Piece = (typeof PIECES)[number];
+/** The pieces of a kept report's fixed cost taken out in turn (bench/pieces.ts), then all of them. */
+export const PIECES = ['access log lines', 'request metrics', 'data rate limit', 'credential check'] as const satisfies readonly Piece[];
 export const ALL_PIECES = 'all four';
 
 export interface EventServers {
@@ -31,14 +29,15 @@ export interface EventServers {
   /** One year by day, every number merged. */
   readonly year: { readonly path: string; readonly small: Target; readonly large: Target; readonly uncached: Target };
   /** Eight days by day, one number; `without`: the app with a piece taken out, or all of them. */
-  readonly week: { readonly path: string; readonly large: Target; readonly without: Readonly<Record<Piece | typeof ALL_PIECES, Target>> };
+  readonly week: { readonly path: string; readonly large: Target; readonly without: Readonly<Record<(typeof PIECES)[number] | typeof ALL_PIECES, Target>> };
 }
 
 const YEAR = '/api/events/20250101/20251231/day/ALL';
 const WEEK = `/api/events/20250106/20250113/day/${PHONES[0]}`;
 
 async function main(): Promise<void> {
-  const { composeApp, composeServices, createApp, createAppMetrics, loadConfig, listen, listenOptions } = await serverModules();
+  const modules = await serverModules();
+  const { composeApp, loadConfig, listen, listenOptions } = modules;
   const variables = { DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000', LOG_LEVEL: settings.serverLogLevel };
   const config = loadConfig(variables);
   const uncachedConfig = loadConfig({ ...variables, REPORT_CACHE_BYTES: '0' });
@@ -46,37 +45,16 @@ async function main(): Promise<void> {
   const large = await storeWithCalls(settings.eventsHistoryDays, 100);
   global.gc?.();
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 1048576);
-  const serve = async (app: ReturnType<typeof createApp>) => {
+  const serve = async (app: ReturnType<typeof composeApp>) => {
     const { url } = await listen(app, '127.0.0.1', 0, listenOptions(config.server));
     return { url, authorization: await credentialsFor(url) };
   };
   /** The app as `npm start` composes it, logging at the configuration's LOG_LEVEL to standard output. */
   const app = (store: typeof small.store, appConfig = config) => serve(composeApp(appConfig, { store }));
-
   const account = await large.store.accounts.find('dev:bench');
-  if (account === undefined) throw new Error('the bench account is missing');
-  const passThrough: RequestHandler = (_req, _res, next) => next();
-  /** The app over the large history with the pieces taken out: no access line built or written (LOG_LEVEL=warn), ... */
-  const without = (pieces: readonly Piece[]) => {
-    const has = (piece: Piece) => !pieces.includes(piece);
-    const services: AppServices = composeServices(has('access log lines') ? config : loadConfig({ ...variables, LOG_LEVEL: 'warn' }), {
-      store: large.store,
-      ...(has('request metrics') ? {} : { metrics: { ...createAppMetrics(), requestFinished: () => undefined } }),
-    });
-    const { limits, credentials } = services.reporting;
-    return serve(
-      createApp({
-        ...services,
-        reporting: {
-          ...services.reporting,
-          limits: has('data rate limit') ? limits : { ...limits, data: passThrough },
-          credentials: has('credential check') ? credentials : { ...credentials, verify: () => Promise.resolve(account) },
-        },
-      }),
-    );
-  };
+  const without = (pieces: readonly Piece[]) => serve(appWithout({ modules, variables, store: large.store, account }, pieces));
   const [smallApp, largeApp, uncachedApp] = [await app(small.store), await app(large.store), await app(large.store, uncachedConfig)];
-  const withoutEach = {} as Record<Piece | typeof ALL_PIECES, Target>;
+  const withoutEach = {} as Record<(typeof PIECES)[number] | typeof ALL_PIECES, Target>;
   for (const piece of PIECES) withoutEach[piece] = await without([piece]);
   withoutEach[ALL_PIECES] = await without(PIECES);
   const at = (target: Target, path: string): Target => ({ url: target.url + path, authorization: target.authorization });

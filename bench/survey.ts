@@ -26,7 +26,7 @@ import { logFilePath, logWritten, startServerProcess } from './processes';
 import { compare, median, type Comparison } from './rounds';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
-import type { SurveyServer } from './survey-servers';
+import { ALL_SURVEY_PIECES, SURVEY_PIECES, type SurveyServer } from './survey-servers';
 import { ensureLoadTools, prepareLoad, SERVER_CORE } from './wrk';
 
 const BIG_REQUESTS = Number(process.env.BIG_REQUESTS ?? 5);
@@ -146,6 +146,11 @@ export interface SvcEvalFigures extends Comparison {
   /** Bytes of the envelope POSTed and of the app's answer. */
   readonly envelopeBytes: number;
   readonly answerBytes: number;
+  /**
+   * With each piece of a call's fixed cost taken out, then all of them: against the baseline, and the app
+   * with it (`share`: the ratio full / without, below 1 by the piece's part of a call).
+   */
+  readonly without: Readonly<Record<(typeof SURVEY_PIECES)[number] | typeof ALL_SURVEY_PIECES, { readonly against: Comparison; readonly share: Comparison }>>;
   readonly check: GeneratorCheck;
   readonly leftOut: readonly string[];
 }
@@ -167,8 +172,17 @@ export async function measureSvcEval(log: Log): Promise<SvcEvalFigures> {
     const ceiling = await startServerProcess<{ url: string }>('bench/ceiling-server.ts', { args: [answersFile([answer])], core: SERVER_CORE });
     others.push(ceiling);
     const page = (url: string) => ({ load: prepareLoad({ url, headers, body: PAGE }, settings.connections) });
+    const withoutNames = [...SURVEY_PIECES, ALL_SURVEY_PIECES] as const;
     const { rates, leftOut } = await alternateRounds(
-      { soapOnly: page(baseline.info.url), survey: page(app.info.survey), ceiling: page(ceiling.info.url + answer.path) },
+      {
+        soapOnly: page(baseline.info.url),
+        survey: page(app.info.survey),
+        ...(Object.fromEntries(withoutNames.map((name) => [`without ${name}`, page(app.info.without[name])])) as Record<
+          `without ${(typeof withoutNames)[number]}`,
+          ReturnType<typeof page>
+        >),
+        ceiling: page(ceiling.info.url + answer.path),
+      },
       log,
     );
     log(logWritten(appLog));
@@ -176,9 +190,13 @@ export async function measureSvcEval(log: Log): Promise<SvcEvalFigures> {
       ...compare(rates.survey, rates.soapOnly),
       envelopeBytes: Buffer.byteLength(PAGE),
       answerBytes: bodyBytes(answer),
+      without: Object.fromEntries(
+        withoutNames.map((name) => [name, { against: compare(rates[`without ${name}`], rates.soapOnly), share: compare(rates.survey, rates[`without ${name}`]) }]),
+      ) as SvcEvalFigures['without'],
       check: checkGenerator(`svcEval (the app's answer, ${bodyBytes(answer)} B)`, rates.ceiling, {
         'soap package only': rates.soapOnly,
         'this server': rates.survey,
+        ...Object.fromEntries(withoutNames.map((name) => [`this server without ${name}`, rates[`without ${name}`]])),
       }),
       leftOut,
     };
@@ -236,6 +254,10 @@ if (require.main === module) {
       `  server built only from the soap package, same WSDL: ${svcEvalFigure.baseline.toFixed(0)} calls/s (baseline 1.00)`,
       `  this server (SOAP parse, session, cookie, rate limit, access log at LOG_LEVEL=${settings.serverLogLevel} into a file): ` +
         `${svcEvalFigure.measured.toFixed(0)} calls/s (${svcEvalFigure.ratio.toFixed(2)} of baseline)`,
+      ...Object.entries(svcEvalFigure.without).map(
+        ([name, { against, share }]) =>
+          `    without ${name}: ${against.measured.toFixed(0)} calls/s (${against.ratio.toFixed(2)} of baseline); the app with it: ${share.ratio.toFixed(2)} of the app without`,
+      ),
       checkLine(svcEvalFigure.check),
       ...svcEvalFigure.leftOut.map((round) => `left out: ${round}`),
       ...(await bigBodyDelays()),

@@ -16,6 +16,8 @@ function readinessRoute(readiness: Readiness): RequestHandler {
 
 const LIVENESS_PATH = '/healthz';
 const READINESS_PATH = '/readyz';
+/** With its trailing slash. */
+const LONGEST_PROBE_PATH = Math.max(LIVENESS_PATH.length, READINESS_PATH.length) + 1;
 
 /**
  * Whether the probes answer the request's path: one of theirs, in any letter case, with or without a
@@ -24,8 +26,11 @@ const READINESS_PATH = '/readyz';
  * readiness checks log their own changes of state; the request metrics count the probes).
  */
 export function isProbeRequest(req: Request): boolean {
-  const path = req.path.toLowerCase();
-  const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const path = req.path;
+  // Every request asks; the length rules out nearly all of them before any string is made.
+  if (path.length > LONGEST_PROBE_PATH) return false;
+  const lower = path.toLowerCase();
+  const bare = lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
   return bare === LIVENESS_PATH || bare === READINESS_PATH;
 }
 
