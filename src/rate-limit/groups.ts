@@ -60,7 +60,9 @@ function limitGroup(
       refusals.refused(name);
       next(errors.rateLimited());
     },
-    validate: { trustProxy: false, xForwardedForHeader: false },
+    // singleCount keeps every request in a WeakMap to catch one counted twice by a store, an allocation on
+    // every request of every group; rate-limits.test.ts checks the counts themselves.
+    validate: { trustProxy: false, xForwardedForHeader: false, singleCount: false },
     passOnStoreError: failOpen,
     logger: {
       error: (error, message) => logger.error({ err: error, limitGroup: name }, message ?? 'rate limit counters failed'),
