@@ -61,9 +61,9 @@ export function resourceRoute<Query extends RangeQuery, Report>(
       report = kept ?? (await buildReport(steps, account, query, scope, format));
       if (kept === undefined) reports.set(key, report);
     }
-    // The kept headers go straight to Node: nothing before this handler sets the status or Vary, and the
-    // content type is final, where Express's helpers would check and parse them again on every request.
-    // With the ETag set, Express's send computes no tag.
+    // The kept headers and bytes go straight to Node: nothing before this handler sets the status or Vary,
+    // the content type is final and the entity tag kept, where Express's send would check and parse them
+    // again on every request (and answer If-None-Match its own way, see if-none-match.ts).
     res.setHeader('Vary', 'Accept');
     res.setHeader('ETag', report.etag);
     if (namesEntity(req.headers['if-none-match'], report.etag)) {
@@ -73,6 +73,7 @@ export function resourceRoute<Query extends RangeQuery, Report>(
     }
     res.statusCode = 200;
     res.setHeader('Content-Type', report.contentType);
-    res.send(report.body);
+    res.setHeader('Content-Length', report.body.length);
+    res.end(req.method === 'HEAD' ? undefined : report.body);
   };
 }

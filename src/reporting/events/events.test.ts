@@ -180,6 +180,9 @@ describe('GET /api/events: periods in the account time zone', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.text).toBeUndefined();
+    const get = await events('20180201/20180201/day/ALL');
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(get.text)));
+    expect(response.headers.etag).toBe(get.headers.etag);
   });
 
   test.each([
