@@ -21,10 +21,14 @@ export class AlignedWindowStore implements RateLimitStore {
     return Math.floor(this.clock.now() / this.windowMs) * this.windowMs;
   }
 
+  /** The end of the window of the last count, as express-rate-limit takes it: one Date a window, not one a request. */
+  private windowEnd = new Date(0);
+
   async increment(key: string): Promise<IncrementResponse> {
     const windowStart = this.windowStart();
     const totalHits = await this.counters.hit(this.prefix + key, windowStart, this.windowMs);
-    return { totalHits, resetTime: new Date(windowStart + this.windowMs) };
+    if (this.windowEnd.getTime() !== windowStart + this.windowMs) this.windowEnd = new Date(windowStart + this.windowMs);
+    return { totalHits, resetTime: this.windowEnd };
   }
 
   decrement(key: string): Promise<void> {
