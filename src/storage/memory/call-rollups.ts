@@ -1,7 +1,7 @@
 import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep } from '../../domain/call-record';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
-import { addSums, emptyDayTotals, type Sums } from '../day-totals';
-import type { DaySpan, DayTotals, RegionCalls } from '../store';
+import { addSums, DayTotalsTable, emptyDayTotals, type Sums } from '../day-totals';
+import type { DaySpan, RegionCalls } from '../store';
 import { NO_CALLER, type CallHistory, type StoredCall } from './call-history';
 import type { CallerTable } from './caller-table';
 import type { FormItemTable } from './form-item-table';
@@ -61,20 +61,16 @@ export class CallRollups {
     this.byPhone[phone] = undefined;
   }
 
-  dailyTotals(phones: readonly number[], from: EpochDay, to: EpochDay): DayTotals[] {
-    const phoneDays = this.daysOf(phones);
-    const totals: DayTotals[] = [];
-    for (let day = from; day <= to; day += 1) {
-      let sum: MutableTotals | undefined;
-      for (const days of phoneDays) {
+  /** Phone after phone, each phone's days in order: consecutive days stay in the chunk of its index last found. */
+  dailyTotals(phones: readonly number[], from: EpochDay, to: EpochDay): DayTotalsTable {
+    const table = new DayTotalsTable(from, to);
+    for (const days of this.daysOf(phones)) {
+      for (let day = from; day <= to; day += 1) {
         const rollup = days.get(day);
-        if (rollup === undefined) continue;
-        sum ??= emptyDayTotals(day);
-        addSums(sum, rollup.totals);
+        if (rollup !== undefined) table.add(day, rollup.totals);
       }
-      if (sum !== undefined) totals.push(sum);
     }
-    return totals;
+    return table;
   }
 
   distinctCallers(phones: readonly number[], spans: readonly DaySpan[]): number[] {
