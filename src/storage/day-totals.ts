@@ -20,7 +20,7 @@ export const zeroSums = (): Sums => ({
   pageLoadMs: 0,
 });
 
-/** The counters in the order of a DayTotalsTable's columns, which its `add` writes them in. */
+/** The counters in the order of a DayTotalsTable's columns (and of a day's sums in the memory store's chunks). */
 export const COUNTERS = [
   'calls',
   'logEvents',
@@ -34,23 +34,6 @@ export const COUNTERS = [
   'pageLoads',
   'pageLoadMs',
 ] as const satisfies readonly Counter[];
-
-export const emptyDayTotals = (day: EpochDay): Sums & { readonly day: EpochDay } => ({ day, ...zeroSums() });
-
-/** Adds a day's sums to `sum`, field by field rather than over a list of names: this runs for every call stored. */
-export function addSums(sum: Sums, day: Omit<DayTotals, 'day'>): void {
-  sum.calls += day.calls;
-  sum.logEvents += day.logEvents;
-  sum.loops += day.loops;
-  sum.formItems += day.formItems;
-  sum.durationMs += day.durationMs;
-  sum.transfers += day.transfers;
-  sum.transferMs += day.transferMs;
-  sum.jsErrors += day.jsErrors;
-  sum.fetchErrors += day.fetchErrors;
-  sum.pageLoads += day.pageLoads;
-  sum.pageLoadMs += day.pageLoadMs;
-}
 
 /**
  * The totals of every local day from `from` to `to`, a day without calls all zeros: a column of doubles
@@ -74,32 +57,5 @@ export class DayTotalsTable {
   column(counter: Counter): Float64Array {
     const start = COUNTERS.indexOf(counter) * this.days;
     return this.values.subarray(start, start + this.days);
-  }
-
-  /** Adds `sums` to the row of `day`, field by field: this runs for every phone and day of every report. */
-  add(day: EpochDay, sums: Omit<DayTotals, 'day'>): void {
-    const { values, days } = this;
-    let at = day - this.from;
-    values[at] = (values[at] as number) + sums.calls;
-    at += days;
-    values[at] = (values[at] as number) + sums.logEvents;
-    at += days;
-    values[at] = (values[at] as number) + sums.loops;
-    at += days;
-    values[at] = (values[at] as number) + sums.formItems;
-    at += days;
-    values[at] = (values[at] as number) + sums.durationMs;
-    at += days;
-    values[at] = (values[at] as number) + sums.transfers;
-    at += days;
-    values[at] = (values[at] as number) + sums.transferMs;
-    at += days;
-    values[at] = (values[at] as number) + sums.jsErrors;
-    at += days;
-    values[at] = (values[at] as number) + sums.fetchErrors;
-    at += days;
-    values[at] = (values[at] as number) + sums.pageLoads;
-    at += days;
-    values[at] = (values[at] as number) + sums.pageLoadMs;
   }
 }

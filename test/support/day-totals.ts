@@ -1,6 +1,8 @@
-import { COUNTERS, emptyDayTotals, type DayTotalsTable } from '../../src/storage/day-totals';
+import { COUNTERS, zeroSums, type DayTotalsTable, type Sums } from '../../src/storage/day-totals';
 import type { DayTotals, PhoneScope, Store } from '../../src/storage/store';
 import type { EpochDay } from '../../src/time/calendar';
+
+const emptyDayTotals = (day: EpochDay): Sums & { readonly day: EpochDay } => ({ day, ...zeroSums() });
 
 /** A day's totals with every counter not given at 0, as the stores report a day of version-1 calls. */
 export const dayTotals = (given: Partial<DayTotals> & Pick<DayTotals, 'day' | 'calls'>): DayTotals => ({ ...emptyDayTotals(given.day), ...given });
