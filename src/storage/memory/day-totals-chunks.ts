@@ -13,15 +13,21 @@ const WIDTH = COUNTERS.length;
  */
 export class DayTotalsChunks {
   private readonly chunks = new Map<number, Float64Array>();
+  /** Calls arrive mostly in order of time: most of them fall in the chunk of the call before. */
+  private lastChunkNumber = Number.NaN;
+  private lastChunk: Float64Array | undefined;
 
   /** Adds a call's counters to its day. */
   add(day: EpochDay, sums: Readonly<Sums>): void {
     // Arithmetic shift: a local day before 1970 (-1 in a zone west of UTC) falls in chunk -1, at its end.
-    let chunk = this.chunks.get(day >> CHUNK_SHIFT);
+    const chunkNumber = day >> CHUNK_SHIFT;
+    let chunk = chunkNumber === this.lastChunkNumber ? this.lastChunk : this.chunks.get(chunkNumber);
     if (chunk === undefined) {
       chunk = new Float64Array((CHUNK_MASK + 1) * WIDTH);
-      this.chunks.set(day >> CHUNK_SHIFT, chunk);
+      this.chunks.set(chunkNumber, chunk);
     }
+    this.lastChunkNumber = chunkNumber;
+    this.lastChunk = chunk;
     const at = (day & CHUNK_MASK) * WIDTH;
     chunk[at] = (chunk[at] as number) + sums.calls;
     chunk[at + 1] = (chunk[at + 1] as number) + sums.logEvents;
