@@ -40,13 +40,15 @@ function toJsonBytes(report: SeriesReport): Buffer {
   const bound = upperBound(report);
   if (scratch.length < bound && bound <= MAX_SCRATCH_BYTES) scratch = Buffer.allocUnsafe(bound);
   const bytes = bound <= scratch.length ? scratch : Buffer.allocUnsafe(bound);
+  const bytesView = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const keysView = new DataView(report.keys.jsonText.buffer, report.keys.jsonText.byteOffset, report.keys.jsonText.length);
   let at = 0;
   bytes[at++] = OPEN;
   for (let seriesIndex = 0; seriesIndex < report.series.length; seriesIndex += 1) {
     const [name, values] = report.series[seriesIndex] as NamedSeries;
     if (seriesIndex > 0) bytes[at++] = COMMA;
     at += bytes.write(`"${name}":`, at, 'latin1');
-    at = writeSeriesObject(bytes, at, report.keys, values);
+    at = writeSeriesObject(bytes, bytesView, at, report.keys, keysView, values);
   }
   bytes[at++] = CLOSE;
   const body = Buffer.allocUnsafe(at);
@@ -58,18 +60,20 @@ function toJsonBytes(report: SeriesReport): Buffer {
  * `{"<key>":<value>,...}` at `at`; returns the offset after it. A function of its own, called per series:
  * with the loop inline, the writer was entered in the interpreter and optimised on the stack in the loop,
  * and the code after the loop, never run before then, threw the optimised code away on every report.
+ * A key's text (`"1735707600":`, 13 bytes) is copied four bytes at a time through the views, which makes
+ * the writer 1.3-1.6x as fast as copying it byte by byte (in-process comparisons, 2026-11-26, busy machine).
  */
-function writeSeriesObject(bytes: Buffer, at: number, keys: PeriodKeys, values: ArrayLike<number>): number {
+function writeSeriesObject(bytes: Buffer, bytesView: DataView, at: number, keys: PeriodKeys, keysView: DataView, values: ArrayLike<number>): number {
   const keyBytes = keys.jsonText;
   const keyEnds = keys.jsonEnds;
   let next = at;
   bytes[next++] = OPEN;
-  let keyStart = 0;
+  let from = 0;
   for (let index = 0; index < keyEnds.length; index += 1) {
     if (index > 0) bytes[next++] = COMMA;
     const keyEnd = keyEnds[index] as number;
-    for (let from = keyStart; from < keyEnd; from += 1) bytes[next++] = keyBytes[from] as number;
-    keyStart = keyEnd;
+    for (; from + 4 <= keyEnd; from += 4, next += 4) bytesView.setUint32(next, keysView.getUint32(from, true), true);
+    for (; from < keyEnd; from += 1) bytes[next++] = keyBytes[from] as number;
     next = writeJsonNumber(bytes, next, values[index] as number);
   }
   bytes[next++] = CLOSE;
