@@ -14,7 +14,7 @@ function upperBound(report: SeriesReport): number {
   return names + report.series.length * (report.keys.jsonText.length + report.keys.seconds.length * (MAX_NUMBER_BYTES + 1));
 }
 
-/** The largest report whose bytes are written in the kept scratch buffer (a year by day needs 90 kB). */
+/** The largest report whose bytes are written in the kept scratch buffer (a year by day needs 85 kB). */
 const MAX_SCRATCH_BYTES = 1 << 20;
 /**
  * Where a report's JSON is written before its own bytes are copied out, kept across reports: the writer
