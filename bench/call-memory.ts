@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   for (let added = 0; added < calls; added += BATCH) await store.calls.add(nextBatch(Math.min(BATCH, calls - added)));
   const after = liveBytes();
   // Read after measuring, so that the store is certainly alive when the heap is measured.
-  const stored = (await store.calls.dailyTotals(TWENTY_PHONES, 0, 100_000)).reduce((sum, day) => sum + day.calls, 0);
+  const stored = (await store.calls.dailyTotals(TWENTY_PHONES, 0, 100_000)).column('calls').reduce((sum, dayCalls) => sum + dayCalls, 0);
   if (stored !== calls + WARM_UP) throw new Error(`the store holds ${stored} calls, not ${calls + WARM_UP}`);
   const result: CallMemory = {
     version,

@@ -7,7 +7,8 @@
  *   PHP's SoapClient sends (the page of docs/performance.md's svcEval row);
  * - the series JSON written into one buffer (reporting/series/representation.ts, json-number-bytes.ts,
  *   period-keys.ts) against Buffer.from(JSON.stringify(...)), on the event tracker's reports of rows 1
- *   and 2 (one year by day over ALL, eight days of one number) built from the demo generator's calls;
+ *   and 2 (one year by day over ALL, eight days of one number) built from the demo generator's calls, their
+ *   values the Float64Array columns the store's daily totals are read into (storage/day-totals.ts);
  * - domain/instant.ts against luxon and against a regular expression with Date.UTC, on 100,000 different
  *   instants in the forms clients send;
  * - survey/eval-response.ts's envelope written around the answer against xml2js's Builder (the XML writer

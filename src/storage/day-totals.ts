@@ -4,6 +4,8 @@ import type { DayTotals } from './store';
 /** The sums of a day, or of any span of days, without the day. */
 export type Sums = { -readonly [Field in Exclude<keyof DayTotals, 'day'>]: number };
 
+export type Counter = keyof Sums;
+
 export const zeroSums = (): Sums => ({
   calls: 0,
   logEvents: 0,
@@ -18,19 +20,42 @@ export const zeroSums = (): Sums => ({
   pageLoadMs: 0,
 });
 
-export const emptyDayTotals = (day: EpochDay): Sums & { readonly day: EpochDay } => ({ day, ...zeroSums() });
+/** The counters in the order of a DayTotalsTable's columns (and of a day's sums in the memory store's chunks). */
+export const COUNTERS = [
+  'calls',
+  'logEvents',
+  'loops',
+  'formItems',
+  'durationMs',
+  'transfers',
+  'transferMs',
+  'jsErrors',
+  'fetchErrors',
+  'pageLoads',
+  'pageLoadMs',
+] as const satisfies readonly Counter[];
 
-/** Adds a day's sums to `sum`, field by field rather than over a list of names: this runs for every phone and day of every report. */
-export function addSums(sum: Sums, day: Omit<DayTotals, 'day'>): void {
-  sum.calls += day.calls;
-  sum.logEvents += day.logEvents;
-  sum.loops += day.loops;
-  sum.formItems += day.formItems;
-  sum.durationMs += day.durationMs;
-  sum.transfers += day.transfers;
-  sum.transferMs += day.transferMs;
-  sum.jsErrors += day.jsErrors;
-  sum.fetchErrors += day.fetchErrors;
-  sum.pageLoads += day.pageLoads;
-  sum.pageLoadMs += day.pageLoadMs;
+/**
+ * The totals of every local day from `from` to `to`, a day without calls all zeros: a column of doubles
+ * per counter (sums of milliseconds pass 2^32 over a month of calls), in one array, rather than an object
+ * per day, so that a report of a year reads them without making a thousand objects.
+ */
+export class DayTotalsTable {
+  readonly days: number;
+  /** Column after column in the order of COUNTERS, each `days` long, the first row being `from`. */
+  readonly values: Float64Array;
+
+  constructor(
+    readonly from: EpochDay,
+    readonly to: EpochDay,
+  ) {
+    this.days = to - from + 1;
+    this.values = new Float64Array(COUNTERS.length * this.days);
+  }
+
+  /** The counter's value on each day, a view of the table. */
+  column(counter: Counter): Float64Array {
+    const start = COUNTERS.indexOf(counter) * this.days;
+    return this.values.subarray(start, start + this.days);
+  }
 }

@@ -6,7 +6,7 @@ import { migrate } from './postgres/migrate';
 import { MIGRATIONS } from './postgres/migrations';
 import { openPostgresStore } from './postgres/postgres-store';
 import type { Store } from './store';
-import { dayTotals } from '../../test/support/day-totals';
+import { dailyTotals, dayTotals } from '../../test/support/day-totals';
 import { epochDayOf } from '../time/calendar';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../../test/support/services';
 import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
@@ -199,7 +199,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
           page_load_ms: '0',
         },
       ]);
-      expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
+      expect(await dailyTotals(store, ['15550001'], seventh, eighth)).toEqual([
         dayTotals({ day: seventh, calls: 2, logEvents: 10, loops: 1, formItems: 3 }),
       ]);
       expect(await store.calls.distinctCallers(['15550001'], [{ first: seventh, last: eighth }])).toEqual([0]);
@@ -221,7 +221,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
       ]);
       expect(added).toEqual({ inserted: 1, duplicates: 1, unknownPhone: [] });
       const selectionTotals = { ...selection, visits: 2, filled: 1, nomatch: 0, noinput: 0, transfer: 0, disconnect: 0 };
-      expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
+      expect(await dailyTotals(store, ['15550001'], seventh, eighth)).toEqual([
         dayTotals({ day: seventh, calls: 3, logEvents: 10, loops: 1, formItems: 3, durationMs: 30_000 }),
       ]);
       expect(await store.calls.distinctCallers(['15550001'], [{ first: seventh, last: eighth }])).toEqual([1]);
@@ -230,7 +230,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
 
       // In Tokyo the version-1 calls fall on the 8th and the new one, 21:00 there, stays on the 7th.
       await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
-      expect(await store.calls.dailyTotals(['15550001'], seventh, eighth)).toEqual([
+      expect(await dailyTotals(store, ['15550001'], seventh, eighth)).toEqual([
         dayTotals({ day: seventh, calls: 1, durationMs: 30_000 }),
         dayTotals({ day: eighth, calls: 2, logEvents: 10, loops: 1, formItems: 3 }),
       ]);
@@ -281,10 +281,10 @@ describeWithPostgres('PostgreSQL migrations', () => {
         dayTotals({ day: seventh, calls: 3, logEvents: 15, loops: 1, formItems: 4, durationMs: 6000, transfers: 1, transferMs: 2000, jsErrors: 1, fetchErrors: 1, pageLoads: 6, pageLoadMs: 1200 }),
         dayTotals({ day: seventh + 1, calls: 3, logEvents: 7, loops: 2, formItems: 2 }),
       ];
-      expect(await store.calls.dailyTotals(alice, seventh, seventh + 1)).toEqual(days);
-      expect(await store.calls.dailyTotals(['15550001', '15550002'], seventh, seventh + 1)).toEqual(days);
+      expect(await dailyTotals(store, alice, seventh, seventh + 1)).toEqual(days);
+      expect(await dailyTotals(store, ['15550001', '15550002'], seventh, seventh + 1)).toEqual(days);
       await store.calls.add([record({ call_id: 'c9', started_at: '2018-02-08T12:00:00-05:00', log_events: 1 })]);
-      expect(await store.calls.dailyTotals(alice, seventh + 1, seventh + 1)).toEqual([dayTotals({ day: seventh + 1, calls: 4, logEvents: 8, loops: 2, formItems: 2 })]);
+      expect(await dailyTotals(store, alice, seventh + 1, seventh + 1)).toEqual([dayTotals({ day: seventh + 1, calls: 4, logEvents: 8, loops: 2, formItems: 2 })]);
     } finally {
       await store.close();
     }

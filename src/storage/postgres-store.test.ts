@@ -5,6 +5,7 @@ import type { Store } from './store';
 import { epochDayOf } from '../time/calendar';
 import { createTestSchema, describeWithPostgres } from '../../test/support/services';
 import { describeStoreContract } from '../../test/support/store-contract';
+import { dailyTotals } from '../../test/support/day-totals';
 import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
 
 async function openTestStore(): Promise<Store> {
@@ -84,7 +85,7 @@ describeWithPostgres('PostgreSQL', () => {
       const results = await Promise.all(batches.map((batch) => store.calls.add(batch)));
       expect(results.reduce((sum, result) => sum + result.inserted, 0)).toBe(calls.length);
       expect(results.reduce((sum, result) => sum + result.duplicates, 0)).toBe(calls.length * (batches.length - 1));
-      expect((await store.calls.dailyTotals(['15550001'], ...february)).map((totals) => totals.calls)).toEqual([calls.length]);
+      expect((await dailyTotals(store, ['15550001'], ...february)).map((totals) => totals.calls)).toEqual([calls.length]);
       expect(await store.calls.formItemTotals(['15550001'], ...february, 10)).toEqual([counted(texts, calls.length)]);
     });
   });

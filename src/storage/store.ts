@@ -3,6 +3,7 @@ import type { Scenario, ScenarioTarget } from '../admin/scenarios/scenario';
 import type { CallRecord, PathStep } from '../domain/call-record';
 import type { Region } from '../domain/caller-region';
 import type { EpochDay } from '../time/calendar';
+import type { DayTotalsTable } from './day-totals';
 
 /**
  * The storage interface. Every method is asynchronous so that the in-memory store and a networked one
@@ -153,8 +154,8 @@ export interface CallRepository {
    * other.
    */
   add(records: readonly CallRecord[]): Promise<AddCallsResult>;
-  /** Totals per local day for the numbers in scope merged, only for days that have calls, in day order. */
-  dailyTotals(scope: PhoneScope, from: EpochDay, to: EpochDay): Promise<DayTotals[]>;
+  /** Totals per local day from `from` to `to` for the numbers in scope merged; a day without calls is all zeros. */
+  dailyTotals(scope: PhoneScope, from: EpochDay, to: EpochDay): Promise<DayTotalsTable>;
   /**
    * For each span, how many distinct callers the calls of the numbers in scope in it had (calls with no
    * caller are not counted): exact, a caller counted once per span however many days or phones they called.

@@ -1,4 +1,4 @@
-import { ratio, readPeriodTotals } from '../series/period-totals';
+import { ratios, readPeriodTotals } from '../series/period-totals';
 import { countSeries, ratioSeries, seriesBodySchema } from '../series/representation';
 import type { SeriesDefinition } from '../series/series-report';
 
@@ -18,11 +18,11 @@ export const eventsBodySchema = seriesBodySchema('EventTrackerReport', {
 export const eventSeries: SeriesDefinition = async (source) => {
   const periods = await readPeriodTotals(source);
   return [
-    ['calls', periods.map((period) => period.calls)],
-    ['log_events', periods.map((period) => period.logEvents)],
-    ['loops_per_call', periods.map((period) => ratio(period.loops, period.calls))],
-    ['form_items', periods.map((period) => period.formItems)],
-    ['loops', periods.map((period) => period.loops)],
-    ['average_form_items', periods.map((period) => ratio(period.formItems, period.calls))],
+    ['calls', periods.calls],
+    ['log_events', periods.logEvents],
+    ['loops_per_call', ratios(periods.loops, periods.calls)],
+    ['form_items', periods.formItems],
+    ['loops', periods.loops],
+    ['average_form_items', ratios(periods.formItems, periods.calls)],
   ];
 };

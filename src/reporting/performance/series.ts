@@ -1,4 +1,4 @@
-import { ratio, readPeriodTotals } from '../series/period-totals';
+import { ratios, readPeriodTotals } from '../series/period-totals';
 import { countSeries, ratioSeries, seriesBodySchema } from '../series/representation';
 import type { SeriesDefinition } from '../series/series-report';
 
@@ -20,11 +20,11 @@ const MS_PER_SECOND = 1_000;
 export const performanceSeries: SeriesDefinition = async (source) => {
   const periods = await readPeriodTotals(source);
   return [
-    ['calls', periods.map((period) => period.calls)],
-    ['js_errors', periods.map((period) => period.jsErrors)],
-    ['js_errors_per_call', periods.map((period) => ratio(period.jsErrors, period.calls))],
-    ['fetch_errors', periods.map((period) => period.fetchErrors)],
-    ['fetch_errors_per_call', periods.map((period) => ratio(period.fetchErrors, period.calls))],
-    ['average_page_load', periods.map((period) => ratio(period.pageLoadMs, period.pageLoads * MS_PER_SECOND))],
+    ['calls', periods.calls],
+    ['js_errors', periods.jsErrors],
+    ['js_errors_per_call', ratios(periods.jsErrors, periods.calls)],
+    ['fetch_errors', periods.fetchErrors],
+    ['fetch_errors_per_call', ratios(periods.fetchErrors, periods.calls)],
+    ['average_page_load', ratios(periods.pageLoadMs, periods.pageLoads.map((loads) => loads * MS_PER_SECOND))],
   ];
 };

@@ -21,7 +21,7 @@ export const callerProfileSeries: SeriesDefinition = async (source) => {
     source.calls.distinctCallers(source.scope, source.spans),
   ]);
   return [
-    ['calls', periods.map((period) => period.calls)],
+    ['calls', periods.calls],
     ['callers', callers],
   ];
 };

@@ -1,8 +1,28 @@
 import fc from 'fast-check';
+import type { Account } from '../../accounts/account';
+import { COUNTERS, DayTotalsTable, zeroSums, type Sums } from '../../storage/day-totals';
+import type { CallRepository, Store } from '../../storage/store';
+import { epochDayOf, localDayStartSeconds } from '../../time/calendar';
+import { eventSeries } from '../events/series';
+import { performanceSeries } from '../performance/series';
+import type { SeriesQuery } from '../query/params';
+import { PERIODS, periodsOverlapping, WEEK_STARTS } from '../query/periods';
+import { volumeSeries } from '../volume/series';
 import { MAX_NUMBER_BYTES, writeJsonNumber } from './json-number-bytes';
+import { ratio } from './period-totals';
 import { seriesRepresentation } from './representation';
 import { keysOf } from './period-keys';
-import type { NamedSeries } from './series-report';
+import { seriesReporter, type NamedSeries, type SeriesDefinition } from './series-report';
+
+const account = (timeZone: string): Account => ({
+  id: 'dev:plain',
+  tool: 'dev',
+  login: 'plain',
+  passwordHash: 'not used',
+  active: true,
+  timeZone,
+  credentialGeneration: 0,
+});
 
 /** The bytes the writer makes of one number. */
 function written(value: number): string {
@@ -56,6 +76,105 @@ describe('the series JSON written straight into bytes', () => {
         const bytes = representation.jsonBytes?.();
         expect(bytes?.toString('latin1')).toBe(expectedJson(keys, series));
         expect(representation.json()).toBe(expectedJson(keys, series));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** What a series resource names, and how each series is made from a period's sums, written the plain way. */
+const PLAIN_SERIES: ReadonlyArray<readonly [SeriesDefinition, ReadonlyArray<readonly [string, (sums: Sums) => number]>]> = [
+  [
+    eventSeries,
+    [
+      ['calls', (sums) => sums.calls],
+      ['log_events', (sums) => sums.logEvents],
+      ['loops_per_call', (sums) => ratio(sums.loops, sums.calls)],
+      ['form_items', (sums) => sums.formItems],
+      ['loops', (sums) => sums.loops],
+      ['average_form_items', (sums) => ratio(sums.formItems, sums.calls)],
+    ],
+  ],
+  [
+    volumeSeries,
+    [
+      ['calls', (sums) => sums.calls],
+      ['call_minutes', (sums) => ratio(sums.durationMs, 60_000)],
+      ['transfers', (sums) => sums.transfers],
+      ['transfer_minutes', (sums) => ratio(sums.transferMs, 60_000)],
+    ],
+  ],
+  [
+    performanceSeries,
+    [
+      ['calls', (sums) => sums.calls],
+      ['js_errors', (sums) => sums.jsErrors],
+      ['js_errors_per_call', (sums) => ratio(sums.jsErrors, sums.calls)],
+      ['fetch_errors', (sums) => sums.fetchErrors],
+      ['fetch_errors_per_call', (sums) => ratio(sums.fetchErrors, sums.calls)],
+      ['average_page_load', (sums) => ratio(sums.pageLoadMs, sums.pageLoads * 1000)],
+    ],
+  ],
+];
+
+const FIRST_DAY = epochDayOf({ year: 2018, month: 1, day: 1 });
+
+/** A day's sums as the rollups hold them: most days empty, counters from none to many, milliseconds past 2^32 over a month. */
+const daySums = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(zeroSums()) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      calls: fc.integer({ min: 1, max: 5000 }),
+      logEvents: fc.nat(100_000),
+      loops: fc.nat(20_000),
+      formItems: fc.nat(50_000),
+      durationMs: fc.nat(500_000_000),
+      transfers: fc.nat(2000),
+      transferMs: fc.nat(100_000_000),
+      jsErrors: fc.nat(3000),
+      fetchErrors: fc.nat(3000),
+      pageLoads: fc.nat(10_000),
+      pageLoadMs: fc.nat(50_000_000),
+    }),
+  },
+);
+
+describe('a series report read from daily totals and written straight into bytes', () => {
+  test("is byte for byte JSON.stringify of the report made the plain way: an object per day, summed per period, keys ascending", async () => {
+    const query = fc
+      .record({
+        from: fc.integer({ min: FIRST_DAY, max: FIRST_DAY + 4000 }),
+        length: fc.integer({ min: 1, max: 120 }),
+        period: fc.constantFrom(...PERIODS),
+        weekStart: fc.constantFrom(...WEEK_STARTS),
+        timeZone: fc.constantFrom('UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'),
+        resource: fc.integer({ min: 0, max: PLAIN_SERIES.length - 1 }),
+      })
+      .chain((shape) => fc.record({ shape: fc.constant(shape), days: fc.array(daySums, { minLength: shape.length, maxLength: shape.length }) }));
+    await fc.assert(
+      fc.asyncProperty(query, async ({ shape: { from, length, period, weekStart, timeZone, resource }, days }) => {
+        const to = from + length - 1;
+        const table = new DayTotalsTable(from, to);
+        for (const counter of COUNTERS) days.forEach((sums, index) => (table.column(counter)[index] = sums[counter]));
+        const [definition, plainSeries] = PLAIN_SERIES[resource] as (typeof PLAIN_SERIES)[number];
+        const calls = { dailyTotals: () => Promise.resolve(table) } as Partial<CallRepository> as CallRepository;
+        const seriesQuery: SeriesQuery = { from, to, period, phone: 'ALL' };
+        const report = await seriesReporter({ calls } as Store, weekStart, definition)(account(timeZone), seriesQuery, { ownedBy: 'dev:plain' });
+
+        const spans = periodsOverlapping(from, to, period, weekStart);
+        const periodSums = spans.map(({ first, last }) => {
+          const sum = zeroSums();
+          for (let day = first; day <= last; day += 1) for (const counter of COUNTERS) sum[counter] += (days[day - from] as Sums)[counter];
+          return sum;
+        });
+        const plain = Object.fromEntries(
+          plainSeries.map(([name, value]) => [
+            name,
+            Object.fromEntries(spans.map(({ start }, index) => [localDayStartSeconds(start, timeZone), value(periodSums[index] as Sums)])),
+          ]),
+        );
+        expect(seriesRepresentation(report).jsonBytes?.().toString('latin1')).toBe(JSON.stringify(plain));
       }),
       { numRuns: 300 },
     );

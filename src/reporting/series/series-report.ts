@@ -5,7 +5,7 @@ import { periodsOverlapping, type PeriodSpan, type WeekStart } from '../query/pe
 import { periodKeys, type PeriodKeys } from './period-keys';
 
 /** One named series, a value per period, aligned by position with the report's keys. */
-export type NamedSeries = readonly [name: string, values: readonly number[]];
+export type NamedSeries = readonly [name: string, values: ArrayLike<number>];
 
 /** A series resource's answer: period keys (Unix seconds of each period's local start) and its series in order. */
 export interface SeriesReport {

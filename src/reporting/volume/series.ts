@@ -1,4 +1,4 @@
-import { ratio, readPeriodTotals } from '../series/period-totals';
+import { ratios, readPeriodTotals } from '../series/period-totals';
 import { countSeries, ratioSeries, seriesBodySchema } from '../series/representation';
 import type { SeriesDefinition } from '../series/series-report';
 
@@ -18,9 +18,9 @@ const MS_PER_MINUTE = 60_000;
 export const volumeSeries: SeriesDefinition = async (source) => {
   const periods = await readPeriodTotals(source);
   return [
-    ['calls', periods.map((period) => period.calls)],
-    ['call_minutes', periods.map((period) => ratio(period.durationMs, MS_PER_MINUTE))],
-    ['transfers', periods.map((period) => period.transfers)],
-    ['transfer_minutes', periods.map((period) => ratio(period.transferMs, MS_PER_MINUTE))],
+    ['calls', periods.calls],
+    ['call_minutes', ratios(periods.durationMs, MS_PER_MINUTE)],
+    ['transfers', periods.transfers],
+    ['transfer_minutes', ratios(periods.transferMs, MS_PER_MINUTE)],
   ];
 };

@@ -1,18 +1,16 @@
 import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep } from '../../domain/call-record';
 import { localEpochDay, type EpochDay } from '../../time/calendar';
-import { addSums, emptyDayTotals, type Sums } from '../day-totals';
-import type { DaySpan, DayTotals, RegionCalls } from '../store';
+import { DayTotalsTable } from '../day-totals';
+import type { DaySpan, RegionCalls } from '../store';
 import { NO_CALLER, type CallHistory, type StoredCall } from './call-history';
 import type { CallerTable } from './caller-table';
 import type { FormItemTable } from './form-item-table';
 import { DayIndex } from './day-index';
+import { DayTotalsChunks } from './day-totals-chunks';
 import { IntSet } from './int-set';
 
-type MutableTotals = Sums & { readonly day: EpochDay };
-
-/** Everything the reports need of one phone's calls on one local day; what no call of the day had is absent. */
+/** What the reports need of one phone's calls on one local day besides its sums; what no call of the day had is absent. */
 interface DayRollup {
-  readonly totals: MutableTotals;
   /** Caller ids: a report counts distinct callers over any span by a union of these sets. */
   callers?: IntSet;
   /** Calls by region index. */
@@ -28,6 +26,7 @@ interface DayRollup {
  */
 export class CallRollups {
   private readonly byPhone: Array<DayIndex<DayRollup> | undefined> = [];
+  private readonly totalsByPhone: Array<DayTotalsChunks | undefined> = [];
   /** Per caller id, the span count at which it was last counted: a union without a set per report. */
   private seenInSpan = new Uint32Array(0);
   private spanCount = 0;
@@ -39,14 +38,20 @@ export class CallRollups {
   ) {}
 
   add(call: StoredCall, timeZone: string): void {
+    const day = localEpochDay(call.startedAt, timeZone);
+    let totals = this.totalsByPhone[call.phone];
+    if (totals === undefined) {
+      totals = new DayTotalsChunks();
+      this.totalsByPhone[call.phone] = totals;
+    }
+    totals.add(day, call);
+    if (call.caller === NO_CALLER && call.pathLength === 0) return;
     let days = this.byPhone[call.phone];
     if (days === undefined) {
       days = new DayIndex();
       this.byPhone[call.phone] = days;
     }
-    const day = localEpochDay(call.startedAt, timeZone);
-    const rollup = days.getOrAdd(day, () => ({ totals: emptyDayTotals(day) }));
-    addSums(rollup.totals, call);
+    const rollup = days.getOrAdd(day, () => ({}));
     if (call.caller !== NO_CALLER) {
       (rollup.callers ??= new IntSet()).add(call.caller);
       const regions = (rollup.regions ??= new Map<number, number>());
@@ -59,22 +64,13 @@ export class CallRollups {
   /** Drops a phone's rollups, before they are built again from its calls. */
   forget(phone: number): void {
     this.byPhone[phone] = undefined;
+    this.totalsByPhone[phone] = undefined;
   }
 
-  dailyTotals(phones: readonly number[], from: EpochDay, to: EpochDay): DayTotals[] {
-    const phoneDays = this.daysOf(phones);
-    const totals: DayTotals[] = [];
-    for (let day = from; day <= to; day += 1) {
-      let sum: MutableTotals | undefined;
-      for (const days of phoneDays) {
-        const rollup = days.get(day);
-        if (rollup === undefined) continue;
-        sum ??= emptyDayTotals(day);
-        addSums(sum, rollup.totals);
-      }
-      if (sum !== undefined) totals.push(sum);
-    }
-    return totals;
+  dailyTotals(phones: readonly number[], from: EpochDay, to: EpochDay): DayTotalsTable {
+    const table = new DayTotalsTable(from, to);
+    for (const phone of phones) this.totalsByPhone[phone]?.addInto(table);
+    return table;
   }
 
   distinctCallers(phones: readonly number[], spans: readonly DaySpan[]): number[] {

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep, type PathStepCounter } from '../../domain/call-record';
 import type { Region } from '../../domain/caller-region';
+import { DayTotalsTable } from '../day-totals';
 import { isAccountPhones, type CallRepository, type PhoneScope } from '../store';
 import { DAY_LINE, parseDayTotals } from './day-totals-text';
 import { ingestCalls } from './ingest';
@@ -69,14 +70,15 @@ export function postgresCalls(pool: Pool): CallRepository {
     },
     // The reads of reports are named, so that each connection parses and plans them once.
     dailyTotals: async (scope, from, to) => {
-      if (!isAccountPhones(scope) && scope.length === 0) return [];
+      const table = new DayTotalsTable(from, to);
+      if (!isAccountPhones(scope) && scope.length === 0) return table;
       const { rows } = await pool.query<{ days: string | null }>(
         isAccountPhones(scope)
           ? { name: 'account-daily-totals', text: ACCOUNT_DAILY_TOTALS, values: [scope.ownedBy, from, to] }
           : { name: 'daily-totals', text: DAILY_TOTALS, values: [scope, from, to] },
       );
       const days = rows[0]?.days;
-      return days === null || days === undefined ? [] : parseDayTotals(days);
+      return days === null || days === undefined ? table : parseDayTotals(days, table);
     },
     distinctCallers: async (scope, spans) => {
       const phones = await phonesOf(scope);
