@@ -11,7 +11,10 @@
  * - domain/instant.ts against luxon and against a regular expression with Date.UTC, on 100,000 different
  *   instants in the forms clients send;
  * - survey/eval-response.ts's envelope written around the answer against xml2js's Builder (the XML writer
- *   the reporting API's answers use), on the sample handler's answer.
+ *   the reporting API's answers use), on the sample handler's answer;
+ * - domain/plain-call-record.ts against the zod wire schema (parseCallRecord, as the import called it before),
+ *   on the demo generator's records as JSON.parse gives them, version 1 and version 2;
+ * - storage/memory/text-bytes.ts's writeUtf8 against Buffer#write, on the demo's call ids.
  *
  * Each comparison first asserts that every way gives the same result, then warms every way up and runs
  * ROUNDS rounds, each way in turn and at least ROUND_MS long. It prints the median time per operation of
@@ -25,15 +28,18 @@ import { performance } from 'node:perf_hooks';
 import { DateTime } from 'luxon';
 import { Builder } from 'xml2js';
 import { accountId, type Account } from '../src/accounts/account';
+import { parseCallRecord, type CallRecordInput } from '../src/domain/call-record';
 import { parseInstantWithOffset } from '../src/domain/instant';
+import { readPlainCallRecord } from '../src/domain/plain-call-record';
 import { eventSeries } from '../src/reporting/events/series';
 import { parseSeriesQuery } from '../src/reporting/query/params';
 import { phoneScope } from '../src/reporting/query/phone-scope';
 import { seriesRepresentation } from '../src/reporting/series/representation';
 import { seriesReporter, type SeriesReport } from '../src/reporting/series/series-report';
-import { generateDemoCallRecords } from '../src/startup-data/demo/calls';
+import { generateDemoCallRecords, generateDemoCalls } from '../src/startup-data/demo/calls';
 import { mulberry32, type Random } from '../src/startup-data/demo/random';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
+import { writeUtf8 } from '../src/storage/memory/text-bytes';
 import type { Store } from '../src/storage/store';
 import { envelopeReader } from '../src/survey/envelope-reader';
 import { evalResponseEnvelope } from '../src/survey/eval-response';
@@ -325,6 +331,68 @@ function evalResponseComparison(): Comparison {
   };
 }
 
+// 5. Call records: read by hand against the zod wire schema.
+
+const CALL_RECORD_COUNT = 20_000;
+const VERSION_1_FIELDS = ['call_id', 'phone', 'started_at', 'log_events', 'loops', 'form_items'] as const;
+
+/** The demo generator's records as an import's JSON.parse gives them, version 2 as generated or cut to version 1's fields. */
+function parsedRecords(version: 1 | 2): unknown[] {
+  const records: unknown[] = [];
+  for (const wire of generateDemoCalls({ phones: PHONES, days: 90, callsPerDay: 100, seed: 11, timeZone: TIME_ZONE, now: HISTORY_END })) {
+    const fields: Partial<CallRecordInput> = version === 2 ? wire : Object.fromEntries(VERSION_1_FIELDS.map((field) => [field, wire[field]]));
+    records.push(JSON.parse(JSON.stringify(fields)));
+    if (records.length === CALL_RECORD_COUNT) break;
+  }
+  return records;
+}
+
+function callRecordComparison(version: 1 | 2): Comparison {
+  const records = parsedRecords(version);
+  const bySchema = (value: unknown) => {
+    const parsed = parseCallRecord(value);
+    return 'record' in parsed ? parsed.record : undefined;
+  };
+  for (const value of records) {
+    const plain = readPlainCallRecord(value);
+    assert.ok(plain !== undefined, 'the plain reading takes every generated record');
+    assert.deepEqual(plain, bySchema(value));
+  }
+  const readAllWith = (read: (value: unknown) => { logEvents: number } | undefined) => () => {
+    let total = 0;
+    for (const value of records) total += read(value)?.logEvents ?? -1;
+    return total;
+  };
+  return {
+    job: `call record, version ${version} (${CALL_RECORD_COUNT.toLocaleString('en-US')} of the demo's, parsed JSON), per record`,
+    fast: { name: 'readPlainCallRecord', perRun: records.length, run: readAllWith(readPlainCallRecord) },
+    libraries: [{ name: 'the zod wire schema (parseCallRecord)', perRun: records.length, run: readAllWith(bySchema) }],
+  };
+}
+
+// 6. A call id as UTF-8 into the call-id set's buffer: unit by unit against Buffer#write.
+
+function utf8Comparison(): Comparison {
+  const ids = (parsedRecords(1) as { call_id: string }[]).map((record) => record.call_id);
+  const target = Buffer.alloc(1024);
+  const check = Buffer.alloc(1024);
+  for (const id of [...ids, 'é-😀-\u0080']) {
+    const length = writeUtf8(id, target, 0);
+    assert.equal(length, check.write(id, 0, 'utf8'), id);
+    assert.ok(target.subarray(0, length).equals(check.subarray(0, length)), id);
+  }
+  const writeAll = (write: (id: string) => number) => () => {
+    let total = 0;
+    for (const id of ids) total += write(id);
+    return total;
+  };
+  return {
+    job: `call id as UTF-8 (${ids.length.toLocaleString('en-US')} of the demo's, ${ids[0]?.length ?? 0} characters), per id`,
+    fast: { name: 'writeUtf8', perRun: ids.length, run: writeAll((id) => writeUtf8(id, target, 0)) },
+    libraries: [{ name: 'Buffer#write', perRun: ids.length, run: writeAll((id) => target.write(id, 0, 'utf8')) }],
+  };
+}
+
 // The run.
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -342,6 +410,9 @@ async function main(): Promise<void> {
     seriesJsonComparison('event tracker, 8 days by day, one number', await eventReport(store, account, { start: '20250106', end: '20250113', period: 'day', phone: PHONES[0] as string })),
     instantComparison(),
     evalResponseComparison(),
+    callRecordComparison(1),
+    callRecordComparison(2),
+    utf8Comparison(),
   ];
   const figures: Figure[] = [];
   for (const comparison of comparisons) {
