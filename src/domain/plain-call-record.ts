@@ -100,7 +100,6 @@ export function readPlainCallRecord(value: unknown): CallRecord | undefined {
 }
 
 const VERSION_1_FIELDS = 6;
-const PATH_STEP_TEXTS = 4;
 /** The schema's bounds, in code points; a text of at most this many UTF-16 units is within them. */
 const CALL_ID_LENGTH = 200;
 const PATH_TEXT_LENGTH = 500;
@@ -191,42 +190,70 @@ function plainPath(value: unknown): PathStep[] | undefined {
   return steps;
 }
 
-/** A counter of a path step: its value, 0 when absent (the schema's default), or -1 when the schema refuses it. */
-const stepCount = (value: unknown): number => (value === undefined ? 0 : isCount(value) ? value : -1);
+/** A counter of a path step as the schema reads it: -1 when it refuses the value. */
+const stepCount = (value: unknown): number => (isCount(value) ? value : -1);
 
-const present = (value: unknown): number => (value === undefined ? 0 : 1);
-
+/**
+ * One pass over the step's own keys, each value read by its key: a step's counters are often left out, so
+ * steps come in many shapes, and reading each field by name cost twice as much.
+ */
 function plainPathStep(value: unknown): PathStep | undefined {
   if (!isPlainObject(value)) return undefined;
-  const { application, page, form, item } = value;
+  let application: unknown;
+  let page: unknown;
+  let form: unknown;
+  let item: unknown;
+  let visits = 0;
+  let filled = 0;
+  let nomatch = 0;
+  let noinput = 0;
+  let transfer = 0;
+  let disconnect = 0;
+  for (const key in value) {
+    const field = value[key];
+    switch (key) {
+      case 'application':
+        application = field;
+        break;
+      case 'page':
+        page = field;
+        break;
+      case 'form':
+        form = field;
+        break;
+      case 'item':
+        item = field;
+        break;
+      case 'visits':
+        visits = stepCount(field);
+        break;
+      case 'filled':
+        filled = stepCount(field);
+        break;
+      case 'nomatch':
+        nomatch = stepCount(field);
+        break;
+      case 'noinput':
+        noinput = stepCount(field);
+        break;
+      case 'transfer':
+        transfer = stepCount(field);
+        break;
+      case 'disconnect':
+        disconnect = stepCount(field);
+        break;
+      default:
+        return undefined;
+    }
+  }
   if (
     !isStorableIdentifier(application, PATH_TEXT_LENGTH) ||
     !isStorableIdentifier(page, PATH_TEXT_LENGTH) ||
     !isStorableIdentifier(form, PATH_TEXT_LENGTH) ||
-    !isStorableIdentifier(item, PATH_TEXT_LENGTH)
+    !isStorableIdentifier(item, PATH_TEXT_LENGTH) ||
+    Math.min(visits, filled, nomatch, noinput, transfer, disconnect) < 0
   ) {
     return undefined;
   }
-  const step: PathStep = {
-    application,
-    page,
-    form,
-    item,
-    visits: stepCount(value.visits),
-    filled: stepCount(value.filled),
-    nomatch: stepCount(value.nomatch),
-    noinput: stepCount(value.noinput),
-    transfer: stepCount(value.transfer),
-    disconnect: stepCount(value.disconnect),
-  };
-  if (Math.min(step.visits, step.filled, step.nomatch, step.noinput, step.transfer, step.disconnect) < 0) return undefined;
-  const fields =
-    PATH_STEP_TEXTS +
-    present(value.visits) +
-    present(value.filled) +
-    present(value.nomatch) +
-    present(value.noinput) +
-    present(value.transfer) +
-    present(value.disconnect);
-  return keyCount(value) === fields ? step : undefined;
+  return { application, page, form, item, visits, filled, nomatch, noinput, transfer, disconnect };
 }
