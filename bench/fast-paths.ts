@@ -13,8 +13,7 @@
  * - survey/eval-response.ts's envelope written around the answer against xml2js's Builder (the XML writer
  *   the reporting API's answers use), on the sample handler's answer;
  * - domain/plain-call-record.ts against the zod wire schema (parseCallRecord, as the import called it before),
- *   on the demo generator's records as JSON.parse gives them, version 1 and version 2;
- * - storage/memory/text-bytes.ts's writeUtf8 against Buffer#write, on the demo's call ids.
+ *   on the demo generator's records as JSON.parse gives them, version 1 and version 2.
  *
  * Each comparison first asserts that every way gives the same result, then warms every way up and runs
  * ROUNDS rounds, each way in turn and at least ROUND_MS long. It prints the median time per operation of
@@ -39,7 +38,6 @@ import { seriesReporter, type SeriesReport } from '../src/reporting/series/serie
 import { generateDemoCallRecords, generateDemoCalls } from '../src/startup-data/demo/calls';
 import { mulberry32, type Random } from '../src/startup-data/demo/random';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
-import { writeUtf8 } from '../src/storage/memory/text-bytes';
 import type { Store } from '../src/storage/store';
 import { envelopeReader } from '../src/survey/envelope-reader';
 import { evalResponseEnvelope } from '../src/survey/eval-response';
@@ -370,29 +368,6 @@ function callRecordComparison(version: 1 | 2): Comparison {
   };
 }
 
-// 6. A call id as UTF-8 into the call-id set's buffer: unit by unit against Buffer#write.
-
-function utf8Comparison(): Comparison {
-  const ids = (parsedRecords(1) as { call_id: string }[]).map((record) => record.call_id);
-  const target = Buffer.alloc(1024);
-  const check = Buffer.alloc(1024);
-  for (const id of [...ids, 'é-😀-\u0080']) {
-    const length = writeUtf8(id, target, 0);
-    assert.equal(length, check.write(id, 0, 'utf8'), id);
-    assert.ok(target.subarray(0, length).equals(check.subarray(0, length)), id);
-  }
-  const writeAll = (write: (id: string) => number) => () => {
-    let total = 0;
-    for (const id of ids) total += write(id);
-    return total;
-  };
-  return {
-    job: `call id as UTF-8 (${ids.length.toLocaleString('en-US')} of the demo's, ${ids[0]?.length ?? 0} characters), per id`,
-    fast: { name: 'writeUtf8', perRun: ids.length, run: writeAll((id) => writeUtf8(id, target, 0)) },
-    libraries: [{ name: 'Buffer#write', perRun: ids.length, run: writeAll((id) => target.write(id, 0, 'utf8')) }],
-  };
-}
-
 // The run.
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -412,7 +387,6 @@ async function main(): Promise<void> {
     evalResponseComparison(),
     callRecordComparison(1),
     callRecordComparison(2),
-    utf8Comparison(),
   ];
   const figures: Figure[] = [];
   for (const comparison of comparisons) {

@@ -9,10 +9,11 @@ import { parseInstantWithOffset } from './instant';
  * (no surrogate, no control character) and no longer in UTF-16 units than the schema's bound in code points,
  * plain objects only, no field present with the value undefined. `plain-call-record.test.ts` holds it to
  * the schema over generated records, valid and not. Kept for its figure (`npm run bench:fast-paths`,
- * 2026-11-26, the demo's records as JSON.parse gives them, the machine busy): 0.7 µs a version-1 record here
- * against 7.3 µs through the schema (11x; 7.5-17.8x over the rounds), 1.9 µs a version-2 record against
- * 12.8 µs (7.6x); docs/performance-costs.md put the schema at 2.9-3.4 µs of the 7-9 µs an imported
- * version-1 record cost on a quiet machine.
+ * 2026-11-26, 20,000 of the demo's records as JSON.parse gives them, the machine busy): 0.30 µs a
+ * version-1 record here against 3.8 µs through the schema (13x; 6.7-16x over the rounds and 8.4-11x in two
+ * more runs), 2.2 µs a version-2 record (3.3 path steps on average) against 24 µs (11x; 7.6-9.0x in two
+ * more runs). The schema was 2.9-3.4 µs of the 7-9 µs an imported version-1 record cost
+ * (docs/performance-costs.md).
  */
 export function readPlainCallRecord(value: unknown): CallRecord | undefined {
   if (!isPlainObject(value)) return undefined;

@@ -8,7 +8,6 @@ import {
   MAX_TEXT_UNITS,
   MAX_UTF8_BYTES_PER_UNIT,
   tooLongText,
-  writeUtf8,
 } from './text-bytes';
 
 /** Slots hold a position + 1 in 32 bits, so the last chunk number is never used. */
@@ -91,7 +90,7 @@ export class CallIdSet {
   /** Adds `id` (at most MAX_TEXT_UNITS UTF-16 units) when the set does not hold it yet; whether it was new. */
   add(id: string): boolean {
     if (id.length > MAX_TEXT_UNITS) throw tooLongText();
-    this.stagedLength = writeUtf8(id, this.staged, 0);
+    this.stagedLength = this.staged.write(id, 0, 'utf8');
     const hash = hashBytes(this.staged, 0, this.stagedLength);
     const mask = this.slots.length - 1;
     const tag = hash >>> 24;

@@ -27,23 +27,6 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number): number
   return (hash ^ (hash >>> 16)) >>> 0;
 }
 
-const LAST_ASCII = 0x7f;
-
-/**
- * Writes `text` as UTF-8 at `at` of `target` and returns its length in bytes. An ASCII text (call ids
- * mostly are) is copied unit by unit: for a short text that costs a fraction of Buffer#write's call into
- * C++ (0.1-0.2 µs of an imported call's 1 µs in the call-id set); any other goes through Buffer#write.
- */
-export function writeUtf8(text: string, target: Buffer, at: number): number {
-  const length = text.length;
-  for (let index = 0; index < length; index += 1) {
-    const unit = text.charCodeAt(index);
-    if (unit > LAST_ASCII) return target.write(text, at, 'utf8');
-    target[at + index] = unit;
-  }
-  return length;
-}
-
 export function tooLongText(): RangeError {
   return new RangeError(`a stored text is at most ${MAX_TEXT_UNITS} characters`);
 }
