@@ -18,11 +18,14 @@ async function parseEachLine(req: IncomingMessage, res: ServerResponse): Promise
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received }));
 }
 
-/** Listens on loopback; resolves with the URL records are posted to. */
-export async function startBareNdjsonServer(): Promise<string> {
+/** Listens on loopback; resolves with the URL records are posted to and a way to stop listening. */
+export async function startBareNdjsonServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((req, res) => {
     parseEachLine(req, res).catch((error: unknown) => res.writeHead(400).end(String(error)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/calls`;
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/calls`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -12,7 +12,9 @@
  * - domain/instant.ts against luxon and against a regular expression with Date.UTC, on 100,000 different
  *   instants in the forms clients send;
  * - survey/eval-response.ts's envelope written around the answer against xml2js's Builder (the XML writer
- *   the reporting API's answers use), on the sample handler's answer.
+ *   the reporting API's answers use), on the sample handler's answer;
+ * - domain/plain-call-record.ts against the zod wire schema (parseCallRecord, as the import called it before),
+ *   on the demo generator's records as JSON.parse gives them, version 1 and version 2.
  *
  * Each comparison first asserts that every way gives the same result, then warms every way up and runs
  * ROUNDS rounds, each way in turn and at least ROUND_MS long. It prints the median time per operation of
@@ -26,13 +28,15 @@ import { performance } from 'node:perf_hooks';
 import { DateTime } from 'luxon';
 import { Builder } from 'xml2js';
 import { accountId, type Account } from '../src/accounts/account';
+import { parseCallRecord, type CallRecordInput } from '../src/domain/call-record';
 import { parseInstantWithOffset } from '../src/domain/instant';
+import { readPlainCallRecord } from '../src/domain/plain-call-record';
 import { eventSeries } from '../src/reporting/events/series';
 import { parseSeriesQuery } from '../src/reporting/query/params';
 import { askedPhone, phoneScope } from '../src/reporting/query/phone-scope';
 import { seriesRepresentation } from '../src/reporting/series/representation';
 import { seriesReporter, type SeriesReport } from '../src/reporting/series/series-report';
-import { generateDemoCallRecords } from '../src/startup-data/demo/calls';
+import { generateDemoCallRecords, generateDemoCalls } from '../src/startup-data/demo/calls';
 import { mulberry32, type Random } from '../src/startup-data/demo/random';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
 import type { Store } from '../src/storage/store';
@@ -327,6 +331,45 @@ function evalResponseComparison(): Comparison {
   };
 }
 
+// 5. Call records: read by hand against the zod wire schema.
+
+const CALL_RECORD_COUNT = 20_000;
+const VERSION_1_FIELDS = ['call_id', 'phone', 'started_at', 'log_events', 'loops', 'form_items'] as const;
+
+/** The demo generator's records as an import's JSON.parse gives them, version 2 as generated or cut to version 1's fields. */
+function parsedRecords(version: 1 | 2): unknown[] {
+  const records: unknown[] = [];
+  for (const wire of generateDemoCalls({ phones: PHONES, days: 90, callsPerDay: 100, seed: 11, timeZone: TIME_ZONE, now: HISTORY_END })) {
+    const fields: Partial<CallRecordInput> = version === 2 ? wire : Object.fromEntries(VERSION_1_FIELDS.map((field) => [field, wire[field]]));
+    records.push(JSON.parse(JSON.stringify(fields)));
+    if (records.length === CALL_RECORD_COUNT) break;
+  }
+  return records;
+}
+
+function callRecordComparison(version: 1 | 2): Comparison {
+  const records = parsedRecords(version);
+  const bySchema = (value: unknown) => {
+    const parsed = parseCallRecord(value);
+    return 'record' in parsed ? parsed.record : undefined;
+  };
+  for (const value of records) {
+    const plain = readPlainCallRecord(value);
+    assert.ok(plain !== undefined, 'the plain reading takes every generated record');
+    assert.deepEqual(plain, bySchema(value));
+  }
+  const readAllWith = (read: (value: unknown) => { logEvents: number } | undefined) => () => {
+    let total = 0;
+    for (const value of records) total += read(value)?.logEvents ?? -1;
+    return total;
+  };
+  return {
+    job: `call record, version ${version} (${CALL_RECORD_COUNT.toLocaleString('en-US')} of the demo's, parsed JSON), per record`,
+    fast: { name: 'readPlainCallRecord', perRun: records.length, run: readAllWith(readPlainCallRecord) },
+    libraries: [{ name: 'the zod wire schema (parseCallRecord)', perRun: records.length, run: readAllWith(bySchema) }],
+  };
+}
+
 // The run.
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -344,6 +387,8 @@ async function main(): Promise<void> {
     seriesJsonComparison('event tracker, 8 days by day, one number', await eventReport(store, account, { start: '20250106', end: '20250113', period: 'day', phone: PHONES[0] as string })),
     instantComparison(),
     evalResponseComparison(),
+    callRecordComparison(1),
+    callRecordComparison(2),
   ];
   const figures: Figure[] = [];
   for (const comparison of comparisons) {

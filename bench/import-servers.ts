@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     const { url } = await listen(composeApp(config, { store, logger }), '127.0.0.1', 0, listenOptions(config.server));
     return `${url}/admin/calls`;
   };
-  announce({ baseline: await startBareNdjsonServer(), v1: await admin(), v2: await admin(), token: TOKEN } satisfies ImportServers);
+  announce({ baseline: (await startBareNdjsonServer()).url, v1: await admin(), v2: await admin(), token: TOKEN } satisfies ImportServers);
 }
 
 void main();

@@ -7,10 +7,12 @@ import { z } from 'zod';
 import { runJsonProcess } from './processes';
 import type { Log } from './standalone';
 
+const comparisonSchema = z.object({ measured: z.number(), baseline: z.number(), ratio: z.number() });
+
 const resultSchema = z.object({
   fsync: z.string(),
-  importV1RecordsPerSecond: z.number(),
-  importV2RecordsPerSecond: z.number(),
+  importV1: comparisonSchema,
+  importV2: comparisonSchema,
   queryCalls: z.number(),
   postgresQueryP50Ms: z.number(),
   memoryQueryP50Ms: z.number(),

@@ -6,7 +6,9 @@
  * - import: call records posted to POST /admin/calls as the command-line tool posts them (NDJSON, 5,000
  *   records a request, one request at a time), version-1 records (call_id, phone, started_at and the three
  *   counts) and version-2 records (the demo generator's: caller, durations, a path...) in alternating
- *   rounds of `importRecords` each; records per second, median of the rounds;
+ *   rounds of `importRecords` each; records per second, median of the rounds, against the same bodies
+ *   posted in the same round to the bare node:http server that only parses each line
+ *   (bench/bare-ndjson-server.ts, in this process too), the two taking turns to go first;
  * - query: the one-year daily event query, GET /api/events/20250101/20251231/day/ALL with Basic
  *   credentials and REPORT_CACHE_BYTES=0 (every request builds its report), on a PostgreSQL store and on a
  *   memory store holding the same ~1 million calls (the database vacuumed and analysed once they are in),
@@ -35,6 +37,7 @@ import type * as DemoCallsModule from '../src/startup-data/demo/calls';
 import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
 import type * as PostgresStoreModule from '../src/storage/postgres/postgres-store';
 import type { Store } from '../src/storage/store';
+import { startBareNdjsonServer } from './bare-ndjson-server';
 import { credentialsFor, PHONES, TIME_ZONE } from './bench-account';
 import { compiled, serverModules } from './compiled';
 import { compare, median, RUNS, type Comparison } from './rounds';
@@ -59,8 +62,9 @@ export interface PostgresBenchOptions {
 export interface PostgresBenchResult {
   /** `SHOW fsync` of the server measured. */
   readonly fsync: string;
-  readonly importV1RecordsPerSecond: number;
-  readonly importV2RecordsPerSecond: number;
+  /** Records per second into PostgreSQL (measured) against the bare server (baseline). */
+  readonly importV1: Comparison;
+  readonly importV2: Comparison;
   /** Calls in each store during the query measurement. */
   readonly queryCalls: number;
   readonly postgresQueryP50Ms: number;
@@ -152,45 +156,50 @@ function importBodies(records: Iterator<CallRecordInput>, count: number, version
   return bodies;
 }
 
-/** Records per second of posting `bodies` one after the other; every record must be inserted. */
+/**
+ * Records per second of posting `bodies` one after the other to `url`; every record must be taken (inserted
+ * by the app, parsed by the bare server, which answers only `received`).
+ */
 async function importRate(url: string, bodies: readonly Buffer[], deadline: Deadline): Promise<number> {
-  let inserted = 0;
+  let taken = 0;
   const started = performance.now();
   for (const body of bodies) {
     deadline.check();
-    const response = await fetch(`${url}/admin/calls`, {
+    const response = await fetch(url, {
       method: 'POST',
       headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/x-ndjson' },
       body,
     });
-    const answer = (await response.json()) as { inserted?: number; rejected?: unknown[] };
-    if (response.status !== 200 || answer.rejected?.length !== 0) throw new Error(`POST /admin/calls answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-    inserted += answer.inserted ?? 0;
+    const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
+    if (response.status !== 200 || (answer.rejected?.length ?? 0) !== 0) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+    taken += answer.inserted ?? answer.received ?? 0;
   }
   const seconds = (performance.now() - started) / 1000;
   const expected = bodies.reduce((lines, body) => lines + body.toString().split('\n').length - 1, 0);
-  if (inserted !== expected) throw new Error(`bench/postgres: ${inserted} of ${expected} records inserted`);
+  if (taken !== expected) throw new Error(`bench/postgres: ${url} took ${taken} of ${expected} records`);
   return expected / seconds;
 }
 
 async function measureImport(
-  url: string,
+  targets: { app: string; baseline: string },
   { rounds, importRecords, deadline, progress }: { rounds: number; importRecords: number; deadline: Deadline; progress: (line: string) => void },
-): Promise<{ v1: number; v2: number }> {
+): Promise<{ v1: Comparison; v2: Comparison }> {
   const { generateDemoCalls } = await compiled<typeof DemoCallsModule>('startup-data/demo/calls');
   // Both versions take records from one stream; a number gets fewer than 30 calls on a quiet day.
   const days = Math.ceil((2 * rounds * importRecords) / (IMPORT_PHONES.length * 30)) + 10;
   const records = generateDemoCalls({ phones: IMPORT_PHONES, days, callsPerDay: 100, seed: 11, timeZone: TIME_ZONE, now: BENCH_NOW })[Symbol.iterator]();
-  const samples = { v1: [] as number[], v2: [] as number[] };
+  const samples = { v1: { app: [] as number[], baseline: [] as number[] }, v2: { app: [] as number[], baseline: [] as number[] } };
   for (let round = 1; round <= rounds; round += 1) {
-    const order = round % 2 === 1 ? ([1, 2] as const) : ([2, 1] as const);
-    for (const version of order) {
-      const rate = await importRate(url, importBodies(records, importRecords, version), deadline);
-      samples[version === 1 ? 'v1' : 'v2'].push(rate);
+    const versions = round % 2 === 1 ? ([1, 2] as const) : ([2, 1] as const);
+    const order = round % 2 === 1 ? (['baseline', 'app'] as const) : (['app', 'baseline'] as const);
+    for (const version of versions) {
+      const bodies = importBodies(records, importRecords, version);
+      for (const name of order) samples[version === 1 ? 'v1' : 'v2'][name].push(await importRate(targets[name], bodies, deadline));
     }
-    progress(`import round ${round}/${rounds}: v1 ${samples.v1.at(-1)?.toFixed(0)} records/s, v2 ${samples.v2.at(-1)?.toFixed(0)} records/s`);
+    const line = (version: 'v1' | 'v2') => `${version} ${samples[version].app.at(-1)?.toFixed(0)} records/s (bare ${samples[version].baseline.at(-1)?.toFixed(0)})`;
+    progress(`import round ${round}/${rounds}: ${line('v1')}, ${line('v2')}`);
   }
-  return { v1: median(samples.v1), v2: median(samples.v2) };
+  return { v1: compare(samples.v1.app, samples.v1.baseline), v2: compare(samples.v2.app, samples.v2.baseline) };
 }
 
 /** The generator's calls on the bench account, added to both stores batch by batch. */
@@ -284,7 +293,11 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
     const memoryUrl = await serve(memory);
 
     await saveAccount(postgres, 'import', 'import', IMPORT_PHONES);
-    const imported = await measureImport(postgresUrl, { rounds, importRecords: options.importRecords ?? 25_000, deadline, progress });
+    const bare = await startBareNdjsonServer();
+    const imported = await measureImport(
+      { app: `${postgresUrl}/admin/calls`, baseline: bare.url },
+      { rounds, importRecords: options.importRecords ?? 25_000, deadline, progress },
+    ).finally(bare.close);
 
     for (const store of [postgres, memory]) await saveAccount(store, 'bench', 'bench', PHONES);
     const queryCalls = await loadQueryCalls([postgres, memory], options.queryDays ?? 3_650, deadline);
@@ -301,8 +314,8 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
     );
     return {
       fsync: database.fsync,
-      importV1RecordsPerSecond: imported.v1,
-      importV2RecordsPerSecond: imported.v2,
+      importV1: imported.v1,
+      importV2: imported.v2,
       queryCalls,
       postgresQueryP50Ms: queries.measured,
       memoryQueryP50Ms: queries.baseline,
@@ -322,8 +335,11 @@ async function main(): Promise<void> {
   const lines = [
     `PostgreSQL fsync: ${result.fsync}`,
     `import through POST /admin/calls, ${BATCH_RECORDS} records a request, median of rounds:`,
-    `  version-1 records: ${result.importV1RecordsPerSecond.toFixed(0)} records/s`,
-    `  version-2 records: ${result.importV2RecordsPerSecond.toFixed(0)} records/s`,
+    ...(['importV1', 'importV2'] as const).map(
+      (version) =>
+        `  version-${version.slice(-1)} records: ${result[version].measured.toFixed(0)} records/s, bare node:http parsing each line ` +
+        `${result[version].baseline.toFixed(0)} records/s (${result[version].ratio.toFixed(2)} of baseline)`,
+    ),
     `GET ${QUERY_PATH}, REPORT_CACHE_BYTES=0, ${result.queryCalls} calls, median of the rounds' p50:`,
     `  PostgreSQL ${result.postgresQueryP50Ms.toFixed(2)} ms, memory ${result.memoryQueryP50Ms.toFixed(2)} ms, ratio ${result.queryRatio.toFixed(2)}`,
   ];

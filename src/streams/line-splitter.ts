@@ -40,8 +40,12 @@ export class LineSplitter {
     let start = 0;
     let newline = data.indexOf(NEWLINE);
     while (newline !== -1) {
-      this.line.append(data.subarray(start, newline));
-      this.emit(take);
+      if (this.line.length === 0 && !this.line.overLimit) {
+        this.emitWithin(take, data, start, newline);
+      } else {
+        this.line.append(data.subarray(start, newline));
+        this.emit(take);
+      }
       start = newline + 1;
       newline = data.indexOf(NEWLINE, start);
     }
@@ -67,6 +71,16 @@ export class LineSplitter {
     }
     this.head = undefined;
     return head.subarray(0, BYTE_ORDER_MARK.length).equals(BYTE_ORDER_MARK) ? head.subarray(BYTE_ORDER_MARK.length) : head;
+  }
+
+  /**
+   * A line that lies whole within one chunk, as most do: handed on as one view of the chunk, the same as
+   * `emit` would give for it, without gathering it first.
+   */
+  private emitWithin(take: LineHandler, data: Buffer, start: number, newline: number): void {
+    this.lineNumber += 1;
+    const end = newline > start && data[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
+    take(this.lineNumber, end - start <= this.maxLineBytes ? data.subarray(start, end) : undefined);
   }
 
   private emit(take: LineHandler): void {

@@ -7,10 +7,16 @@ const MAX_CACHED_HOURS = 200_000;
 const cache = new Map<string, Map<number, number>>();
 
 /**
+ * The offset at the start of the hour after the last hour looked up: calls come in order of time, so the
+ * next hour looked up is most often that one, and its start is then not asked of Intl again.
+ */
+const lastHourEnd = { zone: '', hour: Number.NaN, offset: 0 };
+
+/**
  * The UTC offset, in minutes, of `zone` at `instantMs`. Asking Intl through luxon costs microseconds, and
  * rollups and period keys ask for every call and every day, so offsets are remembered per UTC hour.
- * An hour is cached only when its offset is the same at both ends; the hour of a transition is
- * computed exactly every time.
+ * An hour is cached only when its offset at its start is the one at the next hour's start (no zone changes
+ * its offset twice within an hour); an hour with a change, or ending on one, is computed exactly every time.
  */
 export function offsetMinutes(zone: string, instantMs: number): number {
   const hour = Math.floor(instantMs / HOUR_MS);
@@ -19,8 +25,12 @@ export function offsetMinutes(zone: string, instantMs: number): number {
   if (cached !== undefined) return cached;
 
   const ianaZone = IANAZone.create(zone);
-  const atStart = ianaZone.offset(hour * HOUR_MS);
-  if (atStart !== ianaZone.offset((hour + 1) * HOUR_MS - 1)) return ianaZone.offset(instantMs);
+  const atStart = lastHourEnd.zone === zone && lastHourEnd.hour === hour ? lastHourEnd.offset : ianaZone.offset(hour * HOUR_MS);
+  const atEnd = ianaZone.offset((hour + 1) * HOUR_MS);
+  lastHourEnd.zone = zone;
+  lastHourEnd.hour = hour + 1;
+  lastHourEnd.offset = atEnd;
+  if (atStart !== atEnd) return ianaZone.offset(instantMs);
 
   if (hours === undefined || hours.size >= MAX_CACHED_HOURS) {
     hours = new Map();

@@ -1,4 +1,5 @@
 import { parseCallRecord, type CallRecord } from '../../domain/call-record';
+import { readPlainCallRecord } from '../../domain/plain-call-record';
 import type { AddCallsResult, Store } from '../../storage/store';
 import { BatchesInFlight } from './batches-in-flight';
 import { describeIssues } from '../field-errors';
@@ -39,6 +40,8 @@ function parseRecord(raw: RawRecord): CallRecord | string {
   } catch (error) {
     return `not valid JSON: ${(error as Error).message}`;
   }
+  const plain = readPlainCallRecord(value);
+  if (plain !== undefined) return plain;
   const parsed = parseCallRecord(value);
   return 'record' in parsed ? parsed.record : describeIssues(parsed.issues);
 }

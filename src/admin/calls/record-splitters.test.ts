@@ -71,6 +71,24 @@ describe('LineSplitter', () => {
       [4, '12'],
     ]);
   });
+
+  test('reads lines at and past the limit, with and without \\r, alike whether a line comes whole in a chunk or cut anywhere', () => {
+    const body = '123456\n123456\r\n1234567\n1234567\r\n\r\n\n12345\r\r\n';
+    const expected = [
+      [1, '123456'],
+      [2, '123456'],
+      [3, undefined],
+      [4, undefined],
+      [5, ''],
+      [6, ''],
+      [7, '12345\r'],
+    ];
+    for (let first = 0; first <= body.length; first += 1) {
+      for (const second of [first, first + 1, first + 7]) {
+        expect({ first, second, seen: lines(body, 6, [first, Math.min(second, body.length)]) }).toEqual({ first, second, seen: expected });
+      }
+    }
+  });
 });
 
 describe('NDJSON records', () => {

@@ -18,9 +18,8 @@ const MAX_ARENA_CHUNKS = 2 ** (32 - ARENA_SHIFT) - 1;
  */
 const ENTRIES_PER_GROUP = 16;
 const MAX_GROUP_BYTES = 4096;
-/** A byte of the id's hash, then three varints (the distance back to the group's start, the shared bytes and the suffix's length), each below 2^21. */
-const TAG_BYTES = 1;
-const MAX_HEADER_BYTES = TAG_BYTES + 3 * 3;
+/** Three varints (the distance back to the group's start, the shared bytes and the suffix's length), each below 2^21. */
+const MAX_HEADER_BYTES = 3 * 3;
 const MAX_TEXT_BYTES = MAX_TEXT_UNITS * MAX_UTF8_BYTES_PER_UNIT;
 
 const LOW_SEVEN_BITS = 0x7f;
@@ -56,8 +55,10 @@ function sharedPrefixLength(a: Buffer, aLength: number, b: Buffer, bLength: numb
  * one. Ids are front-coded in order of arrival (each entry keeps only the bytes that differ from the id
  * stored before it), since ids from one source tend to share a long opening (a prefix, a number, a
  * date): such ids cost a few bytes each, ids without a common opening (random UUIDs) about their length.
- * Each entry also keeps a byte of its id's hash, so that most probes of other ids end without rebuilding
- * one; the table grows by rebuilding and hashing every id again, once per doubling. Ids are never removed.
+ * Each slot also keeps a byte of its id's hash, beside the others in a table of their own, so that most
+ * probes of other ids end without reading the arena (a read far from the last, where the slots' tags are
+ * read one after the other); the table grows by rebuilding and hashing every id again, once per doubling.
+ * Ids are never removed.
  */
 export class CallIdSet {
   private readonly arena: Buffer[] = [];
@@ -68,6 +69,8 @@ export class CallIdSet {
   private groupEntries = 0;
   /** Position + 1 in each taken slot, 0 in a free one. */
   private slots = new Uint32Array(INITIAL_SLOTS);
+  /** The top byte of the hash of each taken slot's id. */
+  private tags = new Uint8Array(INITIAL_SLOTS);
   private count = 0;
   /** The id being looked up, as UTF-8. */
   private staged = Buffer.allocUnsafe(MAX_TEXT_BYTES);
@@ -90,22 +93,27 @@ export class CallIdSet {
     this.stagedLength = this.staged.write(id, 0, 'utf8');
     const hash = hashBytes(this.staged, 0, this.stagedLength);
     const mask = this.slots.length - 1;
+    const tag = hash >>> 24;
     let slot = hash & mask;
     for (;;) {
       const taken = this.slots[slot] as number;
       if (taken === 0) break;
-      if (this.holds(taken - 1, hash >>> 24)) return false;
+      if (this.tags[slot] === tag && this.holds(taken - 1)) return false;
       slot = (slot + 1) & mask;
     }
-    const position = this.append(hash >>> 24);
+    const position = this.append();
     this.count += 1;
-    if (this.count > this.slots.length * MAX_LOAD) this.grow();
-    else this.slots[slot] = position + 1;
+    if (this.count > this.slots.length * MAX_LOAD) {
+      this.grow();
+    } else {
+      this.slots[slot] = position + 1;
+      this.tags[slot] = tag;
+    }
     return true;
   }
 
   /** Writes the staged id after the last entry; returns its position. */
-  private append(tag: number): number {
+  private append(): number {
     if (this.tail + MAX_HEADER_BYTES + this.stagedLength > ARENA_CHUNK_BYTES) this.startChunk();
     if (this.tail === 0 || this.groupEntries === ENTRIES_PER_GROUP || this.tail - this.groupStart >= MAX_GROUP_BYTES) {
       this.groupStart = this.tail;
@@ -114,8 +122,7 @@ export class CallIdSet {
     const shared = this.groupEntries === 0 ? 0 : sharedPrefixLength(this.staged, this.stagedLength, this.previous, this.previousLength);
     const chunk = this.arena[this.arena.length - 1] as Buffer;
     const start = this.tail;
-    chunk[start] = tag;
-    let at = writeVarint(chunk, start + TAG_BYTES, start - this.groupStart);
+    let at = writeVarint(chunk, start, start - this.groupStart);
     at = writeVarint(chunk, at, shared);
     at = writeVarint(chunk, at, this.stagedLength - shared);
     copyBytes(this.staged, shared, this.stagedLength, chunk, at);
@@ -135,12 +142,11 @@ export class CallIdSet {
     this.tail = 0;
   }
 
-  /** Whether the entry at `position` holds the staged id: its tag, then its length, then its bytes, rebuilt from its group. */
-  private holds(position: number, tag: number): boolean {
+  /** Whether the entry at `position` holds the staged id: its length, then its bytes, rebuilt from its group. */
+  private holds(position: number): boolean {
     const chunk = this.arena[position >>> ARENA_SHIFT] as Buffer;
     const offset = position & ARENA_MASK;
-    if (chunk[offset] !== tag) return false;
-    this.cursor = offset + TAG_BYTES;
+    this.cursor = offset;
     const back = this.readVarint(chunk);
     if (this.readVarint(chunk) + this.readVarint(chunk) !== this.stagedLength) return false;
     this.cursor = offset - back;
@@ -154,7 +160,6 @@ export class CallIdSet {
 
   /** Reads the entry at the cursor into `rebuilt`, which holds the entry before it; returns the id's length. */
   private rebuildNext(chunk: Buffer): number {
-    this.cursor += TAG_BYTES;
     this.readVarint(chunk);
     const shared = this.readVarint(chunk);
     const suffix = this.readVarint(chunk);
@@ -178,6 +183,7 @@ export class CallIdSet {
   /** Doubles the slots and places every stored id again, rebuilding each in order of arrival to hash it. */
   private grow(): void {
     const slots = new Uint32Array(this.slots.length * 2);
+    const tags = new Uint8Array(slots.length);
     const mask = slots.length - 1;
     this.arena.forEach((chunk, chunkNumber) => {
       const end = this.chunkEnds[chunkNumber] ?? this.tail;
@@ -185,11 +191,14 @@ export class CallIdSet {
       while (this.cursor < end) {
         const position = ((chunkNumber << ARENA_SHIFT) | this.cursor) >>> 0;
         const length = this.rebuildNext(chunk);
-        let slot = hashBytes(this.rebuilt, 0, length) & mask;
+        const hash = hashBytes(this.rebuilt, 0, length);
+        let slot = hash & mask;
         while (slots[slot] !== 0) slot = (slot + 1) & mask;
         slots[slot] = position + 1;
+        tags[slot] = hash >>> 24;
       }
     });
     this.slots = slots;
+    this.tags = tags;
   }
 }
