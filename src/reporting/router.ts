@@ -128,7 +128,9 @@ class DataPaths {
     if (!path.startsWith(`${API_PATH}/`)) return undefined;
     const segments = path.split('/');
     if (segments.length > 4 && segments[segments.length - 1] === '') segments.pop();
-    const found = this.byName.get(String(segments[2]).toLowerCase());
+    const name = String(segments[2]);
+    // The router matches in any letter case; clients send the names as the specification spells them.
+    const found = this.byName.get(name) ?? this.byName.get(name.toLowerCase());
     if (found === undefined || segments.length !== found.paramNames.length + 3) return undefined;
     const params: Record<string, string> = {};
     for (let index = 0; index < found.paramNames.length; index += 1) {

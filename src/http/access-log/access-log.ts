@@ -8,7 +8,7 @@ declare module 'node:http' {
   interface IncomingMessage {
     /** The request id, also sent back as X-Request-Id and named by every log line about the request. */
     id: string;
-    /** When the access log began timing the request (ms since the epoch); set only while access lines are written. */
+    /** When the access log began timing the request (ms since the epoch); set with the id. */
     receivedAt: number;
   }
 }
@@ -64,23 +64,22 @@ function accessLine(req: Request, res: Response): Record<string, unknown> {
  * sent: `request completed` at info, or at warn for a 5xx (a SOAP fault is one, whoever was at fault:
  * causes are logged where they were caught); `request aborted` at warn when the client went away first.
  * The line is built only when the logger would write it; a logger that writes neither level costs a
- * UUID per request and no listener. The listener is one function for every response ('close' comes once
- * per response, so `on` needs no once-wrapper). The requests `unlogged` names (the probes') get neither
- * an id nor a line.
+ * UUID per request. The requests `unlogged` names (the probes') get neither an id nor a line.
  */
 export function accessLog(logger: Logger, unlogged: (req: Request) => boolean): RequestStep {
-  function logAccess(this: Response): void {
-    const finished = this.writableFinished;
-    const level = finished && this.statusCode < 500 ? 'info' : 'warn';
-    if (logger.isLevelEnabled(level)) logger[level](accessLine(this.req, this), finished ? 'request completed' : 'request aborted');
-  }
-  return (req, res) => {
-    if (unlogged(req)) return;
-    req.id = randomUUID();
-    res.setHeader('X-Request-Id', req.id);
-    if (logger.isLevelEnabled('warn')) {
+  return {
+    arrived: (req, res) => {
+      if (unlogged(req)) return;
+      req.id = randomUUID();
+      res.setHeader('X-Request-Id', req.id);
       req.receivedAt = Date.now();
-      res.on('close', logAccess);
-    }
+    },
+    closed: (res) => {
+      // The type says otherwise for the routes' sake, but `unlogged` requests have no id.
+      if ((res.req.id as string | undefined) === undefined) return;
+      const finished = res.writableFinished;
+      const level = finished && res.statusCode < 500 ? 'info' : 'warn';
+      if (logger.isLevelEnabled(level)) logger[level](accessLine(res.req, res), finished ? 'request completed' : 'request aborted');
+    },
   };
 }

@@ -36,7 +36,9 @@ export function answerStalledBodies(answer: (req: Request, res: Response, reason
     res.set('Connection', 'close');
     answer(this, res, reason);
   }
-  return (req) => {
-    req.on(STALLED, onStalled);
+  return {
+    arrived: (req) => {
+      req.on(STALLED, onStalled);
+    },
   };
 }
