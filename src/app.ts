@@ -18,7 +18,7 @@ import { requestMetrics } from './operations/request-metrics';
 import type { OperationsServices } from './operations/services';
 import { API_PATH, reportingApi, type ReportingServices } from './reporting/router';
 import { isReportingPath, withinContractStatuses } from './reporting/contract-statuses';
-import { soapPathMatcher, surveyRouter, type SurveyServices } from './survey/router';
+import { soapPathMatcher, surveyApi, type SurveyServices } from './survey/router';
 import { sendSoapFault } from './survey/soap-fault';
 
 /** What an app is built from: each part's services, built once by the composition root. */
@@ -65,13 +65,14 @@ export function createApp(services: AppServices): Express {
     ]),
   );
   const reporting = reportingApi(services.reporting);
-  app.use(reporting.dataRequests);
+  const survey = surveyApi(services.survey);
+  app.use(reporting.dataRequests, survey.calls);
   mountProbes(app, services.operations.readiness);
   mountMetrics(app, services.operations.scrape);
   app.use(API_PATH, reporting.router);
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
   if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));
-  app.use(surveyRouter(services.survey));
+  app.use(survey.router);
   // The pages after the services, whose paths they do not share (survey/settings.ts keeps SOAP_PATH off
   // them), so that no report or svcEval call is matched against them; the API reference is outside every limit group.
   app.use(apiReferenceRouter(services.reference));

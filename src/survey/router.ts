@@ -1,4 +1,4 @@
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type IRoute, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
 import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler/error-handler';
@@ -156,26 +156,71 @@ function soapFaults(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** A call's chain as plain calls: the survey limit group, then the answer; a failure to `failed`. */
+function surveyCall(limit: RequestHandler, answer: RequestHandler, failed: ErrorRequestHandler | undefined): RequestHandler {
+  return (req, res, next) => {
+    const fail = (error: unknown) => (failed === undefined ? next(error) : failed(error, req, res, next));
+    void limit(req, res, (limited?: unknown) => {
+      if (limited !== undefined) {
+        fail(limited);
+        return;
+      }
+      Promise.resolve(answer(req, res, next)).catch(fail);
+    });
+  };
+}
+
 /**
  * One service's routes: its `soapPath` svcEval's WSDL on GET (`?wsdl` by convention), its `plumPath`
  * plumEval's, calls of the operations it answers on POST to both, and at its `restPath` the REST twin;
- * only the paths of the flavours it answers.
+ * only the paths of the flavours it answers. Each call path is also put in `calls`.
  */
-function serviceRoutes(router: Router, routes: ServiceRoutes, faults: ErrorRequestHandler): void {
+function serviceRoutes(router: Router, calls: CallPaths, routes: ServiceRoutes, faults: ErrorRequestHandler): void {
   for (const { path, flavour } of servedPaths(routes.settings)) {
     if (flavour === 'rest') {
-      router
-        .route(path)
-        .post(routes.limit, answerRestCall(routes))
-        .all(methodNotAllowed(['POST']));
+      const call = surveyCall(routes.limit, answerRestCall(routes), undefined);
+      calls.add(path, router.route(path).post(call).all(methodNotAllowed(['POST'])), call);
     } else {
-      router
+      const call = surveyCall(routes.limit, answerSoapCall(routes, path), faults);
+      const route = router
         .route(path)
         .get(serveWsdl(routes, path, flavour))
-        .post(routes.limit, answerSoapCall(routes, path))
+        .post(call)
         .all(methodNotAllowed(['GET', 'HEAD', 'POST']), faults);
+      calls.add(path, route, call);
     }
   }
+}
+
+/**
+ * The survey services' call paths, for the POSTs whose path is one as sent (or with a trailing slash),
+ * found by one lookup in front of the app's other mounts and the router's matching; any other spelling
+ * of a path the router matches (another letter case) goes on to the router, which serves it through the
+ * same chain.
+ */
+class CallPaths {
+  private readonly byPath = new Map<string, { readonly route: IRoute; readonly call: RequestHandler }>();
+
+  add(path: string, route: IRoute, call: RequestHandler): void {
+    this.byPath.set(path, { route, call });
+    this.byPath.set(`${path}/`, { route, call });
+  }
+
+  readonly dispatch: RequestHandler = (req, res, next) => {
+    const found = req.method === 'POST' ? this.byPath.get(req.path) : undefined;
+    if (found === undefined) {
+      next();
+      return;
+    }
+    req.route = found.route;
+    found.call(req, res, next);
+  };
+}
+
+/** The survey web services: their router, and the calls' own dispatch, mounted before the app's other mounts. */
+export interface SurveyApi {
+  readonly calls: RequestHandler;
+  readonly router: Router;
 }
 
 /**
@@ -183,12 +228,14 @@ function serviceRoutes(router: Router, routes: ServiceRoutes, faults: ErrorReque
  * cookie. All read their request once, as it arrives, within the same bounds, and count against the same
  * per-address limit.
  */
-export function surveyRouter(surveys: SurveyServices): Router {
+export function surveyApi(surveys: SurveyServices): SurveyApi {
   const router = Router();
+  const calls = new CallPaths();
   const faults = soapFaults(surveys.logger);
   for (const { settings, handler } of surveys.services) {
     serviceRoutes(
       router,
+      calls,
       {
         ...surveys,
         settings,
@@ -197,7 +244,7 @@ export function surveyRouter(surveys: SurveyServices): Router {
       faults,
     );
   }
-  return router;
+  return { calls: calls.dispatch, router };
 }
 
 /**
