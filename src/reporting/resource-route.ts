@@ -42,7 +42,7 @@ export type ResourceAnswer = (req: Request, res: Response, account: Account) => 
  * The answer of a raw-data resource: a 400 for a bad path or a number not on the account, else the
  * report as JSON or XML. A report is built once per account data version, query and format and then
  * sent as kept, with an entity tag; `If-None-Match` gets a 304. The data version and the number's
- * ownership are one read of the store.
+ * ownership are one read of the store; without kept reports, a report on every number needs neither.
  */
 export function resourceRoute<Query extends RangeQuery, Report>(
   steps: ResourceSteps<Query, Report>,
@@ -50,11 +50,12 @@ export function resourceRoute<Query extends RangeQuery, Report>(
 ): ResourceAnswer {
   return async (req, res, account) => {
     const query = steps.parse(req.params as Record<string, string>, maxRangeDays);
-    const basis = await store.accounts.reportBasis(account.id, askedPhone(query.phone));
-    const scope = phoneScope(account, query.phone, basis);
+    const phone = askedPhone(query.phone);
+    const basis = reports === undefined && phone === undefined ? undefined : await store.accounts.reportBasis(account.id, phone);
+    const scope = phoneScope(account, query.phone, basis?.ownsPhone ?? true);
     const format = negotiatedFormat(req);
     let report: FinishedReport;
-    if (reports === undefined) report = await buildReport(steps, account, query, scope, format);
+    if (reports === undefined || basis === undefined) report = await buildReport(steps, account, query, scope, format);
     else {
       const key = `${account.id}\u0000${basis.dataVersion}\u0000${steps.name}\u0000${JSON.stringify(query)}\u0000${format}`;
       const kept = reports.get(key);
