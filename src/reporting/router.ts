@@ -96,18 +96,23 @@ interface DataPath {
 
 /**
  * The raw-data resources by the segment of their paths after /api/ (`events` of
- * `/events/:start/:end/:period/:phone`), for GET and HEAD requests whose path has the resource's shape
+ * `/events/:start/:end/:period/:phone`) and their number of params (`profile` has a path of four, the
+ * caller profile, and one of three, the geographic report), for GET and HEAD requests whose path has the resource's shape
  * in plain segments: none empty, nothing percent-encoded, `/api/` and the name as the router matches
  * them, one trailing slash allowed. Those are served with the params the router would give, their errors
  * held to the contract's statuses as the router's are; every other request goes on.
  */
 class DataPaths {
-  private readonly byName = new Map<string, DataPath>();
+  /** By name, then by number of params. */
+  private readonly byName = new Map<string, DataPath[]>();
   private readonly heldToContract = contractStatuses();
 
   add(pattern: string, route: IRoute, serve: RequestHandler): void {
     const [, name, ...params] = pattern.split('/');
-    this.byName.set(String(name).toLowerCase(), { route, serve, paramNames: params.map((param) => param.slice(1)) });
+    const key = String(name).toLowerCase();
+    const shapes = this.byName.get(key) ?? [];
+    shapes[params.length] = { route, serve, paramNames: params.map((param) => param.slice(1)) };
+    this.byName.set(key, shapes);
   }
 
   readonly dispatch: RequestHandler = (req, res, next) => {
@@ -130,8 +135,8 @@ class DataPaths {
     if (segments.length > 4 && segments[segments.length - 1] === '') segments.pop();
     const name = String(segments[2]);
     // The router matches in any letter case; clients send the names as the specification spells them.
-    const found = this.byName.get(name) ?? this.byName.get(name.toLowerCase());
-    if (found === undefined || segments.length !== found.paramNames.length + 3) return undefined;
+    const found = (this.byName.get(name) ?? this.byName.get(name.toLowerCase()))?.[segments.length - 3];
+    if (found === undefined) return undefined;
     const params: Record<string, string> = {};
     for (let index = 0; index < found.paramNames.length; index += 1) {
       const segment = segments[index + 3] as string;
