@@ -40,8 +40,10 @@ export interface AppServices {
 }
 
 /**
- * The one Express app: the probes and metrics, the reporting API under /api, the admin API, the survey
- * web service at SOAP_PATH and SURVEY_PLUM_PATH, the API reference, the dashboard at /, then 404 and the error handler.
+ * The one Express app: the request edge, the raw-data requests' and survey calls' own dispatch (each a
+ * lookup in front of the mounts, see reporting/router.ts), the probes and metrics, the reporting API under
+ * /api, the admin API, the survey web service at SOAP_PATH and SURVEY_PLUM_PATH, the API reference, the
+ * dashboard at /, then 404 and the error handler.
  */
 export function createApp(services: AppServices): Express {
   const app = express();
