@@ -3,9 +3,10 @@ import pino, { type Logger, type LoggerOptions } from 'pino';
 /**
  * Structured JSON logs on standard output, written asynchronously: a line is queued and the lines queued
  * while a write is in progress go out together in the next one, so a server under load makes one write
- * call per batch of access lines rather than one per request (bench: the access log at LOG_LEVEL=info
- * cost a sixth of a kept report's CPU time written synchronously). What is queued when the process
- * ends must be written in order before it exits: see `flushLogs`.
+ * call per batch of access lines rather than one per request (a profile put the synchronous write
+ * at about 2% of a kept report's busy time; the access line as a whole, built and written, is measured by
+ * `npm run bench`, docs/performance.md). What is queued when the process ends must be written in order
+ * before it exits: see `flushLogs`.
  */
 export function createLogger(level: LoggerOptions['level'], destination?: pino.DestinationStream): Logger {
   return pino(

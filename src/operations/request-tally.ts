@@ -58,8 +58,9 @@ interface Described {
  * The request counter and latency histogram of the app's metrics, kept as plain numbers and written out
  * in prom-client's shapes only when scraped. Recording a request costs two map lookups by strings the
  * request already holds, a bucket found among fifteen bounds and a few increments; prom-client's own
- * `inc` and `observe` build and hash a label set on every call (bench: a sixth of the fixed cost of a
- * kept report went to them). The samples scraped are the ones prom-client writes: same names, labels,
+ * `inc` and `observe` build and hash a label set on every call (about 5% of a kept report's busy time in
+ * the profiles of docs/performance-costs.md; what the metrics cost now, `npm run bench` measures by taking
+ * them out). The samples scraped are the ones prom-client writes: same names, labels,
  * label order, cumulative buckets and exemplars (the last request id of each bucket, as its
  * `updateExemplar` keeps).
  */
