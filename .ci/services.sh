@@ -1,12 +1,15 @@
 # Throwaway PostgreSQL and Redis for the test run, sourced by .ci/run: each has its own data folder
 # under a temporary directory of the run, listens on a loopback port only, and is stopped on exit.
-# Sets TEST_DATABASE_URL and TEST_REDIS_URL for the tests.
+# Besides the primary: a streaming replica of it, and PgBouncer in transaction mode in front of it, as an
+# operator who grows runs them (docs/scaling.md).
+# Sets TEST_DATABASE_URL, TEST_DATABASE_REPLICA_URL, TEST_PGBOUNCER_URL and TEST_REDIS_URL for the tests.
 
 install_services() {
-  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1; then
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1 \
+    || ! [ -x /usr/sbin/pgbouncer ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends postgresql redis-server >/dev/null
+    apt-get install -y -qq --no-install-recommends postgresql redis-server pgbouncer >/dev/null
   fi
 }
 
@@ -21,19 +24,51 @@ start_services() {
   pg_bin="$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")"
   PG_CTL="$pg_bin/pg_ctl"
   PG_DATA="$SERVICES_DIR/pgdata"
-  local pg_port redis_port
+  REPLICA_DATA="$SERVICES_DIR/replica"
+  local pg_port replica_port pgbouncer_port redis_port
   pg_port="$(free_port)"
+  replica_port="$(free_port)"
+  pgbouncer_port="$(free_port)"
   redis_port="$(free_port)"
-  mkdir -p "$PG_DATA" "$SERVICES_DIR/redis"
+  mkdir -p "$PG_DATA" "$REPLICA_DATA" "$SERVICES_DIR/redis" "$SERVICES_DIR/pgbouncer"
 
   # PostgreSQL refuses to run as root, and CI runs as root: the cluster belongs to the postgres user.
   as_pg_owner() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
   }
-  if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$PG_DATA" "$SERVICES_DIR"; fi
+  if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$PG_DATA" "$REPLICA_DATA" "$SERVICES_DIR" "$SERVICES_DIR/pgbouncer"; fi
   as_pg_owner "$pg_bin/initdb" -D "$PG_DATA" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$SERVICES_DIR/initdb.log" 2>&1
   as_pg_owner "$PG_CTL" -D "$PG_DATA" -l "$SERVICES_DIR/postgres.log" -w -t 60 \
-    -o "-p $pg_port -k $SERVICES_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+    -o "-p $pg_port -k $SERVICES_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >/dev/null
+
+  # The replica: a base backup of the primary that streams its WAL from then on (-R writes
+  # primary_conninfo and standby.signal); initdb's pg_hba already lets loopback replication in.
+  chmod 700 "$REPLICA_DATA"
+  as_pg_owner pg_basebackup -h 127.0.0.1 -p "$pg_port" -U postgres -D "$REPLICA_DATA" -R -X stream >"$SERVICES_DIR/basebackup.log" 2>&1
+  as_pg_owner "$PG_CTL" -D "$REPLICA_DATA" -l "$SERVICES_DIR/replica.log" -w -t 60 \
+    -o "-p $replica_port -k $SERVICES_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300 -c hot_standby_feedback=on" start >/dev/null
+
+  # PgBouncer in transaction mode in front of the primary, for every database name (the suites make
+  # databases of their own). It runs as the postgres user too: it refuses root.
+  cat >"$SERVICES_DIR/pgbouncer/pgbouncer.ini" <<INI
+[databases]
+* = host=127.0.0.1 port=$pg_port
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $pgbouncer_port
+unix_socket_dir =
+auth_type = trust
+auth_file = $SERVICES_DIR/pgbouncer/users.txt
+pool_mode = transaction
+max_client_conn = 1000
+default_pool_size = 20
+ignore_startup_parameters = extra_float_digits
+logfile = $SERVICES_DIR/pgbouncer/pgbouncer.log
+pidfile = $SERVICES_DIR/pgbouncer/pgbouncer.pid
+INI
+  echo '"postgres" ""' >"$SERVICES_DIR/pgbouncer/users.txt"
+  if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$SERVICES_DIR/pgbouncer/pgbouncer.ini" "$SERVICES_DIR/pgbouncer/users.txt"; fi
+  as_pg_owner /usr/sbin/pgbouncer -d -q "$SERVICES_DIR/pgbouncer/pgbouncer.ini"
 
   redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
     --dir "$SERVICES_DIR/redis" --pidfile "$SERVICES_DIR/redis/redis.pid" --logfile "$SERVICES_DIR/redis/redis.log"
@@ -44,18 +79,33 @@ start_services() {
     sleep 0.1
   done
 
+  tries=0
+  until pg_isready -q -h 127.0.0.1 -p "$pgbouncer_port" -d postgres -U postgres; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 100 ]; then echo "pgbouncer did not start" >&2; return 1; fi
+    sleep 0.1
+  done
+
   export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres"
+  export TEST_DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$replica_port/postgres"
+  export TEST_PGBOUNCER_URL="postgres://postgres@127.0.0.1:$pgbouncer_port/postgres"
   export TEST_REDIS_URL="redis://127.0.0.1:$redis_port"
 }
 
 stop_services() {
-  if [ -n "${PG_CTL:-}" ] && [ -d "${PG_DATA:-}" ]; then
-    if [ "$(id -u)" = 0 ]; then
-      runuser -u postgres -- "$PG_CTL" -D "$PG_DATA" -m immediate stop >/dev/null 2>&1 || true
-    else
-      "$PG_CTL" -D "$PG_DATA" -m immediate stop >/dev/null 2>&1 || true
-    fi
+  if [ -f "${SERVICES_DIR:-}/pgbouncer/pgbouncer.pid" ]; then
+    kill "$(cat "$SERVICES_DIR/pgbouncer/pgbouncer.pid")" 2>/dev/null || true
   fi
+  local data
+  for data in "${REPLICA_DATA:-}" "${PG_DATA:-}"; do
+    if [ -n "${PG_CTL:-}" ] && [ -f "$data/postmaster.pid" ]; then
+      if [ "$(id -u)" = 0 ]; then
+        runuser -u postgres -- "$PG_CTL" -D "$data" -m immediate stop >/dev/null 2>&1 || true
+      else
+        "$PG_CTL" -D "$data" -m immediate stop >/dev/null 2>&1 || true
+      fi
+    fi
+  done
   if [ -f "${SERVICES_DIR:-}/redis/redis.pid" ]; then
     local redis_pid tries=0
     redis_pid="$(cat "$SERVICES_DIR/redis/redis.pid")"

@@ -23,10 +23,10 @@ export default function globalSetup(): void {
   if (missing.length === 0) return;
   const names = missing.join(' and ');
   if (process.env.CI === 'true') {
-    throw new Error(`${names} not set: CI must run the PostgreSQL and Redis suites (see .ci/run)`);
+    throw new Error(`${names} not set: CI must run the PostgreSQL, replica, PgBouncer and Redis suites (see .ci/run)`);
   }
   process.stdout.write(
-    `\nSkipped: the suites that need ${names} (PostgreSQL and Redis stores, and the HTTP suites on PostgreSQL), ` +
+    `\nSkipped: the suites that need ${names} (PostgreSQL, replica, PgBouncer and Redis stores, and the HTTP suites on PostgreSQL), ` +
       `because ${missing.length === 1 ? 'it is' : 'they are'} not set. \`bash .ci/run\` starts throwaway instances and runs them all.\n`,
   );
 }

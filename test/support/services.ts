@@ -9,9 +9,15 @@ import { serviceUrl } from './service-urls';
  */
 export const testDatabaseUrl = serviceUrl(process.env, 'TEST_DATABASE_URL');
 export const testRedisUrl = serviceUrl(process.env, 'TEST_REDIS_URL');
+/** A streaming replica of TEST_DATABASE_URL: what is written there arrives here, a little later. */
+export const testReplicaUrl = serviceUrl(process.env, 'TEST_DATABASE_REPLICA_URL');
+/** PgBouncer in transaction mode in front of TEST_DATABASE_URL, for any database name. */
+export const testPgbouncerUrl = serviceUrl(process.env, 'TEST_PGBOUNCER_URL');
 
 export const describeWithPostgres = testDatabaseUrl === undefined ? describe.skip : describe;
 export const describeWithRedis = testRedisUrl === undefined ? describe.skip : describe;
+export const describeWithReplica = testDatabaseUrl === undefined || testReplicaUrl === undefined ? describe.skip : describe;
+export const describeWithPgbouncer = testDatabaseUrl === undefined || testPgbouncerUrl === undefined ? describe.skip : describe;
 export const describeWithPostgresAndRedis =
   testDatabaseUrl === undefined || testRedisUrl === undefined ? describe.skip : describe;
 
