@@ -60,7 +60,7 @@ async function measure(cluster: ScalingCluster): Promise<void> {
   try {
     const urls = [await servers[0]?.listening()];
     let began = performance.now();
-    await createAccounts(cluster.primaryUrl, plan.accounts);
+    await createAccounts(cluster, plan.accounts);
     log(`accounts: ${thousands(plan.accounts)} saved in ${((performance.now() - began) / 1000).toFixed(1)} s`);
     for (let index = 1; index < settings.scalingInstances; index += 1) servers.push(startServerProcess(environment));
     urls.push(...(await Promise.all(servers.slice(1).map((server) => server.listening()))));
