@@ -18,6 +18,8 @@ export interface LoadPhase {
   readonly meanRecordsPerSecond: number;
   readonly batchP50Ms: number;
   readonly batchP99Ms: number;
+  /** 503 answers (sent again). */
+  readonly unavailable: number;
 }
 
 const INTERVAL_MS = 10_000;
@@ -26,7 +28,7 @@ const percentile = (values: readonly number[], p: number) => [...values].sort((a
 
 /** Runs one loader per URL over its share of batches [first, end); `stopAt` (performance.now()) stops them. */
 async function phase(urls: readonly string[], token: string, plan: ScalingPlan, first: number, end: number, stopAt: number, log: (line: string) => void): Promise<LoadPhase> {
-  const done: { at: number; records: number; ms: number }[] = [];
+  const done: { at: number; records: number; ms: number; unavailable: number }[] = [];
   const loaders = await Promise.all(urls.map(() => startScript<{ ready: true }>('bench/scaling-loader.ts')));
   const began = performance.now();
   let lastLog = began;
@@ -41,7 +43,7 @@ async function phase(urls: readonly string[], token: string, plan: ScalingPlan, 
         };
         child.on('message', (message: LoaderMessage) => {
           if ('done' in message) return ended();
-          done.push({ at: performance.now(), records: message.records, ms: message.ms });
+          done.push({ at: performance.now(), records: message.records, ms: message.ms, unavailable: message.unavailable });
           if (performance.now() - lastLog > 60_000) {
             lastLog = performance.now();
             log(`  ${done.reduce((sum, batch) => sum + batch.records, 0).toLocaleString('en-US')} calls in ${((lastLog - began) / 1000).toFixed(0)} s`);
@@ -73,6 +75,7 @@ async function phase(urls: readonly string[], token: string, plan: ScalingPlan, 
     meanRecordsPerSecond: records / seconds,
     batchP50Ms: percentile(batchMs, 50),
     batchP99Ms: percentile(batchMs, 99),
+    unavailable: done.reduce((sum, batch) => sum + batch.unavailable, 0),
   };
 }
 
