@@ -166,7 +166,8 @@ const REBUILDS = [
 ];
 
 /**
- * Recomputes every rollup of these phones from their calls and paths, in `timeZone`, inside the
+ * Recomputes the rollups of these phones from their calls and paths, in `timeZone` (every day, or after
+ * retention only those from the first whole local day of the calls kept), inside the
  * database: this process lists the spans of one UTC offset that the calls cover (from the same zone data
  * as the rollups written on ingest), and one statement per rollup table buckets the rows by the local
  * day their span gives. Nothing per call leaves the database, so an account of millions of calls moves
