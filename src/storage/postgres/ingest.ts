@@ -74,7 +74,7 @@ inserted AS (
 stored AS (SELECT * FROM batch WHERE call_id IN (SELECT call_id FROM inserted)),
 add_calls AS (
   INSERT INTO calls (${stored.join(', ')})
-  SELECT ${stored.join(', ')} FROM stored ORDER BY started_at
+  SELECT ${stored.join(', ')} FROM stored
 ),
 ${addStoredToRollups(version2)}
 SELECT count(*)::integer AS inserted FROM inserted`;
