@@ -138,24 +138,27 @@ export class CallHistory {
   /**
    * Retention: keeps only the calls that started at or after `cutoffMs`, in their order, in columns of
    * their own (the old ones go to the garbage collector whole); returns how many calls went (or would go,
-   * `dryRun`), by the first instant of their UTC month.
+   * `dryRun`), by the first instant of their UTC month. Counted first, so that an hourly round with
+   * nothing to drop copies nothing.
    */
   dropBefore(cutoffMs: number, dryRun: boolean): Map<number, number> {
     const dropped = new Map<number, number>();
-    const kept = new CallHistory();
     const call = emptyStoredCall();
     for (let index = 0; index < this.count; index += 1) {
       this.read(index, call);
-      if (call.startedAt < cutoffMs) {
-        const month = monthStart(call.startedAt);
-        dropped.set(month, (dropped.get(month) ?? 0) + 1);
-      } else if (!dryRun) {
-        const reader = this.paths.readerAt(call.pathStart);
-        kept.appendColumns(call, call.pathLength);
-        for (let value = 0; value < call.pathLength * (1 + PATH_STEP_COUNTERS.length); value += 1) kept.paths.push(reader.next());
-      }
+      if (call.startedAt >= cutoffMs) continue;
+      const month = monthStart(call.startedAt);
+      dropped.set(month, (dropped.get(month) ?? 0) + 1);
     }
     if (dryRun || dropped.size === 0) return dropped;
+    const kept = new CallHistory();
+    for (let index = 0; index < this.count; index += 1) {
+      this.read(index, call);
+      if (call.startedAt < cutoffMs) continue;
+      const reader = this.paths.readerAt(call.pathStart);
+      kept.appendColumns(call, call.pathLength);
+      for (let value = 0; value < call.pathLength * (1 + PATH_STEP_COUNTERS.length); value += 1) kept.paths.push(reader.next());
+    }
     this.blocks = kept.blocks;
     this.count = kept.count;
     this.paths = kept.paths;
