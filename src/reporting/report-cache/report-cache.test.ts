@@ -26,6 +26,8 @@ function countingReads(store: Store): { store: Store; builds: () => number } {
     distinctCallers: (phones, spans) => store.calls.distinctCallers(phones, spans),
     regionTotals: (phones, from, to) => store.calls.regionTotals(phones, from, to),
     formItemTotals: (phones, from, to, limit) => store.calls.formItemTotals(phones, from, to, limit),
+    prepareMonths: (fromMs, toMs) => store.calls.prepareMonths(fromMs, toMs),
+    dropRawCallsBefore: (cutoffMs, dryRun) => store.calls.dropRawCallsBefore(cutoffMs, dryRun),
   };
   return {
     store: { ...store, calls, close: () => store.close() },
