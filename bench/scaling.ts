@@ -104,8 +104,8 @@ async function measure(cluster: ScalingCluster): Promise<void> {
       log(`  ${report} | ${target} | ${result.requestsPerSecond.toFixed(0)} | ${result.latencyMs.p50.toFixed(2)} | ${result.latencyMs.p99.toFixed(2)}`);
     }
 
-    const dropped = await dropOldestMonth(cluster, plan);
-    log(`oldest month dropped (${dropped.how}): ${thousands(dropped.calls)} calls in ${dropped.seconds.toFixed(2)} s`);
+    const dropped = await dropOldestMonth(cluster.primaryUrl, plan);
+    log(`oldest month dropped by retention (the store's dropRawCallsBefore): ${dropped.months}, ${thousands(dropped.calls)} calls in ${dropped.seconds.toFixed(2)} s`);
   } finally {
     await Promise.all(servers.map((server) => stopIfRunning(server)));
   }
