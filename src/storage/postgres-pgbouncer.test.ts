@@ -1,5 +1,7 @@
 import { Client } from 'pg';
+import { loadConfig } from '../config/config';
 import { createLogger } from '../logger';
+import { openStore } from './open-store';
 import { createPool } from './postgres/pool';
 import { openPostgresStore } from './postgres/postgres-store';
 import { createPgbouncerTestDatabase, describeWithPgbouncer, dropPgbouncerTestDatabases, type TestSchema } from '../../test/support/services';
@@ -81,10 +83,19 @@ describeWithPgbouncer('behind PgBouncer in transaction mode', () => {
     ]);
   });
 
-  test('a store opened with DATABASE_POOLER=transaction logs nothing when the database bounds statements within DEPENDENCY_TIMEOUT_SECONDS', async () => {
+  test('the store of a configuration with DATABASE_POOLER=transaction serves through PgBouncer, and logs nothing when the database bounds statements within DEPENDENCY_TIMEOUT_SECONDS', async () => {
     const logs = new LogLines();
-    const store = await openPostgresStore(database.url, createLogger('warn', logs), DEPENDENCY_TIMEOUT_SECONDS, 'transaction');
-    await store.close();
+    const { storage } = loadConfig({ STORE: 'postgres', DATABASE_URL: database.url, DATABASE_POOLER: 'transaction' });
+    const store = await openStore(storage, createLogger('warn', logs));
+    try {
+      const alice = { id: 'dev:alice', tool: 'dev', login: 'alice', passwordHash: 'hash-of-alice', active: true, timeZone: 'UTC', credentialGeneration: 0 } as const;
+      await store.accounts.save(alice);
+      await store.phones.assign('15550001', alice.id);
+      expect(await store.accounts.find(alice.id)).toEqual(alice);
+      expect(await store.phones.ownedBy(alice.id)).toEqual(['15550001']);
+    } finally {
+      await store.close();
+    }
     expect(logs.lines).toEqual([]);
   });
 });
