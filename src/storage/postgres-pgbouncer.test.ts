@@ -35,18 +35,16 @@ describeWithPgbouncer('behind PgBouncer in transaction mode', () => {
 
   test('a connection of the pool runs its next statement, named by the code, on another server while the one it used is in another client\'s transaction', async () => {
     const pool = createPool(database.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS * 1000, 'transaction');
-    const other = await connected(database.url);
+    const [connection, other] = [await pool.connect(), await connected(database.url)];
     try {
-      const connection = await pool.connect();
       const first = await pid(connection, 'backend');
       await other.query('BEGIN');
       expect((await other.query('SELECT pg_backend_pid() AS pid')).rows).toEqual([{ pid: first }]);
       const second = await pid(connection, 'backend');
       expect(second).toEqual(expect.any(Number));
       expect(second).not.toBe(first);
-      await other.query('COMMIT');
-      connection.release();
     } finally {
+      connection.release();
       await other.end();
       await pool.end();
     }

@@ -24,7 +24,7 @@ export const describeWithPostgresAndRedis =
   testDatabaseUrl === undefined || testRedisUrl === undefined ? describe.skip : describe;
 
 export interface TestSchema {
-  /** DATABASE_URL whose connections use only this schema. */
+  /** DATABASE_URL whose connections use only this schema (or database, behind PgBouncer). */
   readonly url: string;
   /** DATABASE_POOLER for that URL. */
   readonly pooler: DatabasePooler;
