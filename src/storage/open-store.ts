@@ -14,7 +14,7 @@ import type { Store } from './store';
 export async function openStore(settings: StorageSettings, logger: Logger): Promise<Store> {
   const store =
     settings.store === 'postgres' && settings.databaseUrl !== undefined
-      ? await openPostgresStore(settings.databaseUrl, logger, settings.dependencyTimeoutSeconds)
+      ? await openPostgresStore(settings.databaseUrl, logger, settings.dependencyTimeoutSeconds, settings.databasePooler)
       : createMemoryStore();
   if (settings.redisUrl === undefined) return store;
   try {

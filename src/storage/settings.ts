@@ -7,6 +7,7 @@ export const storageSettings = z
     STORE: oneOf(['memory', 'postgres']).default('memory'),
     DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional()),
     REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
+    DATABASE_POOLER: oneOf(['none', 'transaction']).default('none'),
     DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(5),
   })
   .superRefine((variables, context) => {
@@ -18,6 +19,11 @@ export const storageSettings = z
     store: variables.STORE,
     /** PostgreSQL connection URL; set exactly when the store is postgres. */
     databaseUrl: variables.DATABASE_URL,
+    /**
+     * What DATABASE_URL leads to: PostgreSQL itself or a pooler in session mode (none), or a pooler that
+     * lends a server connection per transaction (transaction: PgBouncer's pool_mode = transaction).
+     */
+    databasePooler: variables.DATABASE_POOLER,
     /** Redis connection URL; set: rate-limit counters and survey sessions live there, shared by instances. */
     redisUrl: variables.REDIS_URL,
     /** The bound on every wait for PostgreSQL or Redis (connecting, a query, a command): then a 500. */

@@ -31,7 +31,7 @@ const REPOSITORIES = Object.keys(REPOSITORY_NAMES) as Repository[];
  * every call waits for the schema and its migrations before it runs.
  */
 function postgresTestStore(): Store {
-  const ready = createTestSchema().then(async (schema) => ({ schema, store: await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS) }));
+  const ready = createTestSchema().then(async (schema) => ({ schema, store: await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler) }));
   opened.push(ready);
   const deferred = (repository: Repository) =>
     new Proxy(

@@ -7,6 +7,7 @@ import { postgresCredentials } from './credentials';
 import { checkSchema, migrate } from './migrate';
 import { postgresPhones } from './phones';
 import { createPool } from './pool';
+import { checkStatementBound, type DatabasePooler } from './pooler';
 import { postgresRateLimits } from './rate-limits';
 import { postgresScenarios } from './scenarios';
 import { postgresSurveySessions } from './survey-sessions';
@@ -17,12 +18,13 @@ const STORE = 'store';
 /**
  * The durable store: everything in PostgreSQL, shared by every instance on the same database. Brings the
  * schema up to date before it resolves; throws DependencyUnavailableError when the database cannot be
- * reached or migrated.
+ * reached or migrated. `pooler` says what DATABASE_URL leads to (DATABASE_POOLER).
  */
-export async function openPostgresStore(connectionString: string, logger: Logger, timeoutSeconds: number): Promise<Store> {
-  const pool = createPool(connectionString, logger, timeoutSeconds * 1000);
+export async function openPostgresStore(connectionString: string, logger: Logger, timeoutSeconds: number, pooler: DatabasePooler = 'none'): Promise<Store> {
+  const pool = createPool(connectionString, logger, timeoutSeconds * 1000, pooler);
   try {
     await migrate(pool, logger);
+    if (pooler === 'transaction') await checkStatementBound(pool, logger, timeoutSeconds * 1000);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new DependencyUnavailableError('PostgreSQL (DATABASE_URL)', error);
