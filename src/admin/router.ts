@@ -6,6 +6,7 @@ import type { AccountAdmin } from './accounts/account-admin';
 import { accountRoutes } from './accounts/routes';
 import { clockRoutes, type ClockAdmin } from './clock/routes';
 import { requireAdminToken } from './admin-token';
+import type { CallRecordReader } from './calls/call-import';
 import { importCallsRoute } from './calls/route';
 import { scenarioRoutes, type ScenarioAdmin } from './scenarios/routes';
 import { surveyCallRoutes, type SurveyCallsAdmin } from './survey-calls/routes';
@@ -18,6 +19,8 @@ export interface AdminServices {
   readonly accounts: AccountAdmin;
   /** Where imported calls go. */
   readonly store: Store;
+  /** How an imported record's parsed line becomes a call (readCallRecord; a benchmark's stand-in takes its checks out). */
+  readonly readCallRecord: CallRecordReader;
   /** Where the import's outcomes are counted (the app's metrics). */
   readonly importedCalls: ImportedCallsCounter;
   /** The server's clock, and whether it moves (SANDBOX_CLOCK). */
@@ -38,13 +41,13 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ token, limit, accounts, store, importedCalls, clock, scenarios, surveyCalls }: AdminServices): Router {
+export function adminRouter({ token, limit, accounts, store, readCallRecord, importedCalls, clock, scenarios, surveyCalls }: AdminServices): Router {
   const router = Router();
   router.use(answerInJson, limit, requireAdminToken(token));
   router.use(accountRoutes(accounts));
   router.use(clockRoutes(clock));
   router.use(scenarioRoutes(scenarios));
   router.use(surveyCallRoutes(surveyCalls));
-  router.route('/calls').post(importCallsRoute(store, importedCalls)).all(methodNotAllowed(['POST']));
+  router.route('/calls').post(importCallsRoute(store, importedCalls, readCallRecord)).all(methodNotAllowed(['POST']));
   return router;
 }

@@ -21,7 +21,7 @@ function appDataPaths(): DataPaths {
 function lookUp(path: string): { route: string; params: Record<string, string> } | undefined {
   const req = { path, params: {} } as Pick<Request, 'path' | 'params'>;
   const found = appDataPaths().match(req);
-  return found === undefined ? undefined : { route: found.route.path, params: req.params };
+  return found === undefined ? undefined : { route: found.route.path, params: req.params as Record<string, string> };
 }
 
 describe('the raw-data lookup (DataPaths)', () => {
@@ -79,7 +79,7 @@ describe('the raw-data lookup (DataPaths)', () => {
   it('hands a request other than GET or HEAD on to the router unserved', () => {
     const paths = new DataPaths();
     const served: string[] = [];
-    paths.add(CALLER_PROFILE_PATH, Router().route(CALLER_PROFILE_PATH), () => served.push('profile'));
+    paths.add(CALLER_PROFILE_PATH, Router().route<string>(CALLER_PROFILE_PATH), () => served.push('profile'));
     const passedOn: string[] = [];
     for (const method of ['GET', 'HEAD', 'POST', 'DELETE']) {
       const req = { method, path: '/api/profile/20250101/20250131/day/ALL', params: {} } as unknown as Request;

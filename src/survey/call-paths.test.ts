@@ -8,7 +8,7 @@ function dispatched(requests: ReadonlyArray<readonly [method: string, path: stri
   const calls = new CallPaths();
   const served: string[] = [];
   const call: RequestHandler = (req) => served.push(`${req.method} ${req.path}`);
-  calls.add(SERVICE, Router().route(SERVICE), call);
+  calls.add(SERVICE, Router().route<string>(SERVICE), call);
   const passedOn: string[] = [];
   for (const [method, path] of requests) {
     calls.dispatch({ method, path } as Request, {} as Response, () => passedOn.push(`${method} ${path}`));
