@@ -32,3 +32,16 @@ export function compare(measured: readonly number[], baseline: readonly number[]
     ratio: median(measured.map((value, round) => value / (baseline[round] as number))),
   };
 }
+
+/** A piece taken out (bench/pieces.ts): the figure without it against the baseline, and the app with it against the app without it. */
+export interface PieceOut {
+  readonly against: Comparison;
+  /** Below 1 (for a rate) by the piece's part of the app's time. */
+  readonly share: Comparison;
+}
+
+/** Each piece's rounds (`without`) against the baseline's and the whole app's of the same rounds. */
+export function piecesOut<Name extends string>(app: readonly number[], baseline: readonly number[], without: Readonly<Record<Name, readonly number[]>>): Record<Name, PieceOut> {
+  const entries = Object.entries<readonly number[]>(without).map(([name, figures]) => [name, { against: compare(figures, baseline), share: compare(app, figures) }]);
+  return Object.fromEntries(entries) as Record<Name, PieceOut>;
+}
