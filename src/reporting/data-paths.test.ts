@@ -5,14 +5,14 @@ import { GEOGRAPHIC_PATH } from './profile/geographic-report';
 import { dataResources } from './data-resources';
 import { DataPaths } from './router';
 
-/** The app's own raw-data resources, each added with its route and a handler that names it. */
+const serveNothing: RequestHandler = () => undefined;
+
+/** The app's own raw-data resources, each added by its path with a route of it, as reportingApi adds them. */
 function appDataPaths(): DataPaths {
   const paths = new DataPaths();
   const router = Router();
-  const resources = dataResources(createMemoryStore(), { weekStart: 'monday', maxRangeDays: 31, reports: undefined });
-  for (const { path } of resources) {
-    const serve: RequestHandler = () => undefined;
-    paths.add(path, router.route(path), serve);
+  for (const { path } of dataResources(createMemoryStore(), { weekStart: 'monday', maxRangeDays: 31, reports: undefined })) {
+    paths.add(path, router.route(path), serveNothing);
   }
   return paths;
 }
