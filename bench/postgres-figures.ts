@@ -1,7 +1,8 @@
 /**
  * Rows 7 and 8 of docs/performance.md: import into PostgreSQL with fsync on, and the one-year daily
- * query's p50 on PostgreSQL against memory, each with the pieces of its cost taken out in turn, measured by bench/postgres.ts (run by bench/postgres-run.ts in
- * a process of its own). Without BENCH_DATABASE_URL or that module, the reason they were not measured.
+ * query's p50 on PostgreSQL against memory, each with pieces of its cost taken out in turn, measured by
+ * bench/postgres.ts (run by bench/postgres-run.ts in a process of its own). Without BENCH_DATABASE_URL or
+ * that module, the reason they were not measured.
  */
 import { z } from 'zod';
 import { runJsonProcess } from './processes';
