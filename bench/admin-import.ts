@@ -5,14 +5,15 @@
  * line (bench/bare-ndjson-server.ts). BENCH_IMPORT_RECORDS records of each version per round; each
  * round in a fresh server process with empty stores, its records under call ids of their own. In the same
  * rounds, version 2 into the app with each piece of its cost taken out in turn, then all of them, and with
- * a store that stores nothing (bench/import-pieces.ts), each over a store of its own.
+ * a store that stores nothing (bench/import-pieces.ts), each over a store of its own; the version-2
+ * targets (the app, the bare server and these) take turns batch by batch (rounds.ts, interleavedRates).
  */
 import type { CallRecordInput } from '../src/domain/call-record';
 import { generateDemoCalls } from '../src/startup-data/demo/calls';
 import { HISTORY_END, TIME_ZONE, TWENTY_PHONES } from './bench-account';
 import { V2_WITHOUT, type ImportServers } from './import-servers';
 import { startServerProcess } from './processes';
-import { compare, piecesOut, type Comparison, type PieceOut } from './rounds';
+import { compare, interleavedRates, piecesOut, type Comparison, type PieceOut } from './rounds';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
 
@@ -76,25 +77,26 @@ function tagged(batch: Batch, tag: string): { body: Buffer; records: number } {
   return { body: Buffer.from(batch.text.replaceAll(ID_OPENING, `${ID_OPENING}${tag}-`)), records: batch.records };
 }
 
-/** Posts the batches one at a time; every record must be taken (inserted by the app, parsed by the baseline). */
-async function recordsPerSecond(url: string, token: string, batches: readonly { body: Buffer; records: number }[]): Promise<number> {
-  let records = 0;
-  const started = performance.now();
-  for (const { body, records: expected } of batches) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-      body,
-      signal: AbortSignal.timeout(60_000),
-    });
-    const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
-    const taken = answer.inserted ?? answer.received;
-    if (response.status !== 200 || taken !== expected || (answer.rejected?.length ?? 0) > 0) {
-      throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-    }
-    records += expected;
+/** Posts one batch; every record must be taken (inserted by the app, parsed by the baseline). */
+async function post(url: string, token: string, { body, records: expected }: { body: Buffer; records: number }): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    body,
+    signal: AbortSignal.timeout(60_000),
+  });
+  const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
+  const taken = answer.inserted ?? answer.received;
+  if (response.status !== 200 || taken !== expected || (answer.rejected?.length ?? 0) > 0) {
+    throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
   }
-  return records / ((performance.now() - started) / 1000);
+}
+
+/** Posts the batches one at a time. */
+async function recordsPerSecond(url: string, token: string, batches: readonly { body: Buffer; records: number }[]): Promise<number> {
+  const started = performance.now();
+  for (const batch of batches) await post(url, token, batch);
+  return batches.reduce((records, batch) => records + batch.records, 0) / ((performance.now() - started) / 1000);
 }
 
 export async function measureAdminImport(log: Log): Promise<AdminImportFigures> {
@@ -105,17 +107,21 @@ export async function measureAdminImport(log: Log): Promise<AdminImportFigures> 
     const servers = await startServerProcess<ImportServers>('bench/import-servers.ts');
     try {
       const { info } = servers;
-      for (const version of ['v1', 'v2'] as const) {
-        const targets: Record<string, string> = { baseline: info.baseline, app: info[version], ...(version === 'v2' ? info.v2Without : {}) };
-        for (const url of Object.values(targets)) await recordsPerSecond(url, info.token, [tagged(bodies.warmUp[version], `w${round}`)]);
-        const batches = bodies[version].map((batch) => tagged(batch, `r${round}`));
-        const names = Object.keys(targets);
-        for (const name of round % 2 === 1 ? names : names.reverse()) {
-          const rate = await recordsPerSecond(targets[name] as string, info.token, batches);
-          if (name === 'app' || name === 'baseline') samples[version][name].push(rate);
-          else v2Without[name as (typeof V2_WITHOUT)[number]].push(rate);
-        }
+      const v1Targets = { baseline: info.baseline, app: info.v1 };
+      for (const url of Object.values(v1Targets)) await recordsPerSecond(url, info.token, [tagged(bodies.warmUp.v1, `w${round}`)]);
+      const v1Batches = bodies.v1.map((batch) => tagged(batch, `r${round}`));
+      for (const name of round % 2 === 1 ? (['baseline', 'app'] as const) : (['app', 'baseline'] as const)) {
+        samples.v1[name].push(await recordsPerSecond(v1Targets[name], info.token, v1Batches));
       }
+      const v2Targets: Record<string, string> = { baseline: info.baseline, app: info.v2, ...info.v2Without };
+      for (const url of Object.values(v2Targets)) await recordsPerSecond(url, info.token, [tagged(bodies.warmUp.v2, `w${round}`)]);
+      const v2Batches = bodies.v2.map((batch) => tagged(batch, `r${round}`));
+      const v2Rates = await interleavedRates(Object.keys(v2Targets), v2Batches.map((batch) => batch.records), round, (name, index) =>
+        post(v2Targets[name] as string, info.token, v2Batches[index] as { body: Buffer; records: number }),
+      );
+      samples.v2.app.push(v2Rates.app as number);
+      samples.v2.baseline.push(v2Rates.baseline as number);
+      for (const name of V2_WITHOUT) v2Without[name].push(v2Rates[name] as number);
       log(
         `round ${round}/${settings.runs}: records/s v1 ${samples.v1.app.at(-1)?.toFixed(0)} (bare ${samples.v1.baseline.at(-1)?.toFixed(0)}), ` +
           `v2 ${samples.v2.app.at(-1)?.toFixed(0)} (bare ${samples.v2.baseline.at(-1)?.toFixed(0)}; ` +

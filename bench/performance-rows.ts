@@ -182,7 +182,8 @@ const adminImport: RowGroup = {
     `then all four, each over a store of its own (bench/import-pieces.ts): the caller placement (a caller placed by its last digit, not ` +
     `by libphonenumber), the record checks (a line's parsed JSON taken as the call it names, nothing checked), the form-item keys (a form ` +
     `item found by its item's name alone, not by a key of its four texts), the memory store's rollups (none kept); and into a store whose ` +
-    `calls.add stores nothing.`,
+    `calls.add stores nothing. The version-2 targets (the app, the bare server and the app without pieces) take turns batch by batch, the ` +
+    `order reversed every batch, each target's rate its records over the sum of its own requests' times.`,
   unmeasured: [{ figure: 'import of version-1 records via the admin API into memory', goal: '>= 200,000 records/s' }],
   async measure(log) {
     const figures = await measureAdminImport(log);
@@ -211,7 +212,8 @@ const postgres: RowGroup = {
     `In the same rounds, version-2 records into the app with each piece of an import's cost taken out in turn by a stand-in of the same interface, each ` +
     `on a database of its own (bench/import-pieces.ts): the record checks (a line's parsed JSON taken as the call it names), the callers (taken off the ` +
     `records on their way to the store: their placement, the caller and region columns, the caller_days and region_days rollups), the paths (likewise: ` +
-    `the form items' ids, the path columns, form_item_days), the database (a calls.add that stores nothing); and the query on both stores with the ` +
+    `the form items' ids, the path columns, form_item_days), the database (a calls.add that stores nothing), the version-2 targets taking turns ` +
+    `batch by batch as in row 6's; and the query on both stores with the ` +
     `credential check (a verifier that returns the account) and the data rate limit (a middleware that lets every request through) taken out in turn, then both (bench/pieces.ts).`,
   unmeasured: [
     { figure: 'import via the admin API into PostgreSQL, fsync on', goal: '>= 50,000 records/s' },

@@ -10,7 +10,8 @@
  *   posted in the same round to the bare node:http server that only parses each line
  *   (bench/bare-ndjson-server.ts, in this process too), the two taking turns to go first; in the same
  *   rounds, version-2 records into the app with each piece of an import's cost taken out in turn
- *   (`POSTGRES_IMPORT_PIECES`, bench/import-pieces.ts), each on a database of its own;
+ *   (`POSTGRES_IMPORT_PIECES`, bench/import-pieces.ts), each on a database of its own, the version-2
+ *   targets (the app, the bare server and these) taking turns batch by batch (rounds.ts, interleavedRates);
  * - query: the one-year daily event query, GET /api/events/20250101/20251231/day/ALL with Basic
  *   credentials and REPORT_CACHE_BYTES=0 (every request builds its report), on a PostgreSQL store and on a
  *   memory store holding the same ~1 million calls (the database vacuumed and analysed once they are in),
@@ -46,7 +47,7 @@ import { credentialsFor, PHONES, TIME_ZONE } from './bench-account';
 import { compiled, serverModules } from './compiled';
 import { POSTGRES_IMPORT_PIECES, storeWithout } from './import-pieces';
 import { appWithout, type Piece } from './pieces';
-import { compare, median, piecesOut, RUNS, type Comparison, type PieceOut } from './rounds';
+import { compare, interleavedRates, median, piecesOut, RUNS, type Comparison, type PieceOut } from './rounds';
 
 /** The round trips of a data request besides its report's own read, taken out in turn (bench/pieces.ts), then both. */
 export const QUERY_PIECES = ['credential check', 'data rate limit'] as const satisfies readonly Piece[];
@@ -180,27 +181,29 @@ function importBodies(records: Iterator<CallRecordInput>, count: number, version
 }
 
 /**
- * Records per second of posting `bodies` one after the other to `url`; every record must be taken (inserted
- * by the app, parsed by the bare server, which answers only `received`).
+ * Posts one body to `url`; every record must be taken (inserted by the app, parsed by the bare server,
+ * which answers only `received`).
  */
+async function postBody(url: string, body: Buffer, deadline: Deadline): Promise<void> {
+  deadline.check();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/x-ndjson' },
+    body,
+  });
+  const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
+  const expected = recordsIn(body);
+  if (response.status !== 200 || (answer.rejected?.length ?? 0) !== 0) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  if ((answer.inserted ?? answer.received) !== expected) throw new Error(`bench/postgres: ${url} took ${answer.inserted ?? answer.received} of ${expected} records`);
+}
+
+const recordsIn = (body: Buffer) => body.toString().split('\n').length - 1;
+
+/** Records per second of posting `bodies` one after the other to `url`. */
 async function importRate(url: string, bodies: readonly Buffer[], deadline: Deadline): Promise<number> {
-  let taken = 0;
   const started = performance.now();
-  for (const body of bodies) {
-    deadline.check();
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/x-ndjson' },
-      body,
-    });
-    const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
-    if (response.status !== 200 || (answer.rejected?.length ?? 0) !== 0) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-    taken += answer.inserted ?? answer.received ?? 0;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const expected = bodies.reduce((lines, body) => lines + body.toString().split('\n').length - 1, 0);
-  if (taken !== expected) throw new Error(`bench/postgres: ${url} took ${taken} of ${expected} records`);
-  return expected / seconds;
+  for (const body of bodies) await postBody(url, body, deadline);
+  return bodies.reduce((records, body) => records + recordsIn(body), 0) / ((performance.now() - started) / 1000);
 }
 
 type ImportPieceName = (typeof POSTGRES_IMPORT_PIECES)[number];
@@ -219,14 +222,20 @@ async function measureImport(
     const versions = round % 2 === 1 ? ([1, 2] as const) : ([2, 1] as const);
     for (const version of versions) {
       const bodies = importBodies(records, importRecords, version);
-      // Each piece's app posts to a database of its own, so the same bodies are new calls to each.
-      const names = ['baseline', 'app', ...(version === 2 ? POSTGRES_IMPORT_PIECES : [])] as const;
-      for (const name of round % 2 === 1 ? names : [...names].reverse()) {
-        const url = name === 'baseline' || name === 'app' ? targets[name] : targets.v2Without[name];
-        const rate = await importRate(url, bodies, deadline);
-        if (name === 'baseline' || name === 'app') samples[version === 1 ? 'v1' : 'v2'][name].push(rate);
-        else v2Without[name].push(rate);
+      if (version === 1) {
+        for (const name of round % 2 === 1 ? (['baseline', 'app'] as const) : (['app', 'baseline'] as const)) {
+          samples.v1[name].push(await importRate(targets[name], bodies, deadline));
+        }
+        continue;
       }
+      // Each piece's app posts to a database of its own, so the same bodies are new calls to each.
+      const urls: Record<string, string> = { baseline: targets.baseline, app: targets.app, ...targets.v2Without };
+      const rates = await interleavedRates(Object.keys(urls), bodies.map(recordsIn), round, (name, index) =>
+        postBody(urls[name] as string, bodies[index] as Buffer, deadline),
+      );
+      samples.v2.app.push(rates.app as number);
+      samples.v2.baseline.push(rates.baseline as number);
+      for (const piece of POSTGRES_IMPORT_PIECES) v2Without[piece].push(rates[piece] as number);
     }
     const line = (version: 'v1' | 'v2') => `${version} ${samples[version].app.at(-1)?.toFixed(0)} records/s (bare ${samples[version].baseline.at(-1)?.toFixed(0)})`;
     const pieces = POSTGRES_IMPORT_PIECES.map((piece) => `without ${piece} ${v2Without[piece].at(-1)?.toFixed(0)}`).join(', ');
