@@ -20,8 +20,9 @@
  *   of the request's fixed cost taken out in turn (`QUERY_PIECES`, bench/pieces.ts), then both.
  *   Every store must give the same body.
  *
- * It works in a database of its own, `bench_<random>`, created on the server of `databaseUrl` and dropped
- * at the end, so that every figure comes from an empty database. The server's fsync setting is reported,
+ * It works in databases of its own, `bench_<random>` (one, and one more for each import piece taken out),
+ * created on the server of `databaseUrl` and dropped at the end, so that every figure comes from an empty
+ * database. The server's fsync setting is reported,
  * since without it a commit costs nothing and the figures say little. Bounded: a fixed number of records
  * and requests, and `timeoutSeconds` after which it stops between two batches or requests and throws.
  *
