@@ -3,14 +3,17 @@
  * command-line tool sends them (POST /admin/calls, NDJSON, 5,000 records a request, one request at a
  * time), in records per second against a bare node:http server receiving the same bytes and parsing each
  * line (bench/bare-ndjson-server.ts). BENCH_IMPORT_RECORDS records of each version per round; each
- * round in a fresh server process with empty stores, its records under call ids of their own.
+ * round in a fresh server process with empty stores, its records under call ids of their own. In the same
+ * rounds, version 2 into the app with each piece of its cost taken out in turn, then all of them, and with
+ * a store that stores nothing (bench/import-pieces.ts), each over a store of its own; the version-2
+ * targets (the app, the bare server and these) take turns batch by batch (rounds.ts, interleavedRates).
  */
 import type { CallRecordInput } from '../src/domain/call-record';
 import { generateDemoCalls } from '../src/startup-data/demo/calls';
 import { HISTORY_END, TIME_ZONE, TWENTY_PHONES } from './bench-account';
-import type { ImportServers } from './import-servers';
+import { V2_WITHOUT, type ImportServers } from './import-servers';
 import { startServerProcess } from './processes';
-import { compare, type Comparison } from './rounds';
+import { compare, interleavedRates, piecesOut, type Comparison, type PieceOut } from './rounds';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
 
@@ -20,6 +23,8 @@ export interface AdminImportFigures {
   /** Records per second into the app (measured) against the bare server (baseline). */
   readonly v1: Comparison;
   readonly v2: Comparison;
+  /** Version 2 with each piece out (bench/import-pieces.ts), all four, the store. */
+  readonly v2Without: Readonly<Record<(typeof V2_WITHOUT)[number], PieceOut>>;
   readonly v1BytesPerRecord: number;
   readonly v2BytesPerRecord: number;
 }
@@ -72,44 +77,55 @@ function tagged(batch: Batch, tag: string): { body: Buffer; records: number } {
   return { body: Buffer.from(batch.text.replaceAll(ID_OPENING, `${ID_OPENING}${tag}-`)), records: batch.records };
 }
 
-/** Posts the batches one at a time; every record must be taken (inserted by the app, parsed by the baseline). */
-async function recordsPerSecond(url: string, token: string, batches: readonly { body: Buffer; records: number }[]): Promise<number> {
-  let records = 0;
-  const started = performance.now();
-  for (const { body, records: expected } of batches) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-      body,
-      signal: AbortSignal.timeout(60_000),
-    });
-    const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
-    const taken = answer.inserted ?? answer.received;
-    if (response.status !== 200 || taken !== expected || (answer.rejected?.length ?? 0) > 0) {
-      throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-    }
-    records += expected;
+/** Posts one batch; every record must be taken (inserted by the app, parsed by the baseline). */
+async function post(url: string, token: string, { body, records: expected }: { body: Buffer; records: number }): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    body,
+    signal: AbortSignal.timeout(60_000),
+  });
+  const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
+  const taken = answer.inserted ?? answer.received;
+  if (response.status !== 200 || taken !== expected || (answer.rejected?.length ?? 0) > 0) {
+    throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
   }
-  return records / ((performance.now() - started) / 1000);
+}
+
+/** Posts the batches one at a time. */
+async function recordsPerSecond(url: string, token: string, batches: readonly { body: Buffer; records: number }[]): Promise<number> {
+  const started = performance.now();
+  for (const batch of batches) await post(url, token, batch);
+  return batches.reduce((records, batch) => records + batch.records, 0) / ((performance.now() - started) / 1000);
 }
 
 export async function measureAdminImport(log: Log): Promise<AdminImportFigures> {
   const bodies = makeBodies(settings.importRecords);
   const samples = { v1: { app: [] as number[], baseline: [] as number[] }, v2: { app: [] as number[], baseline: [] as number[] } };
+  const v2Without = Object.fromEntries(V2_WITHOUT.map((name) => [name, [] as number[]])) as Record<(typeof V2_WITHOUT)[number], number[]>;
   for (let round = 1; round <= settings.runs; round += 1) {
     const servers = await startServerProcess<ImportServers>('bench/import-servers.ts');
     try {
       const { info } = servers;
-      for (const version of ['v1', 'v2'] as const) {
-        const targets = { app: info[version], baseline: info.baseline };
-        for (const url of Object.values(targets)) await recordsPerSecond(url, info.token, [tagged(bodies.warmUp[version], `w${round}`)]);
-        const batches = bodies[version].map((batch) => tagged(batch, `r${round}`));
-        const order = round % 2 === 1 ? (['baseline', 'app'] as const) : (['app', 'baseline'] as const);
-        for (const name of order) samples[version][name].push(await recordsPerSecond(targets[name], info.token, batches));
+      const v1Targets = { baseline: info.baseline, app: info.v1 };
+      for (const url of Object.values(v1Targets)) await recordsPerSecond(url, info.token, [tagged(bodies.warmUp.v1, `w${round}`)]);
+      const v1Batches = bodies.v1.map((batch) => tagged(batch, `r${round}`));
+      for (const name of round % 2 === 1 ? (['baseline', 'app'] as const) : (['app', 'baseline'] as const)) {
+        samples.v1[name].push(await recordsPerSecond(v1Targets[name], info.token, v1Batches));
       }
+      const v2Targets: Record<string, string> = { baseline: info.baseline, app: info.v2, ...info.v2Without };
+      for (const url of Object.values(v2Targets)) await recordsPerSecond(url, info.token, [tagged(bodies.warmUp.v2, `w${round}`)]);
+      const v2Batches = bodies.v2.map((batch) => tagged(batch, `r${round}`));
+      const v2Rates = await interleavedRates(Object.keys(v2Targets), v2Batches.map((batch) => batch.records), round, (name, index) =>
+        post(v2Targets[name] as string, info.token, v2Batches[index] as { body: Buffer; records: number }),
+      );
+      samples.v2.app.push(v2Rates.app as number);
+      samples.v2.baseline.push(v2Rates.baseline as number);
+      for (const name of V2_WITHOUT) v2Without[name].push(v2Rates[name] as number);
       log(
         `round ${round}/${settings.runs}: records/s v1 ${samples.v1.app.at(-1)?.toFixed(0)} (bare ${samples.v1.baseline.at(-1)?.toFixed(0)}), ` +
-          `v2 ${samples.v2.app.at(-1)?.toFixed(0)} (bare ${samples.v2.baseline.at(-1)?.toFixed(0)})`,
+          `v2 ${samples.v2.app.at(-1)?.toFixed(0)} (bare ${samples.v2.baseline.at(-1)?.toFixed(0)}; ` +
+          `${V2_WITHOUT.map((name) => `without ${name} ${v2Without[name].at(-1)?.toFixed(0)}`).join(', ')})`,
       );
     } finally {
       await servers.stop();
@@ -121,6 +137,7 @@ export async function measureAdminImport(log: Log): Promise<AdminImportFigures> 
     batchRecords: BATCH_RECORDS,
     v1: compare(samples.v1.app, samples.v1.baseline),
     v2: compare(samples.v2.app, samples.v2.baseline),
+    v2Without: piecesOut(samples.v2.app, samples.v2.baseline, v2Without),
     v1BytesPerRecord: bytesPerRecord(bodies.v1),
     v2BytesPerRecord: bytesPerRecord(bodies.v2),
   };
@@ -136,6 +153,10 @@ if (require.main === module) {
       `POST /admin/calls into memory, ${figures.records} records per version and round, ${figures.batchRecords} a request, one at a time, medians of ${settings.runs} rounds:`,
       line('v1', figures.v1BytesPerRecord),
       `${line('v2', figures.v2BytesPerRecord)}`,
+      ...Object.entries(figures.v2Without).map(
+        ([name, { against, share }]) =>
+          `    without ${name}: ${against.measured.toFixed(0)} records/s (${against.ratio.toFixed(2)} of baseline); the app with it: ${share.ratio.toFixed(2)} of the app without`,
+      ),
     ];
   });
 }

@@ -6,6 +6,7 @@ import type * as PasswordHash from '../src/accounts/password-hash';
 import type * as AccountModule from '../src/accounts/account';
 import type * as DemoCallsModule from '../src/startup-data/demo/calls';
 import type * as SeedFileModule from '../src/startup-data/seed-file';
+import type { MemoryStoreParts } from '../src/storage/memory/memory-data';
 import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
 import type { Store } from '../src/storage/store';
 import { compiled } from './compiled';
@@ -17,12 +18,12 @@ export const TIME_ZONE = 'America/New_York';
 /** Where the generated histories end: fixed, so that every run builds the same calls. */
 export const HISTORY_END = Date.UTC(2026, 0, 1);
 
-/** A fresh memory store holding only the account dev/bench (password `bench`), owner of `phones`. */
-export async function benchAccountStore(phones: readonly string[]): Promise<Store> {
+/** A fresh memory store (made of `parts`) holding only the account dev/bench (password `bench`), owner of `phones`. */
+export async function benchAccountStore(phones: readonly string[], parts: MemoryStoreParts = {}): Promise<Store> {
   const { hashPassword } = await compiled<typeof PasswordHash>('accounts/password-hash');
   const { accountId } = await compiled<typeof AccountModule>('accounts/account');
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
-  const store = createMemoryStore();
+  const store = createMemoryStore(parts);
   const id = accountId('dev', 'bench');
   await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
   for (const phone of phones) await store.phones.assign(phone, id);

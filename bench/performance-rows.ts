@@ -9,7 +9,7 @@ import { measureLoginSlowdown } from './logins';
 import { measureCallMemory } from './memory';
 import { measurePostgresFigures } from './postgres-figures';
 import type { Outcome, Row } from './report';
-import type { Comparison } from './rounds';
+import type { Comparison, PieceOut } from './rounds';
 import { measureQueryScale } from './scale';
 import { settings } from './settings';
 import type { Log } from './standalone';
@@ -55,7 +55,7 @@ const perSecond = (noun: string) => (value: number) => `${count(value)} ${noun}/
  * Each piece taken out: the rate without it, its ratio to the baseline, and the app with it against the
  * app without it (1 - that is the piece's part of a request).
  */
-function piecesOut(without: Readonly<Record<string, { readonly against: Comparison; readonly share: Comparison }>>, unit: (value: number) => string): string {
+function piecesOut(without: Readonly<Record<string, PieceOut>>, unit: (value: number) => string): string {
   return Object.entries(without)
     .map(([name, { against, share }]) => `without ${name} ${unit(against.measured)}, ${ratio(against.ratio)} of the baseline (the app with it: ${ratio(share.ratio)} of the app without)`)
     .join('; ')
@@ -177,7 +177,13 @@ const adminImport: RowGroup = {
   method:
     `Import into memory (row 6): ${count(settings.importRecords)} records per version and round POSTed to /admin/calls as NDJSON, ` +
     `5,000 a request, one request at a time, into a fresh server process per round; baseline: a bare node:http server ` +
-    `(bench/bare-ndjson-server.ts) receiving the same bytes and JSON.parsing each line; ${rounds}. The goal is absolute.`,
+    `(bench/bare-ndjson-server.ts) receiving the same bytes and JSON.parsing each line; ${rounds}. The goal is absolute. In the same ` +
+    `rounds, version-2 records into the app with each piece of an import's cost taken out in turn by a stand-in of the same interface, ` +
+    `then all four, each over a store of its own (bench/import-pieces.ts): the caller placement (a caller placed by its last digit, not ` +
+    `by libphonenumber), the record checks (a line's parsed JSON taken as the call it names, nothing checked), the form-item keys (a form ` +
+    `item found by its item's name alone, not by a key of its four texts), the memory store's rollups (none kept); and into a store whose ` +
+    `calls.add stores nothing. The version-2 targets (the app, the bare server and the app without pieces) take turns batch by batch, the ` +
+    `order reversed every batch, each target's rate its records over the sum of its own requests' times.`,
   unmeasured: [{ figure: 'import of version-1 records via the admin API into memory', goal: '>= 200,000 records/s' }],
   async measure(log) {
     const figures = await measureAdminImport(log);
@@ -188,6 +194,7 @@ const adminImport: RowGroup = {
         `Import of version-2 records (${figures.v2BytesPerRecord.toFixed(0)} B each, against ${figures.v1BytesPerRecord.toFixed(0)} B for version 1) ` +
           `via the admin API into memory: ${records(figures.v2.measured)}, ${ratio(figures.v2.ratio)} of the bare server's ${records(figures.v2.baseline)} ` +
           `(goal >= 60,000 records/s: ${figures.v2.measured >= 60_000 ? 'met' : 'not met'}).`,
+        `Version-2 import into memory with each piece of its cost taken out in turn (bench/import-pieces.ts), same rounds: ${piecesOut(figures.v2Without, records)}.`,
       ],
     };
   },
@@ -200,7 +207,14 @@ const postgres: RowGroup = {
     `of version-1 records POSTed to /admin/calls (5,000 a request, one request at a time) of a server on PostgreSQL, against the bare ` +
     `node:http server parsing each line (in the same process) sent the same bodies in the same round, the two taking turns to go first; ` +
     `${count(settings.importRecords)} records per version and round; and the p50 of the one-year daily ` +
-    `query (REPORT_CACHE_BYTES=0) over about ${count(settings.postgresQueryDays * 300)} calls on PostgreSQL (vacuumed and analysed once they are in) against the same calls in memory; ${rounds}; multiple = median of the rounds' multiples.`,
+    `query (REPORT_CACHE_BYTES=0) over about ${count(settings.postgresQueryDays * 300)} calls on PostgreSQL (vacuumed and analysed once they are in) against the same calls in memory; ${rounds}; multiple = median of the rounds' multiples. ` +
+    `The rate-limit counts are PostgreSQL's (no Redis), one upsert a request; a report on every number with the cache off reads no report basis. ` +
+    `In the same rounds, version-2 records into the app with each piece of an import's cost taken out in turn by a stand-in of the same interface, each ` +
+    `on a database of its own (bench/import-pieces.ts): the record checks (a line's parsed JSON taken as the call it names), the callers (taken off the ` +
+    `records on their way to the store: their placement, the caller and region columns, the caller_days and region_days rollups), the paths (likewise: ` +
+    `the form items' ids, the path columns, form_item_days), the database (a calls.add that stores nothing), the version-2 targets taking turns ` +
+    `batch by batch as in row 6's; and the query on both stores with the ` +
+    `credential check (a verifier that returns the account) and the data rate limit (a middleware that lets every request through) taken out in turn, then both (bench/pieces.ts).`,
   unmeasured: [
     { figure: 'import via the admin API into PostgreSQL, fsync on', goal: '>= 50,000 records/s' },
     { figure: 'one-year daily query p50, PostgreSQL vs memory', goal: '<= 2x' },
@@ -229,6 +243,11 @@ const postgres: RowGroup = {
         `Import of version-2 records into PostgreSQL: ${perSecond('records')(figures.importV2.measured)}, ${ratio(figures.importV2.ratio)} of ` +
           `the bare server's ${perSecond('records')(figures.importV2.baseline)} (goal >= 20,000 records/s: ` +
           `${fsyncOn && figures.importV2.measured >= 20_000 ? 'met' : 'not met'}).`,
+        `Version-2 import into PostgreSQL with each piece of its cost taken out in turn (bench/import-pieces.ts), same rounds: ${piecesOut(figures.importV2Without, perSecond('records'))}.`,
+        `One-year daily query with each round trip but the report's read taken out of both stores in turn (bench/pieces.ts), same rounds: ` +
+          `${Object.entries(figures.queryWithout)
+            .map(([name, { against, share }]) => `without ${name === 'both' ? 'both' : `the ${name}`} PostgreSQL ${ms(against.measured)} against memory ${ms(against.baseline)}, ${multiple(against.ratio)} (PostgreSQL with it: ${multiple(share.ratio)} of PostgreSQL without)`)
+            .join('; ')}.`,
       ],
     };
   },

@@ -8,16 +8,21 @@
  *   counts) and version-2 records (the demo generator's: caller, durations, a path...) in alternating
  *   rounds of `importRecords` each; records per second, median of the rounds, against the same bodies
  *   posted in the same round to the bare node:http server that only parses each line
- *   (bench/bare-ndjson-server.ts, in this process too), the two taking turns to go first;
+ *   (bench/bare-ndjson-server.ts, in this process too), the two taking turns to go first; in the same
+ *   rounds, version-2 records into the app with each piece of an import's cost taken out in turn
+ *   (`POSTGRES_IMPORT_PIECES`, bench/import-pieces.ts), each on a database of its own, the version-2
+ *   targets (the app, the bare server and these) taking turns batch by batch (rounds.ts, interleavedRates);
  * - query: the one-year daily event query, GET /api/events/20250101/20251231/day/ALL with Basic
  *   credentials and REPORT_CACHE_BYTES=0 (every request builds its report), on a PostgreSQL store and on a
  *   memory store holding the same ~1 million calls (the database vacuumed and analysed once they are in),
  *   both served by this process; `requests` sequential requests per store and round, the stores taking
- *   turns to go first; the median of each round's p50.
- *   Both stores must give the same body.
+ *   turns to go first; the median of each round's p50; in the same rounds, both stores with each round trip
+ *   of the request's fixed cost taken out in turn (`QUERY_PIECES`, bench/pieces.ts), then both.
+ *   Every store must give the same body.
  *
- * It works in a database of its own, `bench_<random>`, created on the server of `databaseUrl` and dropped
- * at the end, so that every figure comes from an empty database. The server's fsync setting is reported,
+ * It works in databases of its own, `bench_<random>` (one, and one more for each import piece taken out),
+ * created on the server of `databaseUrl` and dropped at the end, so that every figure comes from an empty
+ * database. The server's fsync setting is reported,
  * since without it a commit costs nothing and the figures say little. Bounded: a fixed number of records
  * and requests, and `timeoutSeconds` after which it stops between two batches or requests and throws.
  *
@@ -31,6 +36,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type * as PasswordHash from '../src/accounts/password-hash';
 import type * as AccountModule from '../src/accounts/account';
+import type { Account } from '../src/accounts/account';
 import type { CallRecord, CallRecordInput } from '../src/domain/call-record';
 import type { RunningServer } from '../src/listen';
 import type * as DemoCallsModule from '../src/startup-data/demo/calls';
@@ -40,7 +46,23 @@ import type { Store } from '../src/storage/store';
 import { startBareNdjsonServer } from './bare-ndjson-server';
 import { credentialsFor, PHONES, TIME_ZONE } from './bench-account';
 import { compiled, serverModules } from './compiled';
-import { compare, median, RUNS, type Comparison } from './rounds';
+import { POSTGRES_IMPORT_PIECES, storeWithout } from './import-pieces';
+import { appWithout, type Piece } from './pieces';
+import { compare, interleavedRates, median, piecesOut, RUNS, type Comparison, type PieceOut } from './rounds';
+
+/** The round trips of a data request besides its report's own read, taken out in turn (bench/pieces.ts), then both. */
+export const QUERY_PIECES = ['credential check', 'data rate limit'] as const satisfies readonly Piece[];
+export const BOTH_QUERY_PIECES = 'both';
+const QUERY_WITHOUT = [...QUERY_PIECES, BOTH_QUERY_PIECES] as const;
+type QueryWithout = (typeof QUERY_WITHOUT)[number];
+
+/** A query with pieces out of both stores: PostgreSQL's p50 without them against memory's without them, and PostgreSQL with them against without. */
+export interface QueryPieceOut {
+  /** PostgreSQL without the piece (measured) against memory without it (baseline): the goal's multiple with the piece out of both. */
+  readonly against: Comparison;
+  /** PostgreSQL with the piece against PostgreSQL without it: above 1 by what the piece adds to PostgreSQL's p50. */
+  readonly share: Comparison;
+}
 
 export interface PostgresBenchOptions {
   /** A PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/postgres; a user that may create databases. */
@@ -65,12 +87,15 @@ export interface PostgresBenchResult {
   /** Records per second into PostgreSQL (measured) against the bare server (baseline). */
   readonly importV1: Comparison;
   readonly importV2: Comparison;
+  /** Version 2 with each piece out (bench/import-pieces.ts). */
+  readonly importV2Without: Readonly<Record<(typeof POSTGRES_IMPORT_PIECES)[number], PieceOut>>;
   /** Calls in each store during the query measurement. */
   readonly queryCalls: number;
   readonly postgresQueryP50Ms: number;
   readonly memoryQueryP50Ms: number;
   /** The median of the rounds' multiples (each round's PostgreSQL p50 over its memory p50), as bench/rounds.ts's compare gives every ratio. */
   readonly queryRatio: number;
+  readonly queryWithout: Readonly<Record<QueryWithout, QueryPieceOut>>;
 }
 
 const TOKEN = 'bench-admin-token-0123456789';
@@ -157,49 +182,71 @@ function importBodies(records: Iterator<CallRecordInput>, count: number, version
 }
 
 /**
- * Records per second of posting `bodies` one after the other to `url`; every record must be taken (inserted
- * by the app, parsed by the bare server, which answers only `received`).
+ * Posts one body to `url`; every record must be taken (inserted by the app, parsed by the bare server,
+ * which answers only `received`).
  */
-async function importRate(url: string, bodies: readonly Buffer[], deadline: Deadline): Promise<number> {
-  let taken = 0;
-  const started = performance.now();
-  for (const body of bodies) {
-    deadline.check();
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/x-ndjson' },
-      body,
-    });
-    const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
-    if (response.status !== 200 || (answer.rejected?.length ?? 0) !== 0) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-    taken += answer.inserted ?? answer.received ?? 0;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const expected = bodies.reduce((lines, body) => lines + body.toString().split('\n').length - 1, 0);
-  if (taken !== expected) throw new Error(`bench/postgres: ${url} took ${taken} of ${expected} records`);
-  return expected / seconds;
+async function postBody(url: string, body: Buffer, deadline: Deadline): Promise<void> {
+  deadline.check();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/x-ndjson' },
+    body,
+  });
+  const answer = (await response.json()) as { received?: number; inserted?: number; rejected?: unknown[] };
+  const expected = recordsIn(body);
+  if (response.status !== 200 || (answer.rejected?.length ?? 0) !== 0) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  if ((answer.inserted ?? answer.received) !== expected) throw new Error(`bench/postgres: ${url} took ${answer.inserted ?? answer.received} of ${expected} records`);
 }
 
+const recordsIn = (body: Buffer) => body.toString().split('\n').length - 1;
+
+/** Records per second of posting `bodies` one after the other to `url`. */
+async function importRate(url: string, bodies: readonly Buffer[], deadline: Deadline): Promise<number> {
+  const started = performance.now();
+  for (const body of bodies) await postBody(url, body, deadline);
+  return bodies.reduce((records, body) => records + recordsIn(body), 0) / ((performance.now() - started) / 1000);
+}
+
+type ImportPieceName = (typeof POSTGRES_IMPORT_PIECES)[number];
+
 async function measureImport(
-  targets: { app: string; baseline: string },
+  targets: { app: string; baseline: string; v2Without: Readonly<Record<ImportPieceName, string>> },
   { rounds, importRecords, deadline, progress }: { rounds: number; importRecords: number; deadline: Deadline; progress: (line: string) => void },
-): Promise<{ v1: Comparison; v2: Comparison }> {
+): Promise<{ v1: Comparison; v2: Comparison; v2Without: Record<ImportPieceName, PieceOut> }> {
   const { generateDemoCalls } = await compiled<typeof DemoCallsModule>('startup-data/demo/calls');
   // Both versions take records from one stream; a number gets fewer than 30 calls on a quiet day.
   const days = Math.ceil((2 * rounds * importRecords) / (IMPORT_PHONES.length * 30)) + 10;
   const records = generateDemoCalls({ phones: IMPORT_PHONES, days, callsPerDay: 100, seed: 11, timeZone: TIME_ZONE, now: BENCH_NOW })[Symbol.iterator]();
   const samples = { v1: { app: [] as number[], baseline: [] as number[] }, v2: { app: [] as number[], baseline: [] as number[] } };
+  const v2Without = Object.fromEntries(POSTGRES_IMPORT_PIECES.map((piece) => [piece, [] as number[]])) as Record<ImportPieceName, number[]>;
   for (let round = 1; round <= rounds; round += 1) {
     const versions = round % 2 === 1 ? ([1, 2] as const) : ([2, 1] as const);
-    const order = round % 2 === 1 ? (['baseline', 'app'] as const) : (['app', 'baseline'] as const);
     for (const version of versions) {
       const bodies = importBodies(records, importRecords, version);
-      for (const name of order) samples[version === 1 ? 'v1' : 'v2'][name].push(await importRate(targets[name], bodies, deadline));
+      if (version === 1) {
+        for (const name of round % 2 === 1 ? (['baseline', 'app'] as const) : (['app', 'baseline'] as const)) {
+          samples.v1[name].push(await importRate(targets[name], bodies, deadline));
+        }
+        continue;
+      }
+      // Each piece's app posts to a database of its own, so the same bodies are new calls to each.
+      const urls: Record<string, string> = { baseline: targets.baseline, app: targets.app, ...targets.v2Without };
+      const rates = await interleavedRates(Object.keys(urls), bodies.map(recordsIn), round, (name, index) =>
+        postBody(urls[name] as string, bodies[index] as Buffer, deadline),
+      );
+      samples.v2.app.push(rates.app as number);
+      samples.v2.baseline.push(rates.baseline as number);
+      for (const piece of POSTGRES_IMPORT_PIECES) v2Without[piece].push(rates[piece] as number);
     }
     const line = (version: 'v1' | 'v2') => `${version} ${samples[version].app.at(-1)?.toFixed(0)} records/s (bare ${samples[version].baseline.at(-1)?.toFixed(0)})`;
-    progress(`import round ${round}/${rounds}: ${line('v1')}, ${line('v2')}`);
+    const pieces = POSTGRES_IMPORT_PIECES.map((piece) => `without ${piece} ${v2Without[piece].at(-1)?.toFixed(0)}`).join(', ');
+    progress(`import round ${round}/${rounds}: ${line('v1')}, ${line('v2')}; v2 ${pieces}`);
   }
-  return { v1: compare(samples.v1.app, samples.v1.baseline), v2: compare(samples.v2.app, samples.v2.baseline) };
+  return {
+    v1: compare(samples.v1.app, samples.v1.baseline),
+    v2: compare(samples.v2.app, samples.v2.baseline),
+    v2Without: piecesOut(samples.v2.app, samples.v2.baseline, v2Without),
+  };
 }
 
 /** The generator's calls on the bench account, added to both stores batch by batch. */
@@ -241,61 +288,87 @@ async function queryP50(target: QueryTarget, requests: number, deadline: Deadlin
   return { p50: median(times), body };
 }
 
+type QueryTargetName = 'postgres' | 'memory' | `${'postgres' | 'memory'} without ${QueryWithout}`;
+
 async function measureQueries(
-  targets: { postgres: QueryTarget; memory: QueryTarget },
+  targets: Readonly<Record<QueryTargetName, QueryTarget>>,
   { rounds, requests, deadline, progress }: { rounds: number; requests: number; deadline: Deadline; progress: (line: string) => void },
-): Promise<Comparison> {
-  const samples = { postgres: [] as number[], memory: [] as number[] };
-  for (const name of ['postgres', 'memory'] as const) await queryP50(targets[name], Math.min(requests, 20), deadline);
+): Promise<{ stores: Comparison; without: Record<QueryWithout, QueryPieceOut> }> {
+  const names = Object.keys(targets) as QueryTargetName[];
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<QueryTargetName, number[]>;
+  for (const name of names) await queryP50(targets[name], Math.min(requests, 20), deadline);
   for (let round = 1; round <= rounds; round += 1) {
-    const order = round % 2 === 1 ? (['postgres', 'memory'] as const) : (['memory', 'postgres'] as const);
-    const bodies: string[] = [];
-    for (const name of order) {
+    const bodies = new Set<string>();
+    for (const name of round % 2 === 1 ? names : [...names].reverse()) {
       const { p50, body } = await queryP50(targets[name], requests, deadline);
       samples[name].push(p50);
-      bodies.push(body);
+      bodies.add(body);
     }
-    if (bodies[0] !== bodies[1]) throw new Error('bench/postgres: PostgreSQL and memory answered different reports');
-    progress(`query round ${round}/${rounds}: p50 PostgreSQL ${samples.postgres.at(-1)?.toFixed(2)} ms, memory ${samples.memory.at(-1)?.toFixed(2)} ms`);
+    if (bodies.size !== 1) throw new Error('bench/postgres: the stores answered different reports');
+    const without = QUERY_WITHOUT.map((piece) => `without ${piece} ${samples[`postgres without ${piece}`].at(-1)?.toFixed(2)}/${samples[`memory without ${piece}`].at(-1)?.toFixed(2)}`);
+    progress(`query round ${round}/${rounds}: p50 PostgreSQL ${samples.postgres.at(-1)?.toFixed(2)} ms, memory ${samples.memory.at(-1)?.toFixed(2)} ms; ${without.join(', ')} ms`);
   }
-  return compare(samples.postgres, samples.memory);
+  const without = Object.fromEntries(
+    QUERY_WITHOUT.map((piece) => [
+      piece,
+      { against: compare(samples[`postgres without ${piece}`], samples[`memory without ${piece}`]), share: compare(samples.postgres, samples[`postgres without ${piece}`]) },
+    ]),
+  ) as Record<QueryWithout, QueryPieceOut>;
+  return { stores: compare(samples.postgres, samples.memory), without };
 }
 
 export async function measurePostgres(options: PostgresBenchOptions): Promise<PostgresBenchResult> {
   const rounds = options.rounds ?? RUNS;
   const deadline = new Deadline(options.timeoutSeconds ?? 900);
   const progress = options.progress ?? (() => undefined);
-  const { composeApp, loadConfig, createLogger, listen, listenOptions } = await serverModules();
+  const modules = await serverModules();
+  const { loadConfig, createLogger, listen, listenOptions } = modules;
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const { openPostgresStore } = await compiled<typeof PostgresStoreModule>('storage/postgres/postgres-store');
-  const config = loadConfig({
+  const { accountId } = await compiled<typeof AccountModule>('accounts/account');
+  const variables = {
     ADMIN_TOKEN: TOKEN,
     ADMIN_RATE_LIMIT: '1000000000',
     DATA_RATE_LIMIT: '1000000000',
     AUTH_RATE_LIMIT: '1000',
     REPORT_CACHE_BYTES: '0',
-  });
+    LOG_LEVEL: 'silent',
+  };
+  const config = loadConfig(variables);
   const logger = createLogger('silent');
-  const database = await createBenchDatabase(options.databaseUrl);
+  const databases: BenchDatabase[] = [];
   const opened: Store[] = [];
   const servers: RunningServer[] = [];
   try {
-    const postgres = await openPostgresStore(database.url, logger, 60);
-    opened.push(postgres);
-    const memory = createMemoryStore();
-    opened.push(memory);
-    const serve = async (store: Store) => {
-      const server = await listen(composeApp(config, { store, logger }), '127.0.0.1', 0, listenOptions(config.server));
+    const openDatabase = async () => {
+      const database = await createBenchDatabase(options.databaseUrl);
+      databases.push(database);
+      const store = await openPostgresStore(database.url, logger, 60);
+      opened.push(store);
+      return { database, store };
+    };
+    /** The app over `store` with `pieces` out (bench/pieces.ts): none, the whole app. */
+    const serve = async (store: Store, pieces: readonly Piece[] = [], account?: Account) => {
+      const server = await listen(appWithout({ modules, variables, store, account }, pieces), '127.0.0.1', 0, listenOptions(config.server));
       servers.push(server);
       return server.url;
     };
+    const { database, store: postgres } = await openDatabase();
+    const memory = createMemoryStore();
+    opened.push(memory);
     const postgresUrl = await serve(postgres);
     const memoryUrl = await serve(memory);
 
     await saveAccount(postgres, 'import', 'import', IMPORT_PHONES);
+    const v2Without = {} as Record<ImportPieceName, string>;
+    for (const piece of POSTGRES_IMPORT_PIECES) {
+      const { store } = await openDatabase();
+      await saveAccount(store, 'import', 'import', IMPORT_PHONES);
+      v2Without[piece] = `${await serve(storeWithout(store, piece), piece === 'record checks' ? ['record checks'] : [])}/admin/calls`;
+    }
     const bare = await startBareNdjsonServer();
     const imported = await measureImport(
-      { app: `${postgresUrl}/admin/calls`, baseline: bare.url },
+      { app: `${postgresUrl}/admin/calls`, baseline: bare.url, v2Without },
       { rounds, importRecords: options.importRecords ?? 25_000, deadline, progress },
     ).finally(bare.close);
 
@@ -305,26 +378,29 @@ export async function measurePostgres(options: PostgresBenchOptions): Promise<Po
     // A million calls added in a minute set autovacuum going over every table for a while after; the
     // query is measured on a database that has caught up, as a server's is between imports.
     await database.settle();
-    const queries = await measureQueries(
-      {
-        postgres: { url: postgresUrl, authorization: await credentialsFor(postgresUrl) },
-        memory: { url: memoryUrl, authorization: await credentialsFor(memoryUrl) },
-      },
-      { rounds, requests: options.requests ?? 100, deadline, progress },
-    );
+    const target = async (url: string): Promise<QueryTarget> => ({ url, authorization: await credentialsFor(url) });
+    const targets = { postgres: await target(postgresUrl), memory: await target(memoryUrl) } as Record<QueryTargetName, QueryTarget>;
+    for (const [name, store] of [['postgres', postgres], ['memory', memory]] as const) {
+      const account = await store.accounts.find(accountId('dev', 'bench'));
+      for (const piece of QUERY_PIECES) targets[`${name} without ${piece}`] = await target(await serve(store, [piece], account));
+      targets[`${name} without ${BOTH_QUERY_PIECES}`] = await target(await serve(store, QUERY_PIECES, account));
+    }
+    const queries = await measureQueries(targets, { rounds, requests: options.requests ?? 100, deadline, progress });
     return {
       fsync: database.fsync,
       importV1: imported.v1,
       importV2: imported.v2,
+      importV2Without: imported.v2Without,
       queryCalls,
-      postgresQueryP50Ms: queries.measured,
-      memoryQueryP50Ms: queries.baseline,
-      queryRatio: queries.ratio,
+      postgresQueryP50Ms: queries.stores.measured,
+      memoryQueryP50Ms: queries.stores.baseline,
+      queryRatio: queries.stores.ratio,
+      queryWithout: queries.without,
     };
   } finally {
     for (const server of servers) await server.close();
     for (const store of opened) await store.close();
-    await database.drop();
+    for (const database of databases) await database.drop();
   }
 }
 
@@ -342,6 +418,15 @@ async function main(): Promise<void> {
     ),
     `GET ${QUERY_PATH}, REPORT_CACHE_BYTES=0, ${result.queryCalls} calls, median of the rounds' p50:`,
     `  PostgreSQL ${result.postgresQueryP50Ms.toFixed(2)} ms, memory ${result.memoryQueryP50Ms.toFixed(2)} ms, ratio ${result.queryRatio.toFixed(2)}`,
+    ...Object.entries(result.importV2Without).map(
+      ([name, { against, share }]) =>
+        `  version-2 import without ${name}: ${against.measured.toFixed(0)} records/s (${against.ratio.toFixed(2)} of baseline); the app with it: ${share.ratio.toFixed(2)} of the app without`,
+    ),
+    ...Object.entries(result.queryWithout).map(
+      ([name, { against, share }]) =>
+        `  query without ${name}: PostgreSQL ${against.measured.toFixed(2)} ms, memory ${against.baseline.toFixed(2)} ms, ratio ${against.ratio.toFixed(2)}; ` +
+        `PostgreSQL with it: ${share.ratio.toFixed(2)}x PostgreSQL without`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

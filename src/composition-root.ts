@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { passwordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
+import { readCallRecord } from './admin/calls/call-import';
 import { MovableClock } from './admin/clock/movable-clock';
 import { noScenarios, scenarioAnswers } from './admin/scenarios/forced-answers';
 import { callInspector } from './admin/survey-calls/inspector';
@@ -130,6 +131,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
             limit: adminRateLimit(limitDependencies, rateLimits),
             accounts: accountAdmin(store, config.accounts.defaultTimeZone, passwords),
             store,
+            readCallRecord,
             importedCalls: metrics,
             clock: { clock, movable: shared.movableClock },
             scenarios: { store, clock, enabled: config.scenarios.enabled },

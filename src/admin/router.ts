@@ -8,6 +8,7 @@ import { clockRoutes, type ClockAdmin } from './clock/routes';
 import { requireAdminToken } from './admin-token';
 import { retentionRoutes } from './retention/routes';
 import type { Retention } from '../retention/retention';
+import type { CallRecordReader } from './calls/call-import';
 import { importCallsRoute } from './calls/route';
 import { scenarioRoutes, type ScenarioAdmin } from './scenarios/routes';
 import { surveyCallRoutes, type SurveyCallsAdmin } from './survey-calls/routes';
@@ -20,6 +21,8 @@ export interface AdminServices {
   readonly accounts: AccountAdmin;
   /** Where imported calls go. */
   readonly store: Store;
+  /** How an imported record's parsed line becomes a call (readCallRecord; a benchmark's stand-in takes its checks out). */
+  readonly readCallRecord: CallRecordReader;
   /** Where the import's outcomes are counted (the app's metrics). */
   readonly importedCalls: ImportedCallsCounter;
   /** The server's clock, and whether it moves (SANDBOX_CLOCK). */
@@ -42,7 +45,7 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ token, limit, accounts, store, importedCalls, clock, scenarios, surveyCalls, retention }: AdminServices): Router {
+export function adminRouter({ token, limit, accounts, store, readCallRecord, importedCalls, clock, scenarios, surveyCalls, retention }: AdminServices): Router {
   const router = Router();
   router.use(answerInJson, limit, requireAdminToken(token));
   router.use(accountRoutes(accounts));
@@ -50,6 +53,6 @@ export function adminRouter({ token, limit, accounts, store, importedCalls, cloc
   router.use(scenarioRoutes(scenarios));
   router.use(surveyCallRoutes(surveyCalls));
   router.use(retentionRoutes(retention));
-  router.route('/calls').post(importCallsRoute(store, importedCalls)).all(methodNotAllowed(['POST']));
+  router.route('/calls').post(importCallsRoute(store, importedCalls, readCallRecord)).all(methodNotAllowed(['POST']));
   return router;
 }

@@ -87,7 +87,7 @@ function dataRequest(resource: DataResource, authenticateData: RequestHandler, l
   };
 }
 
-interface DataPath {
+export interface DataPath {
   /** The router's route of the path: the request's `req.route`, as if the router had matched it (the metrics' route label). */
   readonly route: IRoute;
   readonly paramNames: readonly string[];
@@ -102,7 +102,7 @@ interface DataPath {
  * them, one trailing slash allowed. Those are served with the params the router would give, their errors
  * held to the contract's statuses as the router's are; every other request goes on.
  */
-class DataPaths {
+export class DataPaths {
   /** By name, then by number of params. */
   private readonly byName = new Map<string, DataPath[]>();
   private readonly heldToContract = contractStatuses();
@@ -128,7 +128,8 @@ class DataPaths {
     });
   };
 
-  private match(req: Request): DataPath | undefined {
+  /** The resource a request's path names in a shape this takes plainly, its params set on `req`; undefined: the router's. */
+  match(req: Pick<Request, 'path' | 'params'>): DataPath | undefined {
     const path = req.path;
     if (!path.startsWith(`${API_PATH}/`)) return undefined;
     const segments = path.split('/');

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Pool } from 'pg';
 import { callRecordSchema, type CallRecord } from '../domain/call-record';
 import { createLogger } from '../logger';
@@ -109,7 +110,46 @@ describeWithPostgres('PostgreSQL calls by month', () => {
     expect((await partitions()).map((partition) => partition.name)).toEqual(['calls_2018_01', 'calls_2018_02']);
     expect(await query('SELECT dropped_before FROM retention_horizon')).toEqual([{ dropped_before: String(Date.parse('2018-02-01T00:00:00Z')) }]);
   });
+
+  test('a month dropped while a rebuild runs waits for it, so the rebuild keeps the rows of its days', async () => {
+    schema = await createTestSchema();
+    const [rebuilding, dropping] = [await open(), await open()];
+    await withAlice(rebuilding);
+    await rebuilding.calls.add([call('jan', '2018-01-15T12:00:00Z'), call('feb', '2018-02-15T12:00:00Z')]);
+    const before = await dailyTotals(rebuilding, ['15550001'], ...winter);
+
+    // A row lock that the rebuild's DELETE of daily rollups waits for, once it has read the horizon.
+    const holder = new Client({ connectionString: schema.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT 1 FROM daily_rollups WHERE phone = '15550001' FOR UPDATE`);
+      const xid = ((await holder.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows[0] as { xid: string }).xid;
+      const rebuild = rebuilding.accounts.update('dev:alice', { timeZone: 'Europe/London' });
+      await waitForLockWait(`SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid::text = $1 AND NOT granted`, [xid]);
+      const drop = dropping.calls.dropRawCallsBefore(Date.parse('2018-02-01T00:00:00Z'), false);
+      await waitForLockWait(`SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND relation = 'calls'::regclass AND mode = 'AccessExclusiveLock' AND NOT granted`);
+      await holder.query('COMMIT');
+      await rebuild;
+      expect(await drop).toEqual([{ firstMonth: '2018-01', lastMonth: '2018-01', calls: 1 }]);
+    } finally {
+      await holder.end();
+    }
+    expect(await dailyTotals(rebuilding, ['15550001'], ...winter)).toEqual(before);
+  });
 });
+
+/**
+ * Resolves once a lock of this schema is waited for, as `waiting` (a query of pg_locks) finds it. No event
+ * tells it, so it is read until it does, within a generous bound.
+ */
+async function waitForLockWait(waiting: string, values: unknown[] = []): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    if ((await query(waiting, values)).length > 0) return;
+    await sleep(50);
+  }
+  throw new Error(`no lock wait within 30 s: ${waiting}`);
+}
 
 /** Calls of three months in a version-9 database, as version 9's ingest left them: the rows and their daily rollups. */
 const POPULATED_CALLS = 30_000;

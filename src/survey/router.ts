@@ -198,7 +198,7 @@ function serviceRoutes(router: Router, calls: CallPaths, routes: ServiceRoutes, 
  * of a path the router matches (another letter case) goes on to the router, which serves it through the
  * same chain.
  */
-class CallPaths {
+export class CallPaths {
   private readonly byPath = new Map<string, { readonly route: IRoute; readonly call: RequestHandler }>();
 
   add(path: string, route: IRoute, call: RequestHandler): void {

@@ -1,4 +1,4 @@
-import { CallImport } from './call-import';
+import { CallImport, readCallRecord } from './call-import';
 import type { ImportedCalls } from '../../operations/app-metrics';
 import type { AddCallsResult, Store } from '../../storage/store';
 
@@ -28,7 +28,7 @@ describe('an import of call records', () => {
   test('counts the records it rejected and the calls it stored even when a later batch fails', async () => {
     const totals = { inserted: 0, duplicates: 0, rejected: 0 };
     const store = storeAnswering([{ inserted: 1, duplicates: 1, unknownPhone: [2] }]);
-    const callImport = new CallImport(store, countingInto(totals), 3, 1);
+    const callImport = new CallImport(store, countingInto(totals), readCallRecord, 3, 1);
     callImport.take({ line: 1, bytes: record('c1') });
     callImport.take({ line: 2, bytes: record('c1') });
     callImport.take({ line: 3, bytes: record('c2', '15559999') });

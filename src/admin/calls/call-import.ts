@@ -32,7 +32,18 @@ const REJECTED_ONE: ImportedCalls = { inserted: 0, duplicates: 0, rejected: 1 };
  */
 const BATCH_BYTES = 4 * 1024 * 1024;
 
-function parseRecord(raw: RawRecord): CallRecord | string {
+/** How a line's parsed JSON becomes a call, or why it is refused (naming the field). */
+export type CallRecordReader = (value: unknown) => CallRecord | string;
+
+/** The plain reading of a record, and zod's schema for whatever it does not take, so that every refusal is zod's. */
+export const readCallRecord: CallRecordReader = (value) => {
+  const plain = readPlainCallRecord(value);
+  if (plain !== undefined) return plain;
+  const parsed = parseCallRecord(value);
+  return 'record' in parsed ? parsed.record : describeIssues(parsed.issues);
+};
+
+function parseRecord(raw: RawRecord, read: CallRecordReader): CallRecord | string {
   if ('problem' in raw) return raw.problem;
   let value: unknown;
   try {
@@ -40,10 +51,7 @@ function parseRecord(raw: RawRecord): CallRecord | string {
   } catch (error) {
     return `not valid JSON: ${(error as Error).message}`;
   }
-  const plain = readPlainCallRecord(value);
-  if (plain !== undefined) return plain;
-  const parsed = parseCallRecord(value);
-  return 'record' in parsed ? parsed.record : describeIssues(parsed.issues);
+  return read(value);
 }
 
 /**
@@ -71,6 +79,7 @@ export class CallImport {
   constructor(
     store: Store,
     private readonly counter: ImportedCallsCounter,
+    private readonly readRecord: CallRecordReader,
     private readonly batchSize: number,
     batchesInFlight: number,
   ) {
@@ -87,7 +96,7 @@ export class CallImport {
   readonly take = (raw: RawRecord): void => {
     this.received += 1;
     if ('bytes' in raw) this.batchBytes += raw.bytes.length;
-    const parsed = parseRecord(raw);
+    const parsed = parseRecord(raw, this.readRecord);
     if (typeof parsed === 'string') {
       this.batchRejections.push({ line: raw.line, error: parsed });
       this.counter.callsImported(REJECTED_ONE);

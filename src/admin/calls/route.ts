@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
 import type { ImportedCallsCounter } from '../../operations/app-metrics';
 import type { Store } from '../../storage/store';
-import { CallImport, LISTED_REJECTIONS, type ImportSummary } from './call-import';
+import { CallImport, LISTED_REJECTIONS, type CallRecordReader, type ImportSummary } from './call-import';
 import { JsonArrayRecords } from './json-array-records';
 import { NdjsonRecords } from './ndjson-records';
 import { MAX_RECORD_BYTES, type RecordSplitter } from './raw-record';
@@ -64,10 +64,10 @@ function summaryBody(summary: ImportSummary): z.input<typeof importSummarySchema
  * The answer is sent once every batch is stored, so the event tracker already shows the calls when the
  * sender reads it.
  */
-export function importCallsRoute(store: Store, counter: ImportedCallsCounter): RequestHandler {
+export function importCallsRoute(store: Store, counter: ImportedCallsCounter, readRecord: CallRecordReader): RequestHandler {
   return async (req, res) => {
     const splitter = splitterFor(req);
-    const callImport = new CallImport(store, counter, BATCH_SIZE, BATCHES_IN_FLIGHT);
+    const callImport = new CallImport(store, counter, readRecord, BATCH_SIZE, BATCHES_IN_FLIGHT);
     for await (const chunk of req as AsyncIterable<Buffer>) {
       splitter.push(chunk, callImport.take);
       if (callImport.batchIsFull) await callImport.flush();

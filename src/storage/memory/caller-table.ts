@@ -1,4 +1,4 @@
-import { regionOfCaller, type Region } from '../../domain/caller-region';
+import type { Region } from '../../domain/caller-region';
 import { TextTable } from './text-table';
 import { Uint32Column } from './uint32-column';
 
@@ -12,6 +12,8 @@ export class CallerTable {
   private readonly regionIndexByName = new Map<Region, number>();
   private readonly regionNames: Region[] = [];
 
+  constructor(private readonly placeCaller: (caller: string) => Region) {}
+
   get size(): number {
     return this.numbers.size;
   }
@@ -19,7 +21,7 @@ export class CallerTable {
   intern(caller: string): number {
     const known = this.numbers.size;
     const id = this.numbers.intern(caller);
-    if (id === known) this.regionIndexes.push(this.regionIndexOf(regionOfCaller(caller)));
+    if (id === known) this.regionIndexes.push(this.regionIndexOf(this.placeCaller(caller)));
     return id;
   }
 

@@ -1,11 +1,25 @@
 import type { Account } from '../../accounts/account';
 import { rebuildFrom } from '../rebuild-from';
+import { regionOfCaller, type Region } from '../../domain/caller-region';
 import { isAccountPhones, type PhoneScope } from '../store';
 import { CallIdSet } from './call-id-set';
 import { CallerTable } from './caller-table';
 import { CallHistory } from './call-history';
 import { CallRollups } from './call-rollups';
 import { FormItemTable } from './form-item-table';
+
+/**
+ * The parts of the memory store's calls that a benchmark puts a stand-in of in place of, one at a time, to
+ * measure what each costs an import (bench/import-pieces.ts); a store is made of the defaults.
+ */
+export interface MemoryStoreParts {
+  /** Where a new caller is placed; regionOfCaller. */
+  readonly placeCaller?: (caller: string) => Region;
+  /** The form items' ids; a FormItemTable. */
+  readonly formItems?: FormItemTable;
+  /** The rollups kept as calls arrive, over the store's callers, form items and history; CallRollups. */
+  readonly rollups?: (callers: CallerTable, formItems: FormItemTable, history: CallHistory) => CallRollups;
+}
 
 /**
  * What the memory store's accounts, phones and calls share, as the PostgreSQL repositories share their
@@ -17,14 +31,20 @@ export class MemoryData {
   readonly phoneOwner = new Map<string, string>();
   readonly phonesByAccount = new Map<string, Set<string>>();
   readonly callIds = new CallIdSet();
-  readonly callers = new CallerTable();
-  readonly formItems = new FormItemTable();
+  readonly callers: CallerTable;
+  readonly formItems: FormItemTable;
   readonly history = new CallHistory();
-  readonly rollups = new CallRollups(this.callers, this.formItems, this.history);
+  readonly rollups: CallRollups;
   private readonly phoneIndexes = new Map<string, number>();
   private readonly dataVersions = new Map<string, number>();
   /** The instant before which retention dropped calls; undefined while it dropped none. */
   private retentionHorizon: number | undefined;
+
+  constructor({ placeCaller = regionOfCaller, formItems = new FormItemTable(), rollups }: MemoryStoreParts = {}) {
+    this.callers = new CallerTable(placeCaller);
+    this.formItems = formItems;
+    this.rollups = rollups === undefined ? new CallRollups(this.callers, formItems, this.history) : rollups(this.callers, formItems, this.history);
+  }
 
   phoneIndexOf(phone: string): number {
     let index = this.phoneIndexes.get(phone);

@@ -2,7 +2,7 @@ import type { Store } from '../store';
 import { memoryAccounts } from './accounts';
 import { memoryCalls } from './calls';
 import { memoryCredentials } from './credentials';
-import { MemoryData } from './memory-data';
+import { MemoryData, type MemoryStoreParts } from './memory-data';
 import { memoryPhones } from './phones';
 import { memoryRateLimits } from './rate-limits';
 import { memoryScenarios } from './scenarios';
@@ -11,9 +11,10 @@ import { createMemorySurveySessions } from './survey-sessions';
 /**
  * The embedded store: everything in process memory, lost on restart, a repository per file as in the
  * PostgreSQL store. Every method resolves on the same tick, so each one is atomic with respect to the others.
+ * `parts`: for a benchmark only, stand-ins of some of its parts.
  */
-export function createMemoryStore(): Store {
-  const data = new MemoryData();
+export function createMemoryStore(parts: MemoryStoreParts = {}): Store {
+  const data = new MemoryData(parts);
   return {
     accounts: memoryAccounts(data),
     phones: memoryPhones(data),

@@ -86,17 +86,19 @@ export class CallPartitions {
       await longQuery(client, 'SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
       const old = (await listPartitions(client)).filter((partition) => partition.toMs <= cutoffMs).sort((a, b) => a.toMs - b.toMs);
       const parts: RawCallMonths[] = [];
+      // Every month counted before the first is dropped: a drop holds calls exclusively until the
+      // commit, and imports should not wait for the counting.
       for (const partition of old) {
-        const name = escapeIdentifier(partition.name);
-        const { rows } = await longQuery<{ calls: string }>(client, `SELECT count(*) AS calls FROM ${name}`);
+        const { rows } = await longQuery<{ calls: string }>(client, `SELECT count(*) AS calls FROM ${escapeIdentifier(partition.name)}`);
         parts.push({
           firstMonth: partition.fromMs === undefined ? undefined : monthName(partition.fromMs),
           lastMonth: monthName(partition.toMs - 1),
           calls: Number((rows[0] as { calls: string }).calls),
         });
-        if (!dryRun) await longQuery(client, `DROP TABLE ${name}`);
       }
-      if (!dryRun && old.length > 0) {
+      if (dryRun) return parts;
+      for (const partition of old) await longQuery(client, `DROP TABLE ${escapeIdentifier(partition.name)}`);
+      if (old.length > 0) {
         await longQuery(
           client,
           `INSERT INTO retention_horizon (dropped_before) VALUES ($1)

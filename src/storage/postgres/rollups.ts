@@ -176,6 +176,10 @@ const REBUILDS = [
 export async function rebuildRollups(client: PoolClient, phones: readonly string[], timeZone: string): Promise<void> {
   if (phones.length === 0) return;
   await allowLongStatements(client);
+  // Held before the horizon is read: retention's DROP of a month waits for this rebuild, and a rebuild that
+  // waited for a drop reads the horizon it recorded. Otherwise a month could go between the two reads,
+  // and the rows of its days, deleted here, would not be computed again.
+  await longQuery(client, 'LOCK TABLE calls IN ACCESS SHARE MODE');
   // Past retention's horizon (rebuild-from.ts), only the days whose calls are all kept; the spans listed
   // from the first kept call on leave out the calls before it.
   const from = rebuildFrom(await retentionHorizon(client), timeZone);
