@@ -45,6 +45,20 @@ export const settings = {
   postgresQueryDays: setting('BENCH_POSTGRES_DAYS', 3650, 365),
   /** The whole of `npm run bench` (or of one bench:<name>), after which every child process is killed. */
   timeoutSeconds: setting('BENCH_TIMEOUT_SECONDS', 3600, 600, false),
+  /** bench:scaling: the calls it aims to load (it stops sooner when BENCH_SCALING_LOAD_SECONDS run out). */
+  scalingCalls: setting('BENCH_SCALING_CALLS', 25_000_000, 200_000),
+  /** bench:scaling: accounts of 20 numbers each over which the calls are spread. */
+  scalingAccounts: setting('BENCH_SCALING_ACCOUNTS', 10_000, 100),
+  /** bench:scaling: months the calls are spread over, ending with the last whole month. */
+  scalingMonths: setting('BENCH_SCALING_MONTHS', 13, 13),
+  /** bench:scaling: server instances (each fed by a loader of its own) after the first phase of one. */
+  scalingInstances: setting('BENCH_SCALING_INSTANCES', 3, 3),
+  /** bench:scaling: seconds of loading after which the loaders stop, whatever was loaded. */
+  scalingLoadSeconds: setting('BENCH_SCALING_LOAD_SECONDS', 3_000, 600, false),
+  /** bench:scaling: seconds of wrk per report and target. */
+  scalingQuerySeconds: setting('BENCH_SCALING_QUERY_SECONDS', 10, 3),
+  /** bench:scaling: where its PostgreSQL clusters and Redis go (a temporary folder in it, removed at the end); default the system's temporary folder. */
+  scalingDir: process.env.BENCH_SCALING_DIR === '' ? undefined : process.env.BENCH_SCALING_DIR,
   /** A PostgreSQL server on which the PostgreSQL figures may create a database. */
   databaseUrl: process.env.BENCH_DATABASE_URL === '' ? undefined : process.env.BENCH_DATABASE_URL,
   reportFile: process.env.BENCH_REPORT_FILE ?? 'docs/performance.md',

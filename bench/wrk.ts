@@ -19,6 +19,11 @@ export interface LoadTarget {
   readonly headers?: Readonly<Record<string, string>>;
   /** POSTed by a Lua script (wrk's command line has no option for a body); none: GET. */
   readonly body?: string;
+  /**
+   * GETs sent in turn instead of `url`'s (a Lua script rotates them; `url` gives the server): a mix over
+   * many accounts, each with its own credentials.
+   */
+  readonly rotate?: readonly { readonly path: string; readonly headers: Readonly<Record<string, string>> }[];
 }
 
 /** A wrk command ready to run for any number of seconds. */
@@ -60,6 +65,21 @@ export function prepareLoad(target: LoadTarget, connections: number): Load {
     const scriptFile = path.join(scriptFolder(), `post-${scriptCount}.lua`);
     writeFileSync(bodyFile, target.body);
     writeFileSync(scriptFile, `local f = assert(io.open(${JSON.stringify(bodyFile)}, "rb"))\nwrk.method = "POST"\nwrk.body = f:read("*a")\nf:close()\n`);
+    script.push('-s', scriptFile);
+  } else if (target.rotate !== undefined) {
+    scriptCount += 1;
+    const scriptFile = path.join(scriptFolder(), `rotate-${scriptCount}.lua`);
+    const luaTable = (headers: Readonly<Record<string, string>>) =>
+      `{${Object.entries(headers)
+        .map(([name, value]) => `[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
+        .join(', ')}}`;
+    const entries = target.rotate.map(({ path: requestPath, headers: requestHeaders }) => `  {${JSON.stringify(requestPath)}, ${luaTable(requestHeaders)}},`);
+    writeFileSync(
+      scriptFile,
+      `local entries = {\n${entries.join('\n')}\n}\nlocal requests = {}\nlocal next = 0\n` +
+        'init = function(args)\n  for i, entry in ipairs(entries) do requests[i] = wrk.format("GET", entry[1], entry[2]) end\nend\n' +
+        'request = function()\n  next = next % #requests + 1\n  return requests[next]\nend\n',
+    );
     script.push('-s', scriptFile);
   }
   return { target, connections, args: ['-t1', `-c${connections}`, '--latency', ...headers, ...script, target.url] };

@@ -31,7 +31,8 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-function postgresBin(): string | undefined {
+/** The folder of Debian's newest initdb and pg_ctl (else those on PATH), or undefined. */
+export function postgresBin(): string | undefined {
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
     const versions = readdirSync(debian)
@@ -54,7 +55,9 @@ export function findServiceBinaries(): ServiceBinaries | undefined {
  * Runs the suite where the binaries are, skips it where they are not, and runs it anyway under CI=true,
  * where a missing binary must fail the run (as test/support/global-setup.ts does for the shared services).
  */
-export const describeWithServiceBinaries = findServiceBinaries() !== undefined || process.env.CI === 'true' ? describe : describe.skip;
+// Through globalThis: bench/scaling-cluster.ts imports this module outside jest, where describe is not defined.
+export const describeWithServiceBinaries =
+  findServiceBinaries() !== undefined || process.env.CI === 'true' ? globalThis.describe : globalThis.describe?.skip;
 
 export function requireServiceBinaries(): ServiceBinaries {
   const binaries = findServiceBinaries();
@@ -118,19 +121,43 @@ export interface DedicatedService {
   destroy(): Promise<void>;
 }
 
-/** A new cluster in a temporary folder, on a free loopback port; not started. */
-export async function createDedicatedPostgres(bin: string): Promise<DedicatedService> {
-  const folder = mkdtempSync(path.join(tmpdir(), 'ivr-readiness-pg-'));
+export interface DedicatedPostgresOptions {
+  /** The folder in which its own temporary folder is made; default the system's temporary folder. */
+  readonly parent?: string;
+  /**
+   * 'tests' (the default): fsync off and 30 connections, for suites; 'defaults': PostgreSQL's own settings
+   * (fsync on, 100 connections), for a measure of what an operator's server does.
+   */
+  readonly settings?: 'tests' | 'defaults';
+}
+
+export interface DedicatedPostgres extends DedicatedService {
+  /** Its own temporary folder; its data folder is `data` in it. */
+  readonly folder: string;
+  readonly port: number;
+}
+
+interface ClusterFolder {
+  readonly folder: string;
+  readonly data: string;
+  readonly port: number;
+}
+
+/** A folder of the postgres user (when this process is root) with a free port for a cluster in it. */
+async function clusterFolder(options: DedicatedPostgresOptions): Promise<ClusterFolder> {
+  const folder = mkdtempSync(path.join(options.parent ?? tmpdir(), 'ivr-readiness-pg-'));
   if (isRoot) {
     const { uid, gid } = await owner('postgres');
     chownSync(folder, uid, gid);
   }
-  const data = path.join(folder, 'data');
-  const port = await freePort();
+  return { folder, data: path.join(folder, 'data'), port: await freePort() };
+}
+
+const pg = (command: string, args: readonly string[]) => run(...asPostgresOwner(command, args));
+
+/** Starts, stops and removes the cluster of `data`, started with `options` on the server's command line. */
+function controlled(bin: string, { folder, data, port }: ClusterFolder, options: string): DedicatedPostgres {
   const pgCtl = path.join(bin, 'pg_ctl');
-  const pg = (command: string, args: readonly string[]) => run(...asPostgresOwner(command, args));
-  await pg(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  const options = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=30`;
   let running = false;
   const stop = async (mode: 'fast' | 'immediate') => {
     await pg(pgCtl, ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
@@ -138,9 +165,11 @@ export async function createDedicatedPostgres(bin: string): Promise<DedicatedSer
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    folder,
+    port,
     start: async () => {
       // -w: pg_ctl exits once the server accepts connections.
-      await pg(pgCtl, ['-D', data, '-l', path.join(folder, 'postgres.log'), '-w', '-t', '60', '-o', options, 'start']);
+      await pg(pgCtl, ['-D', data, '-l', path.join(folder, 'postgres.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 ${options}`, 'start']);
       running = true;
     },
     // fast: the server ends its sessions and exits; -w: pg_ctl exits once it is gone.
@@ -150,6 +179,26 @@ export async function createDedicatedPostgres(bin: string): Promise<DedicatedSer
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** A new cluster in a temporary folder, on a free loopback port; not started. */
+export async function createDedicatedPostgres(bin: string, options: DedicatedPostgresOptions = {}): Promise<DedicatedPostgres> {
+  const cluster = await clusterFolder(options);
+  const forTests = (options.settings ?? 'tests') === 'tests';
+  await pg(path.join(bin, 'initdb'), ['-D', cluster.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', ...(forTests ? ['--no-sync'] : [])]);
+  return controlled(bin, cluster, forTests ? '-c fsync=off -c max_connections=30' : '');
+}
+
+/**
+ * A streaming replica of a started `primary`, as .ci/services.sh makes one: a base backup that streams the
+ * primary's WAL from then on (-R writes primary_conninfo and standby.signal; initdb's pg_hba already lets
+ * loopback replication in), in a temporary folder beside the primary's; not started. hot_standby_feedback
+ * keeps the primary from vacuuming away rows that a long report on the replica still reads.
+ */
+export async function createStreamingReplica(bin: string, primary: DedicatedPostgres): Promise<DedicatedPostgres> {
+  const cluster = await clusterFolder({ parent: path.dirname(primary.folder) });
+  await pg(path.join(bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', cluster.data, '-R', '-X', 'stream']);
+  return controlled(bin, cluster, '-c hot_standby_feedback=on');
 }
 
 /** A Redis server without persistence on a free loopback port; not started. */
