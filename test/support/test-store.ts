@@ -12,7 +12,7 @@ interface Opened {
 
 const opened: Promise<Opened>[] = [];
 
-type Repository = Exclude<keyof Store, 'close' | 'dependencies'>;
+type Repository = Exclude<keyof Store, 'close' | 'dependencies' | 'replicas'>;
 
 /** Every repository of a Store: a record, so that the type check names one added to Store and missing here. */
 const REPOSITORY_NAMES: Record<Repository, true> = {
