@@ -119,7 +119,27 @@ export interface DedicatedService {
 }
 
 /** A new cluster in a temporary folder, on a free loopback port; not started. */
-export async function createDedicatedPostgres(bin: string): Promise<DedicatedService> {
+export function createDedicatedPostgres(bin: string): Promise<DedicatedService> {
+  return dedicatedCluster(bin, (pg, data) =>
+    pg(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']),
+  );
+}
+
+/**
+ * A streaming replica of the dedicated cluster at `primaryAddress` (host:port, which may be a proxy's in front
+ * of it, so a test can hold its WAL stream): a base backup that streams from there once started (-R writes
+ * primary_conninfo and standby.signal; initdb's pg_hba lets loopback replication in). Not started.
+ */
+export function createDedicatedReplica(bin: string, primaryAddress: string): Promise<DedicatedService> {
+  const [host = '', port = ''] = primaryAddress.split(':');
+  return dedicatedCluster(bin, async (pg, data) => {
+    await pg(path.join(bin, 'pg_basebackup'), ['-h', host, '-p', port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream']);
+  });
+}
+
+type RunAsOwner = (command: string, args: readonly string[]) => Promise<unknown>;
+
+async function dedicatedCluster(bin: string, createData: (pg: RunAsOwner, data: string) => Promise<unknown>): Promise<DedicatedService> {
   const folder = mkdtempSync(path.join(tmpdir(), 'ivr-readiness-pg-'));
   if (isRoot) {
     const { uid, gid } = await owner('postgres');
@@ -128,8 +148,8 @@ export async function createDedicatedPostgres(bin: string): Promise<DedicatedSer
   const data = path.join(folder, 'data');
   const port = await freePort();
   const pgCtl = path.join(bin, 'pg_ctl');
-  const pg = (command: string, args: readonly string[]) => run(...asPostgresOwner(command, args));
-  await pg(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  const pg: RunAsOwner = (command, args) => run(...asPostgresOwner(command, args));
+  await createData(pg, data);
   const options = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=30`;
   let running = false;
   const stop = async (mode: 'fast' | 'immediate') => {
