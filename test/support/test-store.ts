@@ -43,7 +43,7 @@ function deferredTo(ready: Promise<Opened>, target: (store: Store) => object): D
           return (target(store) as Deferred)[method]!(...args);
         },
     },
-  ) as Deferred;
+  );
 }
 
 /**
