@@ -37,6 +37,7 @@ module.exports = {
         '<rootDir>/src/admin/accounts/phones.test.ts',
         '<rootDir>/src/admin/clock/clock.test.ts',
         '<rootDir>/src/admin/scenarios/scenarios.test.ts',
+        '<rootDir>/src/admin/retention/retention.test.ts',
         '<rootDir>/src/client/client.test.ts',
         '<rootDir>/test/fuzz/http-fuzz.test.ts',
       ],

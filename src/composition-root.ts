@@ -21,6 +21,7 @@ import { authenticator } from './reporting/auth/authenticate';
 import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
 import { reportCache } from './reporting/report-cache/report-cache';
+import { startMaintenance } from './retention/maintenance';
 import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo/demo-account';
 import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
 import { openStore } from './storage/open-store';
@@ -133,6 +134,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
             clock: { clock, movable: shared.movableClock },
             scenarios: { store, clock, enabled: config.scenarios.enabled },
             surveyCalls: { inspector },
+            retention: { store, clock, logger, months: config.retention.months },
           },
     survey: {
       call: {
@@ -203,7 +205,13 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
   try {
     const shared: SharedDependencies = { ...dependencies, store };
     const { demo, seed } = await loadStartupData(config, shared);
-    const running = await listen(createApp(createServices(config, shared)), config.server.host, config.server.port, listenOptions(config.server, logger));
+    const maintenance = await startMaintenance({ store, clock: shared.clock, logger, months: config.retention.months });
+    const running = await listen(createApp(createServices(config, shared)), config.server.host, config.server.port, listenOptions(config.server, logger)).catch(
+      async (error: unknown) => {
+        await maintenance.stop();
+        throw error;
+      },
+    );
     for (const warning of configWarnings(config)) logger.warn(warning);
     logger.info({ url: running.url, store: config.storage.store }, 'listening');
     return {
@@ -216,6 +224,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
       shutdown: shared.shutdown,
       stop: async () => {
         await running.close();
+        await maintenance.stop();
         await store.close();
       },
     };

@@ -5,6 +5,7 @@ import { accountChangesSchema, accountPathSchema, accountPhonePathSchema } from 
 import { accountListSchema } from './accounts/routes';
 import { importSummarySchema } from './calls/route';
 import { clockAdvanceSchema, clockViewSchema } from './clock/routes';
+import { retentionViewSchema } from './retention/routes';
 import { MOST_DELAY_MS, scenarioListSchema, scenarioPathSchema, scenarioRuleSchema, scenarioViewSchema } from './scenarios/scenario';
 import { MOST_STREAMS, surveyCallListSchema, surveyCallsQuerySchema } from './survey-calls/routes';
 import { MOST_TEXT_CHARACTERS } from './survey-calls/call-entry';
@@ -154,6 +155,28 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
       409: failure('The server was started without SANDBOX_CLOCK=true: its clock does not move'),
       415: failure('A body in another type than application/json'),
     },
+  });
+  const retention = (description: string): ResponseConfig => ({ description, headers: { ...limited }, content: jsonOnly(retentionViewSchema) });
+  register({
+    method: 'get',
+    path: '/admin/retention',
+    operationId: 'previewRetention',
+    summary: 'The raw calls that RETENTION_MONTHS would drop now',
+    description:
+      'Whole UTC months of raw calls before the cut-off (RETENTION_MONTHS months before the current one, by the server\'s clock), ' +
+      'with their number of calls; nothing is dropped. Without RETENTION_MONTHS, none.',
+    responses: { 200: retention('What would be dropped') },
+  });
+  register({
+    method: 'post',
+    path: '/admin/retention',
+    operationId: 'applyRetention',
+    summary: 'Drop the raw calls older than RETENTION_MONTHS now',
+    description:
+      'What the server does at start and every hour, done now: the months of raw calls before the cut-off are dropped whole, ' +
+      'each logged with its number of calls. Every rollup stays, so reports over those days answer as before, and their call ' +
+      'ids stay known, so an import of one of them again counts a duplicate. Without RETENTION_MONTHS nothing is dropped.',
+    responses: { 200: retention('Dropped') },
   });
   const scenario = (description: string): ResponseConfig => ({ description, headers: { ...limited }, content: jsonOnly(scenarioViewSchema) });
   register({

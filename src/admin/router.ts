@@ -6,6 +6,8 @@ import type { AccountAdmin } from './accounts/account-admin';
 import { accountRoutes } from './accounts/routes';
 import { clockRoutes, type ClockAdmin } from './clock/routes';
 import { requireAdminToken } from './admin-token';
+import { retentionRoutes } from './retention/routes';
+import type { Retention } from '../retention/retention';
 import { importCallsRoute } from './calls/route';
 import { scenarioRoutes, type ScenarioAdmin } from './scenarios/routes';
 import { surveyCallRoutes, type SurveyCallsAdmin } from './survey-calls/routes';
@@ -26,6 +28,8 @@ export interface AdminServices {
   readonly scenarios: ScenarioAdmin;
   /** The call inspector: the last survey calls of this instance. */
   readonly surveyCalls: SurveyCallsAdmin;
+  /** RETENTION_MONTHS over the store and the server's clock. */
+  readonly retention: Retention;
 }
 
 /**
@@ -38,13 +42,14 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ token, limit, accounts, store, importedCalls, clock, scenarios, surveyCalls }: AdminServices): Router {
+export function adminRouter({ token, limit, accounts, store, importedCalls, clock, scenarios, surveyCalls, retention }: AdminServices): Router {
   const router = Router();
   router.use(answerInJson, limit, requireAdminToken(token));
   router.use(accountRoutes(accounts));
   router.use(clockRoutes(clock));
   router.use(scenarioRoutes(scenarios));
   router.use(surveyCallRoutes(surveyCalls));
+  router.use(retentionRoutes(retention));
   router.route('/calls').post(importCallsRoute(store, importedCalls)).all(methodNotAllowed(['POST']));
   return router;
 }

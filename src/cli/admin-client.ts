@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AccountView } from '../admin/accounts/account-admin';
+import type { RetentionView } from '../admin/retention/routes';
 import type { ScenarioView } from '../admin/scenarios/scenario';
 import type { Tool } from '../accounts/account';
 import { CliError } from './cli-error';
@@ -106,6 +107,11 @@ export class AdminClient {
   /** Returns how many there were. */
   async removeAllScenarios(): Promise<number> {
     return ((await this.send('DELETE', '/admin/scenarios')).body as { removed: number }).removed;
+  }
+
+  /** GET /admin/retention (`dryRun`: what would go) or POST (drop it now). */
+  async retention(dryRun: boolean): Promise<RetentionView> {
+    return (await this.send(dryRun ? 'GET' : 'POST', '/admin/retention')).body as RetentionView;
   }
 
   /** Imports are idempotent (call_id), so a batch refused by the rate limit is simply sent again after Retry-After. */

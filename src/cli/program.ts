@@ -5,6 +5,7 @@ import { accountsCommand } from './commands/accounts';
 import { demoCommand } from './commands/demo';
 import { importCommand } from './commands/import';
 import { phonesCommand } from './commands/phones';
+import { retentionCommand } from './commands/retention';
 import { scenarioCommand } from './commands/scenario';
 import { serveCommand } from './commands/serve';
 
@@ -25,5 +26,6 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .addCommand(accountsCommand(env))
     .addCommand(phonesCommand(env))
     .addCommand(scenarioCommand(env))
+    .addCommand(retentionCommand(env))
     .addCommand(demoCommand());
 }

@@ -45,6 +45,7 @@ describe('configuration', () => {
         messageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },
       },
       operations: { metricsToken: undefined, readinessTimeoutSeconds: 2, shutdownDrainSeconds: 0 },
+      retention: { months: undefined },
     });
   });
 
@@ -70,6 +71,7 @@ describe('configuration', () => {
       DATA_RATE_LIMIT: '50',
       RATE_LIMIT_WINDOW_SECONDS: '60',
       STORE: 'memory',
+      RETENTION_MONTHS: '24',
     });
     expect(config).toMatchObject({
       server: { port: 8080, host: '0.0.0.0', logLevel: 'warn', publicUrl: 'https://ivr.example.com', trustProxy: 1 },
@@ -78,6 +80,7 @@ describe('configuration', () => {
       reporting: { weekStart: 'sunday', maxRangeDays: 366, reportCacheBytes: 0, credentialTtlSeconds: 60 },
       rateLimits: { auth: 5, data: 50, windowSeconds: 60 },
       storage: { store: 'memory' },
+      retention: { months: 24 },
     });
   });
 
@@ -163,6 +166,7 @@ describe('configuration', () => {
     ['REQUEST_IDLE_TIMEOUT_SECONDS', '0', 'REQUEST_IDLE_TIMEOUT_SECONDS="0": must be a whole number from 1 to 3600'],
     ['DEPENDENCY_TIMEOUT_SECONDS', '601', 'DEPENDENCY_TIMEOUT_SECONDS="601": must be a whole number from 1 to 600'],
     ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL="ftp://x": must be an http or https URL'],
+    ['RETENTION_MONTHS', '0', 'RETENTION_MONTHS="0": must be a whole number from 1 to 1200'],
     ['SANDBOX_CLOCK', 'yes', 'SANDBOX_CLOCK="yes": must be one of true, false'],
     ['SURVEY_RELOAD', 'on', 'SURVEY_RELOAD="on": must be one of true, false'],
     ['STORE', 'mongodb', 'STORE="mongodb": must be one of memory, postgres'],

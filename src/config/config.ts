@@ -7,6 +7,7 @@ import { serverSettings } from '../http/settings';
 import { operationsSettings } from '../operations/settings';
 import { rateLimitSettings } from '../rate-limit/settings';
 import { reportingSettings } from '../reporting/settings';
+import { retentionSettings } from '../retention/settings';
 import { startupDataSettings } from '../startup-data/settings';
 import { storageSettings } from '../storage/settings';
 import { surveySettings } from '../survey/settings';
@@ -29,6 +30,7 @@ const FEATURE_SETTINGS = {
   scenarios: scenarioSettings,
   survey: surveySettings,
   operations: operationsSettings,
+  retention: retentionSettings,
 } as const;
 
 type FeatureSettings = typeof FEATURE_SETTINGS;

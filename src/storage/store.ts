@@ -56,6 +56,18 @@ export interface AddCallsResult {
   readonly unknownPhone: readonly number[];
 }
 
+/**
+ * Raw calls of whole UTC months, as retention drops them: one month, or (on PostgreSQL) the calls stored
+ * before calls were kept by month, every month up to `lastMonth` together.
+ */
+export interface RawCallMonths {
+  /** `YYYY-MM`; undefined for every month before `lastMonth` too. */
+  readonly firstMonth: string | undefined;
+  /** `YYYY-MM`. */
+  readonly lastMonth: string;
+  readonly calls: number;
+}
+
 export type AssignPhoneResult = 'assigned' | 'already-owned' | 'owned-by-another';
 
 /** The fields of an account that can change; an absent field keeps its value. */
@@ -154,6 +166,19 @@ export interface CallRepository extends CallReads {
    * other.
    */
   add(records: readonly CallRecord[]): Promise<AddCallsResult>;
+  /**
+   * Makes ready the place of the raw calls of the UTC months from the one `fromMs` falls in to the one
+   * `toMs` falls in, ahead of their calls (PostgreSQL: a partition each; memory: nothing to make).
+   */
+  prepareMonths(fromMs: number, toMs: number): Promise<void>;
+  /**
+   * The raw calls that started before `cutoffMs` (the first instant of a UTC month), by whole month,
+   * oldest first: dropped unless `dryRun`. Only raw calls go: every rollup stays, so reports over those
+   * days answer as before; their call ids stay known, so a call imported again is still a duplicate.
+   * From then on a rollup rebuild (a time-zone change, a number assigned) keeps the rows of the local
+   * days before the first one that starts at or after the cut-off, and computes the later ones again.
+   */
+  dropRawCallsBefore(cutoffMs: number, dryRun: boolean): Promise<RawCallMonths[]>;
 }
 
 /** The reads of calls a report makes: from rollups only. */

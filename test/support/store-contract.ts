@@ -648,6 +648,103 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
     });
 
+    describe('retention of raw calls', () => {
+      beforeEach(async () => {
+        await store.accounts.save(account('alice', 'America/New_York'));
+        await store.accounts.save(account('bob', 'Asia/Tokyo'));
+        await store.phones.assign('15550001', 'dev:alice');
+      });
+
+      const v2 = (callId: string, startedAt: string, caller: string, item: string): CallRecord =>
+        callRecordSchema.parse({
+          call_id: callId,
+          phone: '15550001',
+          started_at: startedAt,
+          log_events: 1,
+          loops: 0,
+          form_items: 1,
+          caller,
+          path: [{ application: 'https://ivr.example.com/start.vxml', page: 'main.vxml', form: 'main_menu', item, visits: 1 }],
+        });
+
+      const march = Date.UTC(2018, 2, 1);
+      const winter = [day(2018, 1, 1), day(2018, 3, 31)] as const;
+
+      /** Every report's read of alice's number over the winter, as a report would see it. */
+      const reports = async () => ({
+        days: await dailyTotals(store, ['15550001'], ...winter),
+        accountDays: await dailyTotals(store, { ownedBy: 'dev:alice' }, ...winter),
+        callers: await store.calls.distinctCallers(['15550001'], [{ first: winter[0], last: winter[1] }]),
+        regions: await store.calls.regionTotals(['15550001'], ...winter),
+        formItems: (await store.calls.formItemTotals(['15550001'], ...winter, 10)).map((item) => [item.item, item.visits]).sort(),
+      });
+
+      test('tells what would go, then drops the raw calls of whole months before the cut-off, every report answering as before', async () => {
+        await store.calls.add([
+          v2('jan', '2018-01-15T12:00:00Z', '6175550123', 'a'),
+          v2('feb-1', '2018-02-10T12:00:00Z', '6175550124', 'b'),
+          v2('feb-2', '2018-02-20T12:00:00Z', '6175550123', 'a'),
+          v2('mar', '2018-03-10T12:00:00Z', '2125550100', 'c'),
+        ]);
+        const before = await reports();
+        const old = [
+          { firstMonth: '2018-01', lastMonth: '2018-01', calls: 1 },
+          { firstMonth: '2018-02', lastMonth: '2018-02', calls: 2 },
+        ];
+        expect(await store.calls.dropRawCallsBefore(march, true)).toEqual(old);
+        expect(await store.calls.dropRawCallsBefore(march, true)).toEqual(old);
+        expect(await store.calls.dropRawCallsBefore(march, false)).toEqual(old);
+        expect(await store.calls.dropRawCallsBefore(march, false)).toEqual([]);
+        expect(await reports()).toEqual(before);
+        expect(before.days.map((totals) => totals.calls)).toEqual([1, 1, 1, 1]);
+        expect(before.callers).toEqual([3]);
+      });
+
+      test('refuses a call of a dropped month imported again as a duplicate, and keeps a new call of that month', async () => {
+        await store.calls.add([v2('jan', '2018-01-15T12:00:00Z', '6175550123', 'a'), v2('mar', '2018-03-10T12:00:00Z', '6175550123', 'a')]);
+        await store.calls.dropRawCallsBefore(march, false);
+        expect(await store.calls.add([v2('jan', '2018-01-15T12:00:00Z', '6175550123', 'a')])).toEqual({ inserted: 0, duplicates: 1, unknownPhone: [] });
+        expect(await store.calls.add([v2('jan-late', '2018-01-16T12:00:00Z', '6175550123', 'a')])).toEqual({ inserted: 1, duplicates: 0, unknownPhone: [] });
+        expect((await dailyTotals(store, ['15550001'], ...winter)).map((totals) => [totals.day, totals.calls])).toEqual([
+          [day(2018, 1, 15), 1],
+          [day(2018, 1, 16), 1],
+          [day(2018, 3, 10), 1],
+        ]);
+        expect(await store.calls.dropRawCallsBefore(march, true)).toEqual([{ firstMonth: '2018-01', lastMonth: '2018-01', calls: 1 }]);
+      });
+
+      test('keeps, through a time-zone change, the days before the first whole local day of the calls kept, and rebuilds the later ones', async () => {
+        await store.calls.add([
+          v2('feb', '2018-02-10T12:00:00Z', '6175550123', 'a'),
+          // 22:00 on 28 February in New York, 1 March in UTC and in Tokyo: kept, but on a day that began before March.
+          v2('edge', '2018-02-28T22:00:00-05:00', '6175550124', 'b'),
+          // 5 March in both zones, then 5 March in New York and 6 March in Tokyo.
+          v2('mar-1', '2018-03-05T12:00:00Z', '6175550125', 'c'),
+          v2('mar-2', '2018-03-05T16:00:00Z', '6175550126', 'c'),
+        ]);
+        await store.calls.dropRawCallsBefore(march, false);
+        await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
+        // Tokyo's first whole day of March kept is the 2nd (it began at 15:00 UTC on the 1st): the days
+        // before keep their New York rows, the edge call on the 28th; the later ones are computed in Tokyo.
+        const expected = [
+          [day(2018, 2, 10), 1],
+          [day(2018, 2, 28), 1],
+          [day(2018, 3, 5), 1],
+          [day(2018, 3, 6), 1],
+        ];
+        const after = await reports();
+        expect(after.days.map((totals) => [totals.day, totals.calls])).toEqual(expected);
+        expect(after.accountDays).toEqual(after.days);
+        expect(await store.calls.distinctCallers(['15550001'], [{ first: day(2018, 2, 1), last: day(2018, 2, 28) }, { first: day(2018, 3, 6), last: day(2018, 3, 6) }])).toEqual([2, 1]);
+        expect(after.formItems).toEqual([['a', 1], ['b', 1], ['c', 2]]);
+
+        // A number moved keeps its kept days, now summed in its new owner's.
+        await store.phones.release('15550001', 'dev:alice');
+        await store.phones.assign('15550001', 'dev:bob');
+        expect((await dailyTotals(store, { ownedBy: 'dev:bob' }, ...winter)).map((totals) => [totals.day, totals.calls])).toEqual(expected);
+      });
+    });
+
     describe('survey sessions', () => {
       const session = (id: string, expiresAt: number) => ({ id, stateJson: `{"for":"${id}"}`, expiresAt });
 

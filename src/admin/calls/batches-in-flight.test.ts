@@ -19,6 +19,8 @@ function heldCalls(): { calls: CallRepository; pending: PendingAdd[] } {
     distinctCallers: unused,
     regionTotals: unused,
     formItemTotals: unused,
+    prepareMonths: unused,
+    dropRawCallsBefore: unused,
   };
   return { calls, pending };
 }

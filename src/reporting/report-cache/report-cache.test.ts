@@ -29,7 +29,12 @@ function countingReads(store: Store): { store: Store; builds: () => number } {
     regionTotals: (phones, from, to) => source.regionTotals(phones, from, to),
     formItemTotals: (phones, from, to, limit) => source.formItemTotals(phones, from, to, limit),
   });
-  const calls: CallRepository = { add: (records) => store.calls.add(records), ...counted(store.calls) };
+  const calls: CallRepository = {
+    add: (records) => store.calls.add(records),
+    prepareMonths: (fromMs, toMs) => store.calls.prepareMonths(fromMs, toMs),
+    dropRawCallsBefore: (cutoffMs, dryRun) => store.calls.dropRawCallsBefore(cutoffMs, dryRun),
+    ...counted(store.calls),
+  };
   const { replicas } = store;
   return {
     store: {

@@ -1,4 +1,5 @@
 import { PATH_STEP_COUNTERS, type CallRecord } from '../../domain/call-record';
+import { monthStart } from '../../time/months';
 import { zeroSums } from '../day-totals';
 import type { FormItemTable } from './form-item-table';
 import { VarintColumn } from './varint-column';
@@ -84,40 +85,23 @@ class CallBlock {
  * rollups are built from here again when a number's time zone changes.
  */
 export class CallHistory {
-  private readonly blocks: CallBlock[] = [];
+  private blocks: CallBlock[] = [];
   private count = 0;
   /** Every call's path entries in order of arrival: the form item's id, then its counters, as varints. */
-  private readonly paths = new VarintColumn();
+  private paths = new VarintColumn();
   private readonly entryCounters = new Uint32Array(PATH_STEP_COUNTERS.length);
 
   /** Appends the call; `into` is then that call as stored. */
   append(record: CallRecord, phone: number, caller: number, formItems: FormItemTable, into: StoredCall): void {
-    const offset = this.count & BLOCK_MASK;
-    if (offset === 0) this.blocks.push(new CallBlock());
-    const block = this.blocks[this.blocks.length - 1] as CallBlock;
-    this.count += 1;
-
-    const seconds = Math.floor(record.startedAt / MS_PER_SECOND);
-    block.startedAtSeconds = setSeconds(block.startedAtSeconds, offset, seconds);
-    into.startedAt = seconds * MS_PER_SECOND;
-    block.phone = setNarrow(block.phone, offset, (into.phone = phone));
-    block.logEvents = setNarrow(block.logEvents, offset, (into.logEvents = record.logEvents));
-    block.loops = setNarrow(block.loops, offset, (into.loops = record.loops));
-    block.formItems = setNarrow(block.formItems, offset, (into.formItems = record.formItems));
-    for (const counter of OPTIONAL_COUNTERS) {
-      const value = record[counter] ?? 0;
-      into[counter] = value;
-      if (value !== 0) block.optional[counter] = setNarrow(block.optional[counter] ?? new Uint8Array(BLOCK_SIZE), offset, value);
-    }
+    into.startedAt = Math.floor(record.startedAt / MS_PER_SECOND) * MS_PER_SECOND;
+    into.phone = phone;
+    into.logEvents = record.logEvents;
+    into.loops = record.loops;
+    into.formItems = record.formItems;
+    for (const counter of OPTIONAL_COUNTERS) into[counter] = record[counter] ?? 0;
     into.caller = caller;
-    if (caller !== NO_CALLER) (block.callers ??= new Uint32Array(BLOCK_SIZE))[offset] = caller + 1;
-
     const path = record.path ?? [];
-    into.pathStart = this.paths.length;
-    into.pathLength = path.length;
-    if (path.length === 0) return;
-    (block.pathStarts ??= new Float64Array(BLOCK_SIZE))[offset] = into.pathStart;
-    (block.pathLengths ??= new Uint16Array(BLOCK_SIZE))[offset] = path.length;
+    this.appendColumns(into, path.length);
     // The counters named one by one, in PATH_STEP_COUNTERS's order: a loop over the names, each read by a
     // key, made append five times slower on the demo's version-2 calls (CPU profile, 2026-11-26).
     for (const step of path) {
@@ -145,19 +129,76 @@ export class CallHistory {
     const call = emptyStoredCall();
     for (let index = 0; index < this.count; index += 1) {
       const block = this.blocks[index >>> BLOCK_SHIFT] as CallBlock;
-      const offset = index & BLOCK_MASK;
-      const phone = block.phone[offset] as number;
-      if (!phones.has(phone)) continue;
-      call.phone = phone;
-      call.startedAt = (block.startedAtSeconds[offset] as number) * MS_PER_SECOND;
-      call.logEvents = block.logEvents[offset] as number;
-      call.loops = block.loops[offset] as number;
-      call.formItems = block.formItems[offset] as number;
-      for (const counter of OPTIONAL_COUNTERS) call[counter] = block.optional[counter]?.[offset] ?? 0;
-      call.caller = (block.callers?.[offset] ?? 0) - 1;
-      call.pathStart = block.pathStarts?.[offset] ?? 0;
-      call.pathLength = block.pathLengths?.[offset] ?? 0;
+      if (!phones.has(block.phone[index & BLOCK_MASK] as number)) continue;
+      this.read(index, call);
       visit(call);
     }
+  }
+
+  /**
+   * Retention: keeps only the calls that started at or after `cutoffMs`, in their order, in columns of
+   * their own (the old ones go to the garbage collector whole); returns how many calls went (or would go,
+   * `dryRun`), by the first instant of their UTC month. Counted first, so that an hourly round with
+   * nothing to drop copies nothing.
+   */
+  dropBefore(cutoffMs: number, dryRun: boolean): Map<number, number> {
+    const dropped = new Map<number, number>();
+    const call = emptyStoredCall();
+    for (let index = 0; index < this.count; index += 1) {
+      this.read(index, call);
+      if (call.startedAt >= cutoffMs) continue;
+      const month = monthStart(call.startedAt);
+      dropped.set(month, (dropped.get(month) ?? 0) + 1);
+    }
+    if (dryRun || dropped.size === 0) return dropped;
+    const kept = new CallHistory();
+    for (let index = 0; index < this.count; index += 1) {
+      this.read(index, call);
+      if (call.startedAt < cutoffMs) continue;
+      const reader = this.paths.readerAt(call.pathStart);
+      kept.appendColumns(call, call.pathLength);
+      for (let value = 0; value < call.pathLength * (1 + PATH_STEP_COUNTERS.length); value += 1) kept.paths.push(reader.next());
+    }
+    this.blocks = kept.blocks;
+    this.count = kept.count;
+    this.paths = kept.paths;
+    return dropped;
+  }
+
+  /** Writes a call's columns but its path entries, which the caller pushes next, `pathLength` of them; sets `call.pathStart`. */
+  private appendColumns(call: StoredCall, pathLength: number): void {
+    const offset = this.count & BLOCK_MASK;
+    if (offset === 0) this.blocks.push(new CallBlock());
+    const block = this.blocks[this.blocks.length - 1] as CallBlock;
+    this.count += 1;
+    block.startedAtSeconds = setSeconds(block.startedAtSeconds, offset, call.startedAt / MS_PER_SECOND);
+    block.phone = setNarrow(block.phone, offset, call.phone);
+    block.logEvents = setNarrow(block.logEvents, offset, call.logEvents);
+    block.loops = setNarrow(block.loops, offset, call.loops);
+    block.formItems = setNarrow(block.formItems, offset, call.formItems);
+    for (const counter of OPTIONAL_COUNTERS) {
+      const value = call[counter];
+      if (value !== 0) block.optional[counter] = setNarrow(block.optional[counter] ?? new Uint8Array(BLOCK_SIZE), offset, value);
+    }
+    if (call.caller !== NO_CALLER) (block.callers ??= new Uint32Array(BLOCK_SIZE))[offset] = call.caller + 1;
+    call.pathStart = this.paths.length;
+    call.pathLength = pathLength;
+    if (pathLength === 0) return;
+    (block.pathStarts ??= new Float64Array(BLOCK_SIZE))[offset] = call.pathStart;
+    (block.pathLengths ??= new Uint16Array(BLOCK_SIZE))[offset] = pathLength;
+  }
+
+  private read(index: number, call: StoredCall): void {
+    const block = this.blocks[index >>> BLOCK_SHIFT] as CallBlock;
+    const offset = index & BLOCK_MASK;
+    call.phone = block.phone[offset] as number;
+    call.startedAt = (block.startedAtSeconds[offset] as number) * MS_PER_SECOND;
+    call.logEvents = block.logEvents[offset] as number;
+    call.loops = block.loops[offset] as number;
+    call.formItems = block.formItems[offset] as number;
+    for (const counter of OPTIONAL_COUNTERS) call[counter] = block.optional[counter]?.[offset] ?? 0;
+    call.caller = (block.callers?.[offset] ?? 0) - 1;
+    call.pathStart = block.pathStarts?.[offset] ?? 0;
+    call.pathLength = block.pathLengths?.[offset] ?? 0;
   }
 }

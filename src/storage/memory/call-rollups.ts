@@ -61,10 +61,15 @@ export class CallRollups {
     if (call.pathLength > 0) this.addPath(rollup, call);
   }
 
-  /** Drops a phone's rollups, before they are built again from its calls. */
-  forget(phone: number): void {
-    this.byPhone[phone] = undefined;
-    this.totalsByPhone[phone] = undefined;
+  /** Drops a phone's rollups from local day `first` on (all of them without it), before they are built again from its calls. */
+  forget(phone: number, first?: EpochDay): void {
+    if (first === undefined) {
+      this.byPhone[phone] = undefined;
+      this.totalsByPhone[phone] = undefined;
+      return;
+    }
+    this.byPhone[phone]?.deleteFrom(first);
+    this.totalsByPhone[phone]?.clearFrom(first);
   }
 
   dailyTotals(phones: readonly number[], from: EpochDay, to: EpochDay): DayTotalsTable {

@@ -1,4 +1,5 @@
-import type { AddCallsResult, Store } from '../store';
+import { monthName } from '../../time/months';
+import type { AddCallsResult, RawCallMonths, Store } from '../store';
 import { emptyStoredCall, NO_CALLER } from './call-history';
 import type { MemoryData } from './memory-data';
 
@@ -35,5 +36,11 @@ export function memoryCalls(data: MemoryData): Store['calls'] {
     distinctCallers: (scope, spans) => Promise.resolve(rollups.distinctCallers(data.scopeIndexes(scope), spans)),
     regionTotals: (scope, from, to) => Promise.resolve(rollups.regionTotals(data.scopeIndexes(scope), from, to)),
     formItemTotals: (scope, from, to, limit) => Promise.resolve(rollups.formItemTotals(data.scopeIndexes(scope), from, to, limit)),
+    // Calls of any month go into the same columns: nothing to make ahead.
+    prepareMonths: () => Promise.resolve(),
+    dropRawCallsBefore: (cutoffMs, dryRun) => {
+      const dropped = [...data.dropCallsBefore(cutoffMs, dryRun)].sort(([a], [b]) => a - b);
+      return Promise.resolve(dropped.map(([month, calls]): RawCallMonths => ({ firstMonth: monthName(month), lastMonth: monthName(month), calls })));
+    },
   };
 }

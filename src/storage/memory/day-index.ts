@@ -33,6 +33,15 @@ export class DayIndex<Value> {
     return value;
   }
 
+  /** Forgets the values of `first` and every later day. */
+  deleteFrom(first: EpochDay): void {
+    for (const [chunkNumber, chunk] of this.chunks) {
+      if (chunkNumber > first >> CHUNK_SHIFT) this.chunks.delete(chunkNumber);
+      else if (chunkNumber === first >> CHUNK_SHIFT) chunk.fill(undefined, first & CHUNK_MASK);
+    }
+    this.lastChunkNumber = Number.NaN;
+  }
+
   private chunkOf(day: EpochDay): Array<Value | undefined> | undefined {
     // Arithmetic shift: a local day before 1970 (-1 in a zone west of UTC) falls in chunk -1.
     const chunkNumber = day >> CHUNK_SHIFT;

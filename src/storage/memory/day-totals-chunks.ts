@@ -42,6 +42,16 @@ export class DayTotalsChunks {
     chunk[at + 10] = (chunk[at + 10] as number) + sums.pageLoadMs;
   }
 
+  /** Sets `first` and every later day back to no calls. */
+  clearFrom(first: EpochDay): void {
+    for (const [chunkNumber, chunk] of this.chunks) {
+      if (chunkNumber > first >> CHUNK_SHIFT) this.chunks.delete(chunkNumber);
+      else if (chunkNumber === first >> CHUNK_SHIFT) chunk.fill(0, (first & CHUNK_MASK) * WIDTH);
+    }
+    this.lastChunkNumber = Number.NaN;
+    this.lastChunk = undefined;
+  }
+
   /** Adds the sums of every day of `table` to its rows; a day without calls (all zeros) is skipped. */
   addInto(table: DayTotalsTable): void {
     const { values, days, from, to } = table;

@@ -1,4 +1,5 @@
 import type { Account } from '../../accounts/account';
+import { rebuildFrom } from '../rebuild-from';
 import { isAccountPhones, type PhoneScope } from '../store';
 import { CallIdSet } from './call-id-set';
 import { CallerTable } from './caller-table';
@@ -22,6 +23,8 @@ export class MemoryData {
   readonly rollups = new CallRollups(this.callers, this.formItems, this.history);
   private readonly phoneIndexes = new Map<string, number>();
   private readonly dataVersions = new Map<string, number>();
+  /** The instant before which retention dropped calls; undefined while it dropped none. */
+  private retentionHorizon: number | undefined;
 
   phoneIndexOf(phone: string): number {
     let index = this.phoneIndexes.get(phone);
@@ -37,12 +40,26 @@ export class MemoryData {
     return this.knownPhoneIndexes(isAccountPhones(scope) ? (this.phonesByAccount.get(scope.ownedBy) ?? []) : scope);
   }
 
-  /** One pass over the call history, however many of the phones it rebuilds. */
+  /**
+   * One pass over the call history, however many of the phones it rebuilds; once retention dropped calls,
+   * only the days from the first whole local day of the calls kept (rebuild-from.ts).
+   */
   rebuildRollups(phones: Iterable<string>, timeZone: string): void {
     const indexes = new Set(this.knownPhoneIndexes(phones));
     if (indexes.size === 0) return;
-    for (const index of indexes) this.rollups.forget(index);
-    this.history.forEachCallOf(indexes, (call) => this.rollups.add(call, timeZone));
+    const from = rebuildFrom(this.retentionHorizon, timeZone);
+    for (const index of indexes) this.rollups.forget(index, from?.day);
+    const firstMs = from?.startMs ?? Number.NEGATIVE_INFINITY;
+    this.history.forEachCallOf(indexes, (call) => {
+      if (call.startedAt >= firstMs) this.rollups.add(call, timeZone);
+    });
+  }
+
+  /** Retention: the calls that started before `cutoffMs` go unless `dryRun` (their ids stay in callIds), counted by month. */
+  dropCallsBefore(cutoffMs: number, dryRun: boolean): Map<number, number> {
+    const dropped = this.history.dropBefore(cutoffMs, dryRun);
+    if (!dryRun && dropped.size > 0) this.retentionHorizon = Math.max(this.retentionHorizon ?? cutoffMs, cutoffMs);
+    return dropped;
   }
 
   dataVersion(accountId: string): number {

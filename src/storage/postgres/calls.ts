@@ -1,10 +1,12 @@
 import type { Pool } from 'pg';
 import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep, type PathStepCounter } from '../../domain/call-record';
 import type { Region } from '../../domain/caller-region';
+import { monthsBetween, monthStart } from '../../time/months';
 import { DayTotalsTable } from '../day-totals';
 import { isAccountPhones, type CallReads, type CallRepository, type PhoneScope } from '../store';
 import { DAY_LINE, parseDayTotals } from './day-totals-text';
 import { ingestCalls } from './ingest';
+import { CallPartitions, NO_PARTITION } from './partitions';
 import { FormItemIds } from './paths';
 import { ownedPhones } from './phones';
 import { DAY_SUMS } from './rollups';
@@ -61,12 +63,27 @@ type FormItemRow = Pick<PathStep, 'application' | 'page' | 'form' | 'item'> & Re
 
 export function postgresCalls(pool: Pool): CallRepository {
   const formItemIds = new FormItemIds();
+  const partitions = new CallPartitions(pool);
   return {
     add: async (records) => {
-      const { result, learnt } = await inTransaction(pool, (client) => ingestCalls(client, records, formItemIds));
-      formItemIds.remember(learnt);
-      return result;
+      const ingest = async () => {
+        await partitions.prepare(records.map((record) => monthStart(record.startedAt)));
+        return inTransaction(pool, (client) => ingestCalls(client, records, formItemIds));
+      };
+      let ingested: Awaited<ReturnType<typeof ingest>>;
+      try {
+        ingested = await ingest();
+      } catch (error) {
+        // A month this process knew was dropped since (retention, here or on another instance): made again.
+        if ((error as { code?: unknown }).code !== NO_PARTITION) throw error;
+        partitions.forget();
+        ingested = await ingest();
+      }
+      formItemIds.remember(ingested.learnt);
+      return ingested.result;
     },
+    prepareMonths: (fromMs, toMs) => partitions.prepare(monthsBetween(fromMs, toMs)),
+    dropRawCallsBefore: (cutoffMs, dryRun) => partitions.dropBefore(cutoffMs, dryRun),
     ...postgresCallReads(readsOn(pool)),
   };
 }

@@ -51,10 +51,11 @@ const BATCH_COLUMNS: readonly BatchColumn[] = [
 ];
 
 /**
- * The whole ingest of a batch in one statement: the batch's columns unnested, its calls inserted in
- * call-id order (so that imports sharing call ids take the index locks in one order), and only the calls
- * inserted added to every rollup and to their owners' data versions, by the CTEs that follow. A path is
- * an array literal within the literal, cast here.
+ * The whole ingest of a batch in one statement: the batch's columns unnested, its call ids inserted in
+ * call-id order (so that imports sharing call ids take the index locks in one order) into call_ids, which
+ * keeps them unique across the months of calls (migration 010), then the calls whose id was new inserted
+ * into their month's partition and added to every rollup and to their owners' data versions, by the CTEs
+ * that follow. A path is an array literal within the literal, cast here.
  */
 function ingestStatement(columns: readonly BatchColumn[], version2: boolean): string {
   const stored = columns.map(({ column: name }) => name).filter((name) => name !== 'day');
@@ -65,12 +66,16 @@ WITH batch AS (
     AS batch(${columns.map(({ column: name }) => name).join(', ')})
 ),
 inserted AS (
-  INSERT INTO calls (${stored.join(', ')})
-  SELECT ${stored.join(', ')} FROM batch ORDER BY call_id COLLATE "C"
+  INSERT INTO call_ids (call_id)
+  SELECT call_id FROM batch ORDER BY call_id COLLATE "C"
   ON CONFLICT (call_id) DO NOTHING
   RETURNING call_id
 ),
 stored AS (SELECT * FROM batch WHERE call_id IN (SELECT call_id FROM inserted)),
+add_calls AS (
+  INSERT INTO calls (${stored.join(', ')})
+  SELECT ${stored.join(', ')} FROM stored
+),
 ${addStoredToRollups(version2)}
 SELECT count(*)::integer AS inserted FROM inserted`;
 }

@@ -2,6 +2,8 @@ import type { PoolClient } from 'pg';
 import { PATH_STEP_COUNTERS } from '../../domain/call-record';
 import { offsetSpans } from '../../time/zone-offsets';
 import type { DayTotals } from '../store';
+import { rebuildFrom } from '../rebuild-from';
+import { retentionHorizon } from './partitions';
 import { allowLongStatements, longQuery } from './pool';
 
 /** The sums of a day besides its calls: the DayTotals field and the column of calls and of daily_rollups. */
@@ -131,6 +133,9 @@ const inSpans = (alias: string) => `JOIN unnest($2::bigint[], $3::bigint[], $4::
 /** The local day of a row of `alias` in the offset of its span. */
 const localDay = (alias: string) => `floor((${alias}.started_at + span.offset_ms)::numeric / 86400000)::integer`;
 
+/** Below any local day a rollup holds (an integer column). */
+const FIRST_DAY = -2_147_483_648;
+
 const ROLLUP_TABLES = ['daily_rollups', 'caller_days', 'region_days', 'form_item_days'] as const;
 
 /** One per rollup table, from the calls or paths of the phones in $1. */
@@ -161,7 +166,8 @@ const REBUILDS = [
 ];
 
 /**
- * Recomputes every rollup of these phones from their calls and paths, in `timeZone`, inside the
+ * Recomputes the rollups of these phones from their calls and paths, in `timeZone` (every day, or after
+ * retention only those from the first whole local day of the calls kept), inside the
  * database: this process lists the spans of one UTC offset that the calls cover (from the same zone data
  * as the rollups written on ingest), and one statement per rollup table buckets the rows by the local
  * day their span gives. Nothing per call leaves the database, so an account of millions of calls moves
@@ -170,11 +176,15 @@ const REBUILDS = [
 export async function rebuildRollups(client: PoolClient, phones: readonly string[], timeZone: string): Promise<void> {
   if (phones.length === 0) return;
   await allowLongStatements(client);
-  for (const table of ROLLUP_TABLES) await longQuery(client, `DELETE FROM ${table} WHERE phone = ANY($1::text[])`, [phones]);
+  // Past retention's horizon (rebuild-from.ts), only the days whose calls are all kept; the spans listed
+  // from the first kept call on leave out the calls before it.
+  const from = rebuildFrom(await retentionHorizon(client), timeZone);
+  const fromDay = from?.day ?? FIRST_DAY;
+  for (const table of ROLLUP_TABLES) await longQuery(client, `DELETE FROM ${table} WHERE phone = ANY($1::text[]) AND day >= $2`, [phones, fromDay]);
   const range = await longQuery<{ first: string | null; last: string | null }>(
     client,
-    'SELECT min(started_at) AS first, max(started_at) AS last FROM calls WHERE phone = ANY($1::text[])',
-    [phones],
+    'SELECT min(started_at) AS first, max(started_at) AS last FROM calls WHERE phone = ANY($1::text[]) AND started_at >= $2',
+    [phones, from?.startMs ?? Number.MIN_SAFE_INTEGER],
   );
   const { first, last } = range.rows[0] ?? { first: null, last: null };
   if (first === null || last === null) return;

@@ -7,6 +7,7 @@ import { fastIngest } from './006-fast-ingest';
 import { accountDailyRollups } from './007-account-daily-rollups';
 import { callKeysByBytes } from './008-call-keys-by-bytes';
 import { sandboxScenarios } from './009-sandbox-scenarios';
+import { callsByMonth } from './010-calls-by-month';
 
 export interface Migration {
   readonly version: number;
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'account daily rollups', sql: accountDailyRollups },
   { version: 8, name: 'call ids and numbers compared by bytes', sql: callKeysByBytes },
   { version: 9, name: 'sandbox scenarios', sql: sandboxScenarios },
+  { version: 10, name: 'calls partitioned by month, call ids apart', sql: callsByMonth },
 ];
