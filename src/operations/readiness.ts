@@ -52,9 +52,9 @@ function bounded(check: () => Promise<void>, timeoutMs: number): Promise<Outcome
 /**
  * GET /readyz's work: every dependency of the store checked at once, each bounded by the readiness
  * timeout; ready when every one that is not optional is (a read replica down leaves the server ready:
- * the primary answers its reads). Probes that arrive while a dependency's check is under way share its answer, so however
- * often /readyz is asked (it has no rate limit), each dependency has at most one check in flight from
- * here. The answer names no cause; the log does, once per change: a warning when a check starts failing
+ * the primary answers its reads). Probes that arrive while a dependency's check is under way share its
+ * answer, so however often /readyz is asked (it has no rate limit), each dependency has at most one
+ * check in flight from here. The answer names no cause; the log does, once per change: a warning when a check starts failing
  * (with the error), a line when it passes again.
  */
 export function readiness(dependencies: readonly StoreDependency[], { timeoutSeconds, logger, shutdown }: ReadinessSettings): Readiness {

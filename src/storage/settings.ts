@@ -3,7 +3,7 @@ import { integer, oneOf, optionalText } from '../config/variables';
 
 const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' });
 
-/** One PostgreSQL URL or several, separated by commas (a URL has none of its own outside its query). */
+/** One PostgreSQL URL or several, separated by commas; a comma within one (a password's, say) is written %2C. */
 const postgresUrls = optionalText.pipe(
   z
     .string()

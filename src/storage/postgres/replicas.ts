@@ -69,9 +69,9 @@ export interface ReplicaSet {
 
 /**
  * The read replicas of DATABASE_READ_URL: each read of a report goes to the next replica in turn that is
- * not left aside, checked against the data version its report has seen; the primary (`primary`) reads
- * it when the replica is behind, fails or does not answer within the dependency timeout (the pool's bounds,
- * pool.ts). A replica that failed is left aside for REPLICA_RETRY_MS, then one read tries it again.
+ * not left aside, checked against the data version its report has seen; `primary` reads it when the
+ * replica is behind, fails or does not answer within the dependency timeout (the pool's bounds, pool.ts).
+ * A replica that failed is left aside for REPLICA_RETRY_MS, then one read tries it again.
  */
 export function openReplicaSet(urls: readonly string[], primary: RowReads, { logger, timeoutMs, now = () => performance.now() }: ReplicaSetOptions): ReplicaSet {
   const replicas: Replica[] = urls.map((url, index) => ({
@@ -80,11 +80,14 @@ export function openReplicaSet(urls: readonly string[], primary: RowReads, { log
     asideUntil: 0,
     trying: false,
   }));
-  const counts = new Map<string, ReplicaReadCount>();
+  // By replica, then outcome: a read counts with two lookups of strings it already holds.
+  const counts = new Map<string, Map<ReplicaReadOutcome, { count: number }>>();
   const count = (replica: string, outcome: ReplicaReadOutcome): void => {
-    const key = `${replica}\u0000${outcome}`;
-    const counted = counts.get(key);
-    counts.set(key, { replica, outcome, count: (counted?.count ?? 0) + 1 });
+    let outcomes = counts.get(replica);
+    if (outcomes === undefined) counts.set(replica, (outcomes = new Map<ReplicaReadOutcome, { count: number }>()));
+    const counted = outcomes.get(outcome);
+    if (counted === undefined) outcomes.set(outcome, { count: 1 });
+    else counted.count += 1;
   };
   let next = 0;
 
@@ -144,7 +147,7 @@ export function openReplicaSet(urls: readonly string[], primary: RowReads, { log
   return {
     reads: {
       readingAfter: (seen) => postgresCallReads(readingAfter(seen)),
-      counts: () => [...counts.values()],
+      counts: () => [...counts].flatMap(([replica, outcomes]): ReplicaReadCount[] => [...outcomes].map(([outcome, { count: total }]) => ({ replica, outcome, count: total }))),
     },
     dependencies: replicas.map(({ name, pool }) => ({ name, optional: true, check: () => checkSchema(pool) })),
     close: async () => {
