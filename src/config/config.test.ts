@@ -14,7 +14,7 @@ describe('configuration', () => {
         minimumBodyRate: { bytesPerSecond: 240, windowSeconds: 5 },
         maxConnectionsPerAddress: 100,
       },
-      storage: { store: 'memory', databaseUrl: undefined, databaseReadUrls: [], redisUrl: undefined, dependencyTimeoutSeconds: 5 },
+      storage: { store: 'memory', databaseUrl: undefined, databasePooler: 'none', databaseReadUrls: [], redisUrl: undefined, dependencyTimeoutSeconds: 5 },
       startupData: { seedFile: undefined },
       accounts: { defaultTimeZone: 'UTC', passwordHashConcurrency: 1, passwordHashQueue: 64 },
       reporting: { weekStart: 'monday', maxRangeDays: 3660, reportCacheBytes: 67_108_864, credentialTtlSeconds: 86_400 },
@@ -128,6 +128,13 @@ describe('configuration', () => {
     );
   });
 
+  test('reads DATABASE_POOLER=transaction, a DATABASE_URL that leads to PgBouncer in transaction mode', () => {
+    expect(loadConfig({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@pgbouncer:6432/ivr', DATABASE_POOLER: 'transaction' }).storage).toMatchObject({
+      databaseUrl: 'postgres://ivr@pgbouncer:6432/ivr',
+      databasePooler: 'transaction',
+    });
+  });
+
   test('stops with a message naming DATABASE_URL when STORE=postgres has none', () => {
     expect(() => loadConfig({ STORE: 'postgres' })).toThrow(
       new ConfigError('invalid configuration: DATABASE_URL is required when STORE=postgres'),
@@ -170,6 +177,7 @@ describe('configuration', () => {
     ['SANDBOX_CLOCK', 'yes', 'SANDBOX_CLOCK="yes": must be one of true, false'],
     ['SURVEY_RELOAD', 'on', 'SURVEY_RELOAD="on": must be one of true, false'],
     ['STORE', 'mongodb', 'STORE="mongodb": must be one of memory, postgres'],
+    ['DATABASE_POOLER', 'pgbouncer', 'DATABASE_POOLER="pgbouncer": must be one of none, transaction'],
     ['DATABASE_URL', 'mysql://db/ivr', 'DATABASE_URL="mysql://db/ivr": must be a postgres:// or postgresql:// URL'],
     ['DATABASE_URL', 'mysql://ivr:s3cret@db/ivr', 'DATABASE_URL="mysql://ivr:***@db/ivr": must be a postgres:// or postgresql:// URL'],
     ['REDIS_URL', 'http://:s3cret@cache:6379', 'REDIS_URL="http://:***@cache:6379": must be a redis:// or rediss:// URL'],

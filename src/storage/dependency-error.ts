@@ -10,22 +10,29 @@ export class DependencyUnavailableError extends Error {
   constructor(service: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const what = answeredButRefused(cause) ? 'answered but refused the connection' : 'is unreachable';
-    super(`${service} ${what}: ${reason}${answeredButRefused(cause) ? SET_UP_HINT : ''}`, { cause });
+    super(`${service} ${what}: ${reason}${answeredButRefused(cause) ? setUpHint(cause) : ''}`, { cause });
   }
 }
 
-const SET_UP_HINT = ' (docs/deployment.md says how to set it up)';
+/**
+ * PgBouncer refuses a startup parameter it does not pass on (08P01) before any query: pg sends the
+ * statement bound as one unless DATABASE_POOLER=transaction.
+ */
+const setUpHint = (cause: Error) =>
+  /^unsupported startup parameter/.test(cause.message)
+    ? ' (behind PgBouncer in transaction mode, set DATABASE_POOLER=transaction: docs/deployment.md)'
+    : ' (docs/deployment.md says how to set it up)';
 
 /**
  * A service that answered with a refusal of its own, rather than nothing at the address: PostgreSQL's
  * errors carry an SQLSTATE (class 28, such as 28000 no such role or 28P01 a wrong password; class 3D, no
- * such database), Redis
+ * such database; 08P01, a pooler refusing a startup parameter), Redis
  * says WRONGPASS or NOAUTH. The operator then has a set-up step to do, not a network to fix.
  */
-function answeredButRefused(cause: unknown): boolean {
+function answeredButRefused(cause: unknown): cause is Error {
   if (!(cause instanceof Error)) return false;
   const code = (cause as { code?: unknown }).code;
-  return (typeof code === 'string' && /^(28|3D)[0-9A-Z]{3}$/.test(code)) || /^(WRONGPASS|NOAUTH)\b/.test(cause.message);
+  return (typeof code === 'string' && /^(28|3D)[0-9A-Z]{3}$|^08P01$/.test(code)) || /^(WRONGPASS|NOAUTH)\b/.test(cause.message);
 }
 
 /**

@@ -15,6 +15,16 @@ describe('the PostgreSQL pool', () => {
       await pool.end();
     }
   });
+
+  test('behind a transaction pooler, bounds the waits in this process only, and leaves the server bound to the role (src/storage/postgres-pgbouncer.test.ts)', async () => {
+    const pool = createPool('postgres://ivr@127.0.0.1:1/ivr', createLogger('silent'), 1_234, 'transaction');
+    try {
+      expect(pool.options).toMatchObject({ connectionTimeoutMillis: 1_234, query_timeout: 1_234 });
+      expect(pool.options).not.toHaveProperty('statement_timeout');
+    } finally {
+      await pool.end();
+    }
+  });
 });
 
 describeWithRedis('the Redis client', () => {

@@ -15,7 +15,9 @@ import type { Store } from './store';
 export async function openStore(settings: StorageSettings, logger: Logger): Promise<Store> {
   const store =
     settings.store === 'postgres' && settings.databaseUrl !== undefined
-      ? await openPostgresStore(settings.databaseUrl, logger, settings.dependencyTimeoutSeconds, { replicaUrls: settings.databaseReadUrls })
+      ? await openPostgresStore(settings.databaseUrl, logger, settings.dependencyTimeoutSeconds, settings.databasePooler, {
+          replicaUrls: settings.databaseReadUrls,
+        })
       : createMemoryStore();
   if (settings.redisUrl === undefined) return store;
   try {

@@ -133,7 +133,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
   test('applied by instances starting together on an empty database, run once and leave both working', async () => {
     schema = await createTestSchema();
     const logger = createLogger('silent');
-    const stores = await Promise.all([openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS), openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS)]);
+    const stores = await Promise.all([openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS, schema.pooler), openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS, schema.pooler)]);
     expect(await appliedMigrations(schema.url)).toEqual(EVERY_VERSION);
     expect(await Promise.all(stores.map((store) => store.accounts.list()))).toEqual([[], []]);
     await Promise.all(stores.map((store) => store.close()));
@@ -142,8 +142,8 @@ describeWithPostgres('PostgreSQL migrations', () => {
   test('are not applied again at the next start', async () => {
     schema = await createTestSchema();
     const logger = createLogger('silent');
-    await (await openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS)).close();
-    await (await openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS)).close();
+    await (await openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS, schema.pooler)).close();
+    await (await openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS, schema.pooler)).close();
     expect(await appliedMigrations(schema.url)).toEqual(EVERY_VERSION);
   });
 
@@ -155,7 +155,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
     beforeEach(async () => {
       schema = await createTestSchema();
       await createVersion3Database(schema.url);
-      store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS);
+      store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler);
     });
 
     afterEach(() => store.close());
@@ -248,7 +248,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
 
   test('make the rate-limit counters unlogged', async () => {
     schema = await createTestSchema();
-    await (await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS)).close();
+    await (await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler)).close();
     const { rows } = await withClient(schema.url, (client) =>
       client.query<{ relpersistence: string }>(`SELECT relpersistence FROM pg_class WHERE oid = 'rate_limit_windows'::regclass`),
     );
@@ -257,7 +257,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
 
   test('compare call ids and numbers of calls byte for byte', async () => {
     schema = await createTestSchema();
-    await (await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS)).close();
+    await (await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler)).close();
     const { rows } = await withClient(schema.url, (client) =>
       client.query<{ column_name: string; collation_name: string }>(
         `SELECT column_name, collation_name FROM information_schema.columns
@@ -273,7 +273,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
   test('upgrade a version-6 database with each account\'s daily sums, from the rollups of the numbers it owns', async () => {
     schema = await createTestSchema();
     await createVersion6Database(schema.url);
-    const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS);
+    const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler);
     try {
       const seventh = epochDayOf({ year: 2018, month: 2, day: 7 });
       const alice = { ownedBy: 'dev:alice' };
@@ -298,7 +298,7 @@ describeWithPostgres('PostgreSQL migrations', () => {
     beforeEach(async () => {
       schema = await createTestSchema();
       await createVersion5Database(schema.url);
-      store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS);
+      store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler);
     });
 
     afterEach(() => store.close());

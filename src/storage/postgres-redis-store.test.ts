@@ -10,7 +10,7 @@ describeWithPostgresAndRedis('PostgreSQL with Redis', () => {
   describeStoreContract('PostgreSQL with Redis', async () => {
     const logger = createLogger('silent');
     const schema = await createTestSchema();
-    const store = await openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS);
+    const store = await openPostgresStore(schema.url, logger, DEPENDENCY_TIMEOUT_SECONDS, schema.pooler);
     const redis = await connectRedis(testRedisUrl as string, logger, DEPENDENCY_TIMEOUT_SECONDS);
     const composed = withRedisSharedState(store, redis, uniqueRedisPrefix());
     return { ...composed, close: () => composed.close().then(() => schema.drop()) };

@@ -71,7 +71,7 @@ describeWithReplica('reports read from a PostgreSQL read replica (TEST_DATABASE_
 
   beforeEach(async () => {
     schema = await createTestSchema();
-    store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, {
+    store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, 'none', {
       replicaUrls: [named(schema.replicaUrl as string, applicationName)],
     });
     await addAccount(store, { phones: [PHONE] });
@@ -198,7 +198,7 @@ describeWithReplica('a read replica that stops answering', () => {
     await proxy.cut();
     expect(await reads().regionTotals([PHONE], ...FEBRUARY)).toEqual(regions);
     expect(replicas.reads.counts()).toEqual([{ replica: 'replica-1', outcome: 'failed', count: 1 }]);
-    const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, { replicaUrls: [proxiedUrl] });
+    const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, 'none', { replicaUrls: [proxiedUrl] });
     try {
       const { app } = buildOperationsApp({}, store);
       const readiness = await request(app).get('/readyz');
@@ -261,7 +261,7 @@ describeWithServiceBinaries('a replica behind its primary (a dedicated pair, the
   });
 
   test('a report right after an import shows the import, read from the primary while the replica has not replayed it, then from the replica again', async () => {
-    const store = await openPostgresStore(primary.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, { replicaUrls: [replica.url] });
+    const store = await openPostgresStore(primary.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, 'none', { replicaUrls: [replica.url] });
     try {
       const { app, metrics } = buildOperationsApp({ REPORT_CACHE_BYTES: '0', ADMIN_TOKEN: 'an-admin-token-of-16+' }, store);
       await addAccount(store, { phones: [PHONE] });

@@ -10,7 +10,7 @@ import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeou
 
 async function openTestStore(): Promise<Store> {
   const schema = await createTestSchema();
-  const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS);
+  const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler);
   return { ...store, close: () => store.close().then(() => schema.drop()) };
 }
 

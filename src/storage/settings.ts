@@ -19,6 +19,7 @@ export const storageSettings = z
     DATABASE_URL: optionalText.pipe(postgresUrl.optional()),
     DATABASE_READ_URL: postgresUrls,
     REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
+    DATABASE_POOLER: oneOf(['none', 'transaction']).default('none'),
     DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(5),
   })
   .superRefine((variables, context) => {
@@ -38,6 +39,11 @@ export const storageSettings = z
      * report's account acknowledged; empty: the primary answers every read.
      */
     databaseReadUrls: variables.DATABASE_READ_URL ?? [],
+    /**
+     * What DATABASE_URL leads to: PostgreSQL itself or a pooler in session mode (none), or a pooler that
+     * lends a server connection per transaction (transaction: PgBouncer's pool_mode = transaction).
+     */
+    databasePooler: variables.DATABASE_POOLER,
     /** Redis connection URL; set: rate-limit counters and survey sessions live there, shared by instances. */
     redisUrl: variables.REDIS_URL,
     /** The bound on every wait for PostgreSQL or Redis (connecting, a query, a command): then a 500. */

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import type { DatabasePooler } from '../../src/storage/postgres/pooler';
+import { DEPENDENCY_TIMEOUT_SECONDS } from './dependency-timeout';
 import { serviceUrl } from './service-urls';
 
 /**
@@ -22,8 +24,10 @@ export const describeWithPostgresAndRedis =
   testDatabaseUrl === undefined || testRedisUrl === undefined ? describe.skip : describe;
 
 export interface TestSchema {
-  /** DATABASE_URL whose connections use only this schema. */
+  /** DATABASE_URL whose connections use only this schema (or database, behind PgBouncer). */
   readonly url: string;
+  /** DATABASE_POOLER for that URL. */
+  readonly pooler: DatabasePooler;
   /** The same schema on the replica (TEST_DATABASE_REPLICA_URL), once it arrives there; undefined without one. */
   readonly replicaUrl: string | undefined;
   drop(): Promise<void>;
@@ -36,8 +40,8 @@ function inSchema(url: string, schema: string): string {
   return withSchema.toString();
 }
 
-async function withAdminClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: testDatabaseUrl });
+async function withAdminClient<T>(work: (client: Client) => Promise<T>, url = testDatabaseUrl): Promise<T> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -46,16 +50,66 @@ async function withAdminClient<T>(work: (client: Client) => Promise<T>): Promise
   }
 }
 
-/** A new, empty schema of the test database, so test files and tests never see each other's rows. */
+/**
+ * A new, empty schema of the test database, so test files and tests never see each other's rows; in the
+ * PgBouncer jest project (test/support/use-pgbouncer.ts), a database of its own behind PgBouncer instead.
+ */
 export async function createTestSchema(): Promise<TestSchema> {
+  if (process.env.TEST_THROUGH_PGBOUNCER === 'true') return createPgbouncerTestDatabase();
   if (testDatabaseUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `test_${randomBytes(8).toString('hex')}`;
   await withAdminClient((client) => client.query(`CREATE SCHEMA ${schema}`));
   return {
     url: inSchema(testDatabaseUrl, schema),
     replicaUrl: testReplicaUrl === undefined ? undefined : inSchema(testReplicaUrl, schema),
+    pooler: 'none',
     drop: () => withAdminClient((client) => client.query(`DROP SCHEMA ${schema} CASCADE`)).then(() => undefined),
   };
+}
+
+/** Databases behind PgBouncer that a finished test emptied, for the next test of the same file. */
+const emptiedDatabases: string[] = [];
+
+/**
+ * An empty database of the test server, reached through PgBouncer in transaction mode: a schema's
+ * search_path, a startup option, does not pass PgBouncer 1.18, and a SET would stay on a server connection
+ * other clients share. Its statement_timeout is set as docs/deployment.md tells operators to. Once done
+ * with, it is emptied (its public schema made again, quicker than a new database) for the file's next test,
+ * and dropped after the file (dropPgbouncerTestDatabases).
+ */
+export async function createPgbouncerTestDatabase(): Promise<TestSchema> {
+  if (testDatabaseUrl === undefined || testPgbouncerUrl === undefined) throw new Error('TEST_DATABASE_URL or TEST_PGBOUNCER_URL is not set');
+  const database = emptiedDatabases.pop() ?? (await createDatabase());
+  const url = new URL(testPgbouncerUrl);
+  url.pathname = `/${database}`;
+  const direct = new URL(testDatabaseUrl);
+  direct.pathname = `/${database}`;
+  return {
+    url: url.toString(),
+    pooler: 'transaction',
+    replicaUrl: undefined,
+    drop: async () => {
+      await withAdminClient((client) => client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public'), direct.toString());
+      emptiedDatabases.push(database);
+    },
+  };
+}
+
+async function createDatabase(): Promise<string> {
+  const database = `test_${randomBytes(8).toString('hex')}`;
+  await withAdminClient(async (client) => {
+    // template0 takes no connections, so no one's session on template1 can make the copy fail.
+    await client.query(`CREATE DATABASE ${database} TEMPLATE template0`);
+    await client.query(`ALTER DATABASE ${database} SET statement_timeout = ${DEPENDENCY_TIMEOUT_SECONDS * 1000}`);
+  });
+  return database;
+}
+
+/** Drops the databases createPgbouncerTestDatabase made, WITH (FORCE): PgBouncer keeps its server connections open. */
+export async function dropPgbouncerTestDatabases(): Promise<void> {
+  for (const database of emptiedDatabases.splice(0)) {
+    await withAdminClient((client) => client.query(`DROP DATABASE ${database} WITH (FORCE)`));
+  }
 }
 
 /** A unique key prefix per test, so tests that share one Redis never see each other's keys. */

@@ -55,7 +55,7 @@ function deferredTo(ready: Promise<Opened>, target: (store: Store) => object): D
 function postgresTestStore(): Store {
   const ready = createTestSchema().then(async (schema) => ({
     schema,
-    store: await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, {
+    store: await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler, {
       replicaUrls: schema.replicaUrl === undefined ? [] : [schema.replicaUrl],
     }),
   }));
@@ -63,7 +63,7 @@ function postgresTestStore(): Store {
   // Own methods, not a proxy: the app's store wraps each method of a report's reads to count its failures.
   const replicas: ReplicaReads = {
     readingAfter: (seen) => {
-      const reads = deferredTo(ready, (store) => (store.replicas as ReplicaReads).readingAfter(seen));
+      const reads = deferredTo(ready, (store) => store.replicas?.readingAfter(seen) ?? store.calls);
       return Object.fromEntries(CALL_READS.map((method) => [method, reads[method]])) as unknown as CallReads;
     },
     counts: () => [],

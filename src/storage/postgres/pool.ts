@@ -1,5 +1,6 @@
 import { Pool, type PoolClient, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
+import { poolerOptions, type DatabasePooler } from './pooler';
 
 const MAX_CONNECTIONS = 10;
 
@@ -11,17 +12,18 @@ const LONG_OPERATION_MS = 600_000;
 
 /**
  * Every wait on the database is bounded by DEPENDENCY_TIMEOUT_SECONDS: taking a connection from the pool
- * or opening one, and each query, on the server (statement_timeout) and in this process (query_timeout,
- * which also covers a server that stopped answering altogether). Past it the request fails with a 500;
- * the pool opens fresh connections when the database answers again.
+ * or opening one, and each query, on the server (statement_timeout; behind a transaction pooler, the
+ * role's, see pooler.ts) and in this process (query_timeout, which also covers a server that stopped
+ * answering altogether). Past it the request fails with a 500; the pool opens fresh connections when the
+ * database answers again.
  */
-export function createPool(connectionString: string, logger: Logger, timeoutMs: number): Pool {
+export function createPool(connectionString: string, logger: Logger, timeoutMs: number, pooler: DatabasePooler = 'none'): Pool {
   const pool = new Pool({
     connectionString,
     max: MAX_CONNECTIONS,
     connectionTimeoutMillis: timeoutMs,
     query_timeout: timeoutMs,
-    statement_timeout: timeoutMs,
+    ...poolerOptions(pooler, timeoutMs),
   });
   // An idle connection that the server drops must not crash the process: the pool discards it.
   pool.on('error', (error) => logger.warn({ err: error }, 'an idle PostgreSQL connection failed'));

@@ -9,6 +9,7 @@ import { postgresPhones } from './phones';
 import { createPool } from './pool';
 import { openReplicaSet } from './replicas';
 import { readsOn } from './row-reads';
+import { checkStatementBound, type DatabasePooler } from './pooler';
 import { postgresRateLimits } from './rate-limits';
 import { postgresScenarios } from './scenarios';
 import { postgresSurveySessions } from './survey-sessions';
@@ -25,17 +26,20 @@ export interface PostgresStoreOptions {
  * The durable store: everything in PostgreSQL, shared by every instance on the same database; with
  * replicas, the reads of reports go to them (replicas.ts). Brings the schema up to date before it
  * resolves; throws DependencyUnavailableError when the database cannot be reached or migrated. A replica
- * that cannot be reached does not stop the start: the primary answers its reads.
+ * that cannot be reached does not stop the start: the primary answers its reads. `pooler` says what
+ * DATABASE_URL leads to (DATABASE_POOLER); the replicas are reached directly.
  */
 export async function openPostgresStore(
   connectionString: string,
   logger: Logger,
   timeoutSeconds: number,
+  pooler: DatabasePooler = 'none',
   { replicaUrls = [] }: PostgresStoreOptions = {},
 ): Promise<Store> {
-  const pool = createPool(connectionString, logger, timeoutSeconds * 1000);
+  const pool = createPool(connectionString, logger, timeoutSeconds * 1000, pooler);
   try {
     await migrate(pool, logger);
+    if (pooler === 'transaction') await checkStatementBound(pool, logger, timeoutSeconds * 1000);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new DependencyUnavailableError('PostgreSQL (DATABASE_URL)', error);
