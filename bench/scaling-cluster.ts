@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import {
   createDedicatedPostgres,
   createDedicatedRedis,
-  createStreamingReplica,
+  createDedicatedReplica,
   postgresBin,
   type DedicatedService,
 } from '../test/support/dedicated-services';
@@ -41,7 +41,7 @@ export async function startScalingCluster(parent: string | undefined): Promise<S
     const primary = await createDedicatedPostgres(bin, { parent: folder, settings: 'defaults' });
     started.push(primary);
     await primary.start();
-    const replica = await createStreamingReplica(bin, primary);
+    const replica = await createDedicatedReplica(bin, new URL(primary.url).host, { parent: folder, settings: 'defaults' });
     started.push(replica);
     await replica.start();
     const redis = await createDedicatedRedis('redis-server');

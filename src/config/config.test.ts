@@ -14,7 +14,7 @@ describe('configuration', () => {
         minimumBodyRate: { bytesPerSecond: 240, windowSeconds: 5 },
         maxConnectionsPerAddress: 100,
       },
-      storage: { store: 'memory', databaseUrl: undefined, databasePooler: 'none', redisUrl: undefined, dependencyTimeoutSeconds: 5 },
+      storage: { store: 'memory', databaseUrl: undefined, databasePooler: 'none', databaseReadUrls: [], redisUrl: undefined, dependencyTimeoutSeconds: 5 },
       startupData: { seedFile: undefined },
       accounts: { defaultTimeZone: 'UTC', passwordHashConcurrency: 1, passwordHashQueue: 64 },
       reporting: { weekStart: 'monday', maxRangeDays: 3660, reportCacheBytes: 67_108_864, credentialTtlSeconds: 86_400 },
@@ -97,6 +97,35 @@ describe('configuration', () => {
     expect(
       loadConfig({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db:5432/ivr', REDIS_URL: 'redis://cache:6379/0' }),
     ).toMatchObject({ storage: { store: 'postgres', databaseUrl: 'postgres://ivr@db:5432/ivr', redisUrl: 'redis://cache:6379/0' } });
+  });
+
+  test('reads DATABASE_READ_URL as one replica URL or several separated by commas, and none when unset', () => {
+    const durable = { STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db:5432/ivr' };
+    expect(loadConfig(durable).storage.databaseReadUrls).toEqual([]);
+    expect(loadConfig({ ...durable, DATABASE_READ_URL: 'postgres://ivr@replica-a/ivr' }).storage.databaseReadUrls).toEqual(['postgres://ivr@replica-a/ivr']);
+    expect(
+      loadConfig({ ...durable, DATABASE_READ_URL: 'postgres://ivr:s3cret@replica-a:5432/ivr, postgresql://ivr@replica-b/ivr?sslmode=require' }).storage
+        .databaseReadUrls,
+    ).toEqual(['postgres://ivr:s3cret@replica-a:5432/ivr', 'postgresql://ivr@replica-b/ivr?sslmode=require']);
+  });
+
+  test('stops with a message naming DATABASE_READ_URL, each password hidden, when one of its URLs is not PostgreSQL', () => {
+    expect(() =>
+      loadConfig({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db/ivr', DATABASE_READ_URL: 'postgres://ivr:s3cret@replica-a/ivr,mysql://ivr:other@replica-b/ivr' }),
+    ).toThrow(
+      new ConfigError(
+        'invalid configuration: DATABASE_READ_URL="postgres://ivr:***@replica-a/ivr,mysql://ivr:***@replica-b/ivr": must be postgres:// or postgresql:// URLs separated by commas',
+      ),
+    );
+    expect(() => loadConfig({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db/ivr', DATABASE_READ_URL: 'postgres://ivr@replica-a/ivr,' })).toThrow(
+      new ConfigError('invalid configuration: DATABASE_READ_URL="postgres://ivr@replica-a/ivr,": must be postgres:// or postgresql:// URLs separated by commas'),
+    );
+  });
+
+  test('stops with a message naming DATABASE_READ_URL when the store is not PostgreSQL', () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://ivr:s3cret@replica-a/ivr' })).toThrow(
+      new ConfigError('invalid configuration: DATABASE_READ_URL="postgres://ivr:***@replica-a/ivr": needs STORE=postgres: it lists replicas of DATABASE_URL'),
+    );
   });
 
   test('reads DATABASE_POOLER=transaction, a DATABASE_URL that leads to PgBouncer in transaction mode', () => {

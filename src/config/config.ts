@@ -96,7 +96,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set(['ADMIN_TOKEN', 'METRICS_T
 /** The variable as a message shows it: its value, but never a secret's, nor the password of a URL's user. */
 function shownVariable(name: string, value: string): string {
   if (SECRET_VARIABLES.has(name)) return `${name} (value not shown)`;
-  return `${name}=${JSON.stringify(value.replace(/(\/\/[^/?#@:]*:)[^/?#@]*@/, '$1***@'))}`;
+  return `${name}=${JSON.stringify(value.replace(/(\/\/[^/?#@:,]*:)[^/?#@,]*@/g, '$1***@'))}`;
 }
 
 const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';

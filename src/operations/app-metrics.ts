@@ -3,6 +3,7 @@ import type { RateLimitRefusals } from '../rate-limit/groups';
 import { processMetrics } from './process-metrics';
 import { RequestTally, type Outcome } from './request-tally';
 import type { ScenarioAnswerCounter } from '../admin/scenarios/forced-answers';
+import type { ReplicaReadCount } from '../storage/store';
 
 /** Records of an import, counted as each is settled: rejected as it is read, the others as the store answers their batch. */
 export interface ImportedCalls {
@@ -35,6 +36,8 @@ export interface AppMetrics extends RateLimitRefusals, ImportedCallsCounter, Sce
   dependencyFailed(dependency: string): void;
   /** Live survey sessions, as the store counts them at scrape time; undefined (no sample) when it did not answer. */
   surveySessionsLive(count: number | undefined): void;
+  /** Where the replica reads' counter comes from at each scrape: the store's replicas (none without them). */
+  replicaReadsFrom(counts: () => readonly ReplicaReadCount[]): void;
 }
 
 /** The route label of a request no route answered (a 404): one value, whatever the path. */
@@ -52,6 +55,7 @@ export const METRIC_NAMES = {
   dependencyErrors: 'ivr_dependency_errors_total',
   surveySessions: 'ivr_survey_sessions_live',
   scenarioAnswers: 'ivr_scenario_answers_total',
+  replicaReads: 'ivr_replica_reads_total',
 } as const;
 
 export function createAppMetrics(): AppMetrics {
@@ -101,6 +105,20 @@ export function createAppMetrics(): AppMetrics {
     registers,
   });
   for (const outcome of ['ingested', 'duplicate', 'rejected']) importedCalls.inc({ outcome }, 0);
+  // The store counts them as plain numbers, read only when scraped: a report's read costs no label set.
+  let replicaReadCounts: () => readonly ReplicaReadCount[] = () => [];
+  new Counter({
+    name: METRIC_NAMES.replicaReads,
+    help:
+      "Reads of reports meant for a read replica, by replica and outcome: answered by it; read from the primary because it was behind the account's data or failed " +
+      '(an error, or no answer within DEPENDENCY_TIMEOUT_SECONDS); set-aside (replica none): every replica had failed lately.',
+    labelNames: ['replica', 'outcome'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { replica, outcome, count } of replicaReadCounts()) this.inc({ replica, outcome }, count);
+    },
+  });
 
   return {
     registry,
@@ -116,5 +134,8 @@ export function createAppMetrics(): AppMetrics {
     dependencyFailed: (dependency) => dependencyErrors.inc({ dependency }),
     // Unknown: no sample at all (Prometheus's "no data"), rather than a number that is not the count.
     surveySessionsLive: (count) => (count === undefined ? surveySessions.remove() : surveySessions.set(count)),
+    replicaReadsFrom: (counts) => {
+      replicaReadCounts = counts;
+    },
   };
 }

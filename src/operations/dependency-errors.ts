@@ -27,5 +27,8 @@ export function countingDependencyErrors(store: Store, counter: Counter): Store 
   for (const dependency of store.dependencies) counter.dependencyWatched(dependency.name);
   const marking = REPOSITORIES.filter((name) => marksFailures(store[name]));
   const counted = Object.fromEntries(marking.map((name) => [name, counting(store[name], counter)])) as Partial<Pick<Store, (typeof REPOSITORIES)[number]>>;
+  const { replicas } = store;
+  // A report's reads on replicas fail only when the primary that took them over fails: counted as the store's.
+  if (replicas !== undefined) return { ...store, ...counted, replicas: { ...replicas, readingAfter: (seen) => counting(replicas.readingAfter(seen), counter) } };
   return { ...store, ...counted };
 }

@@ -19,16 +19,22 @@ const checkStatus = z.enum(['ready', 'unavailable']);
 /** GET /readyz's body, checked against the report's type where src/operations/readiness.ts declares it. */
 const readinessSchema = z
   .strictObject({
-    status: checkStatus.meta({ description: 'ready only when every check is' }),
+    status: checkStatus.meta({ description: 'ready only when every check but the optional ones is' }),
     checks: z
       .record(
         z.string(),
         z.strictObject({
           status: checkStatus,
           reason: z.string().optional().meta({ description: 'Why not, when unavailable; the server log has the cause' }),
+          optional: z
+            .literal(true)
+            .optional()
+            .meta({ description: 'A read replica (`replica-N`): shown, not counted in `status`, since the primary answers its reads while it is down' }),
         }),
       )
-      .meta({ description: "Each of the store's dependencies by name, and `server` (unavailable) once the process is shutting down" }),
+      .meta({
+        description: "Each of the store's dependencies by name (`store`, `redis`, `replica-N`), and `server` (unavailable) once the process is shutting down",
+      }),
   })
   .meta({ id: 'Readiness' }) satisfies z.ZodType<ReadinessReport>;
 

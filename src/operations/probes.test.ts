@@ -126,6 +126,29 @@ describe('GET /readyz', () => {
     });
   });
 
+  test('stays 200 while only an optional dependency (a read replica) is down, showing it unavailable and optional', async () => {
+    const { app } = buildOperationsApp(
+      {},
+      storeWith(
+        { name: 'store', check: () => Promise.resolve() },
+        { name: 'replica-1', optional: true, check: () => Promise.reject(new Error('connect ECONNREFUSED 10.1.2.4:5432')) },
+        { name: 'replica-2', optional: true, check: () => Promise.resolve() },
+      ),
+    );
+    const response = await request(app).get('/readyz');
+    expect([response.status, response.body]).toEqual([
+      200,
+      {
+        status: 'ready',
+        checks: {
+          store: { status: 'ready' },
+          'replica-1': { status: 'unavailable', reason: CHECK_FAILED, optional: true },
+          'replica-2': { status: 'ready', optional: true },
+        },
+      },
+    ]);
+  });
+
   test('answers 503 once READINESS_TIMEOUT_SECONDS have passed when a check never answers', async () => {
     const hung = controlledDependency('store');
     const { app } = buildOperationsApp({ READINESS_TIMEOUT_SECONDS: '1' }, storeWith(hung.dependency));

@@ -9,6 +9,8 @@ export interface CheckResult {
   readonly status: ReadinessStatus;
   /** Why not, when unavailable: words that name no host, address or credential. */
   readonly reason?: string;
+  /** Set for a dependency the server serves without (a read replica): its check does not count towards the status. */
+  readonly optional?: true;
 }
 
 /** The body of GET /readyz: ready only when every check is. */
@@ -49,9 +51,10 @@ function bounded(check: () => Promise<void>, timeoutMs: number): Promise<Outcome
 
 /**
  * GET /readyz's work: every dependency of the store checked at once, each bounded by the readiness
- * timeout. Probes that arrive while a dependency's check is under way share its answer, so however
- * often /readyz is asked (it has no rate limit), each dependency has at most one check in flight from
- * here. The answer names no cause; the log does, once per change: a warning when a check starts failing
+ * timeout; ready when every one that is not optional is (a read replica down leaves the server ready:
+ * the primary answers its reads). Probes that arrive while a dependency's check is under way share its
+ * answer, so however often /readyz is asked (it has no rate limit), each dependency has at most one
+ * check in flight from here. The answer names no cause; the log does, once per change: a warning when a check starts failing
  * (with the error), a line when it passes again.
  */
 export function readiness(dependencies: readonly StoreDependency[], { timeoutSeconds, logger, shutdown }: ReadinessSettings): Readiness {
@@ -62,16 +65,19 @@ export function readiness(dependencies: readonly StoreDependency[], { timeoutSec
   async function run(dependency: StoreDependency): Promise<CheckResult> {
     const { name } = dependency;
     const outcome = await bounded(() => dependency.check(), timeoutMs);
-    const result: CheckResult = outcome.ok
-      ? { status: 'ready' }
-      : {
-          status: 'unavailable',
-          reason: !('error' in outcome)
-            ? `no answer within ${timeoutSeconds} s (READINESS_TIMEOUT_SECONDS)`
-            : outcome.error instanceof NotReadyError
-              ? outcome.error.message
-              : 'the check failed; the server log has the cause',
-        };
+    const result: CheckResult = {
+      ...(outcome.ok
+        ? { status: 'ready' }
+        : {
+            status: 'unavailable',
+            reason: !('error' in outcome)
+              ? `no answer within ${timeoutSeconds} s (READINESS_TIMEOUT_SECONDS)`
+              : outcome.error instanceof NotReadyError
+                ? outcome.error.message
+                : 'the check failed; the server log has the cause',
+          }),
+      ...(dependency.optional === true ? { optional: true } : {}),
+    };
     const previous = lastStatus.get(name);
     lastStatus.set(name, result.status);
     if (result.status === 'unavailable' && previous !== 'unavailable') {
@@ -95,6 +101,6 @@ export function readiness(dependencies: readonly StoreDependency[], { timeoutSec
     const results = await Promise.all(dependencies.map(checked));
     const checks = Object.fromEntries(dependencies.map(({ name }, index) => [name, results[index] as CheckResult]));
     if (shutdown.shuttingDown) return { status: 'unavailable', checks: { ...checks, [SHUTDOWN_CHECK]: SHUTTING_DOWN } };
-    return { status: results.every((result) => result.status === 'ready') ? 'ready' : 'unavailable', checks };
+    return { status: results.every((result) => result.optional === true || result.status === 'ready') ? 'ready' : 'unavailable', checks };
   };
 }

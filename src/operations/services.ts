@@ -25,6 +25,8 @@ export interface OperationsDependencies {
 
 export function operationsServices({ metrics, store, clock, logger, settings, shutdown }: OperationsDependencies): OperationsServices {
   const { metricsToken, readinessTimeoutSeconds } = settings;
+  const { replicas } = store;
+  if (replicas !== undefined) metrics.replicaReadsFrom(() => replicas.counts());
   return {
     metrics,
     readiness: readiness(store.dependencies, { timeoutSeconds: readinessTimeoutSeconds, logger, shutdown }),

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Account } from '../accounts/account';
 import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation/representation';
-import type { PhoneScope, Store } from '../storage/store';
+import type { CallReads, PhoneScope, ReportBasis, Store } from '../storage/store';
 import type { RangeQuery } from './query/params';
 import { askedPhone, phoneScope } from './query/phone-scope';
 import { namesEntity } from './report-cache/if-none-match';
@@ -12,8 +12,8 @@ export interface ResourceSteps<Query extends RangeQuery, Report> {
   /** Names the resource in the keys of kept reports. */
   readonly name: string;
   readonly parse: (params: Record<string, string>, maxRangeDays: number) => Query;
-  /** `scope`: the numbers in scope, whose ownership is checked on every request. */
-  readonly report: (account: Account, query: Query, scope: PhoneScope) => Promise<Report>;
+  /** `scope`: the numbers in scope, whose ownership is checked on every request; `calls`: where it reads them. */
+  readonly report: (account: Account, query: Query, scope: PhoneScope, calls: CallReads) => Promise<Report>;
   readonly represent: (report: Report) => Representation;
 }
 
@@ -29,10 +29,16 @@ async function buildReport<Query extends RangeQuery, Report>(
   account: Account,
   query: Query,
   scope: PhoneScope,
+  calls: CallReads,
   format: Format,
 ): Promise<FinishedReport> {
-  const { contentType, bytes } = encodeIn(format, steps.represent(await steps.report(account, query, scope)));
+  const { contentType, bytes } = encodeIn(format, steps.represent(await steps.report(account, query, scope, calls)));
   return finishedReport(bytes, contentType);
+}
+
+/** Where a report reads its calls: the store, or its replicas once the report knows what its account has seen. */
+function readsOf(store: Store, account: Account, basis: ReportBasis | undefined): CallReads {
+  return store.replicas === undefined || basis === undefined ? store.calls : store.replicas.readingAfter({ accountId: account.id, dataVersion: basis.dataVersion });
 }
 
 /** Answers a raw-data request of an account whose credentials and limit were checked. */
@@ -42,7 +48,8 @@ export type ResourceAnswer = (req: Request, res: Response, account: Account) => 
  * The answer of a raw-data resource: a 400 for a bad path or a number not on the account, else the
  * report as JSON or XML. A report is built once per account data version, query and format and then
  * sent as kept, with an entity tag; `If-None-Match` gets a 304. The data version and the number's
- * ownership are one read of the store; without kept reports, a report on every number needs neither.
+ * ownership are one read of the store; without kept reports, a report on every number needs neither,
+ * unless the store has replicas: they answer only with data at least as new as that version.
  */
 export function resourceRoute<Query extends RangeQuery, Report>(
   steps: ResourceSteps<Query, Report>,
@@ -51,15 +58,16 @@ export function resourceRoute<Query extends RangeQuery, Report>(
   return async (req, res, account) => {
     const query = steps.parse(req.params as Record<string, string>, maxRangeDays);
     const phone = askedPhone(query.phone);
-    const basis = reports === undefined && phone === undefined ? undefined : await store.accounts.reportBasis(account.id, phone);
+    const needsBasis = reports !== undefined || phone !== undefined || store.replicas !== undefined;
+    const basis = needsBasis ? await store.accounts.reportBasis(account.id, phone) : undefined;
     const scope = phoneScope(account, query.phone, basis?.ownsPhone ?? true);
     const format = negotiatedFormat(req);
     let report: FinishedReport;
-    if (reports === undefined || basis === undefined) report = await buildReport(steps, account, query, scope, format);
+    if (reports === undefined || basis === undefined) report = await buildReport(steps, account, query, scope, readsOf(store, account, basis), format);
     else {
       const key = `${account.id}\u0000${basis.dataVersion}\u0000${steps.name}\u0000${JSON.stringify(query)}\u0000${format}`;
       const kept = reports.get(key);
-      report = kept ?? (await buildReport(steps, account, query, scope, format));
+      report = kept ?? (await buildReport(steps, account, query, scope, readsOf(store, account, basis), format));
       if (kept === undefined) reports.set(key, report);
     }
     // The kept headers and bytes go straight to Node: nothing before this handler sets the status or Vary,

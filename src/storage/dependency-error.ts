@@ -100,15 +100,19 @@ const OUTAGE_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY)\b
 const PROGRAM_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError']);
 
 /**
- * The dependency whose outage failed this call, or undefined when the error is not an outage: a
- * statement the database refused or a Redis reply error is a bug to report as such. An outage is a
- * marked failure (markingFailures) that is a connection refused, reset or timed out (pg's and the pool's
- * timeouts, ioredis's closed connection and command timeout), or a refusal of the classes above.
+ * Whether the error says its dependency cannot serve now rather than refusing a statement or a command
+ * (a bug to report as such): a connection refused, reset or timed out (pg's and the pool's timeouts,
+ * ioredis's closed connection and command timeout), or a refusal of the classes above.
  */
+export function isOutage(error: unknown): boolean {
+  if (!isNativeError(error) || PROGRAM_ERRORS.has(error.name)) return false;
+  if (error instanceof DatabaseError) return OUTAGE_SQLSTATE.test(error.code ?? '');
+  if (error.name === 'ReplyError') return OUTAGE_REPLY.test(error.message);
+  return true;
+}
+
+/** The dependency whose outage failed this call: a marked failure (markingFailures) that is an outage; else undefined. */
 export function unavailableDependency(error: unknown): string | undefined {
   const dependency = failedDependency(error);
-  if (dependency === undefined || !isNativeError(error) || PROGRAM_ERRORS.has(error.name)) return undefined;
-  if (error instanceof DatabaseError) return OUTAGE_SQLSTATE.test(error.code ?? '') ? dependency : undefined;
-  if (error.name === 'ReplyError') return OUTAGE_REPLY.test(error.message) ? dependency : undefined;
-  return dependency;
+  return dependency !== undefined && isOutage(error) ? dependency : undefined;
 }

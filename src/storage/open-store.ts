@@ -7,14 +7,17 @@ import { withRedisSharedState } from './shared-state';
 import type { Store } from './store';
 
 /**
- * The store the configuration asks for: STORE picks where the data lives, and REDIS_URL, when set,
- * moves the short-lived shared state (rate-limit counters, survey sessions) to Redis. Throws
- * DependencyUnavailableError, naming the service, when PostgreSQL or Redis cannot be reached.
+ * The store the configuration asks for: STORE picks where the data lives (DATABASE_READ_URL adds
+ * replicas that answer the reads of reports), and REDIS_URL, when set, moves the short-lived shared
+ * state (rate-limit counters, survey sessions) to Redis. Throws DependencyUnavailableError, naming the
+ * service, when PostgreSQL or Redis cannot be reached.
  */
 export async function openStore(settings: StorageSettings, logger: Logger): Promise<Store> {
   const store =
     settings.store === 'postgres' && settings.databaseUrl !== undefined
-      ? await openPostgresStore(settings.databaseUrl, logger, settings.dependencyTimeoutSeconds, settings.databasePooler)
+      ? await openPostgresStore(settings.databaseUrl, logger, settings.dependencyTimeoutSeconds, settings.databasePooler, {
+          replicaUrls: settings.databaseReadUrls,
+        })
       : createMemoryStore();
   if (settings.redisUrl === undefined) return store;
   try {

@@ -159,13 +159,30 @@ export type PhoneScope = readonly string[] | AccountPhones;
 
 export const isAccountPhones = (scope: PhoneScope): scope is AccountPhones => !Array.isArray(scope);
 
-export interface CallRepository {
+export interface CallRepository extends CallReads {
   /**
    * Keeps each record whose `callId` was not seen before and whose phone has an owner, and updates the
    * per-day rollups in the owner's time zone in the same step, so a reader never sees one without the
    * other.
    */
   add(records: readonly CallRecord[]): Promise<AddCallsResult>;
+  /**
+   * Makes ready the place of the raw calls of the UTC months from the one `fromMs` falls in to the one
+   * `toMs` falls in, ahead of their calls (PostgreSQL: a partition each; memory: nothing to make).
+   */
+  prepareMonths(fromMs: number, toMs: number): Promise<void>;
+  /**
+   * The raw calls that started before `cutoffMs` (the first instant of a UTC month), by whole month,
+   * oldest first: dropped unless `dryRun`. Only raw calls go: every rollup stays, so reports over those
+   * days answer as before; their call ids stay known, so a call imported again is still a duplicate.
+   * From then on a rollup rebuild (a time-zone change, a number assigned) keeps the rows of the local
+   * days before the first one that starts at or after the cut-off, and computes the later ones again.
+   */
+  dropRawCallsBefore(cutoffMs: number, dryRun: boolean): Promise<RawCallMonths[]>;
+}
+
+/** The reads of calls a report makes: from rollups only. */
+export interface CallReads {
   /** Totals per local day from `from` to `to` for the numbers in scope merged; a day without calls is all zeros. */
   dailyTotals(scope: PhoneScope, from: EpochDay, to: EpochDay): Promise<DayTotalsTable>;
   /**
@@ -180,19 +197,38 @@ export interface CallRepository {
    * at most `limit` of them, so a caller asking for one more than it can answer learns that there are too many.
    */
   formItemTotals(scope: PhoneScope, from: EpochDay, to: EpochDay, limit: number): Promise<PathStep[]>;
+}
+
+/** What a report has seen of its account: the data version read where changes are written (`reportBasis`). */
+export interface SeenData {
+  readonly accountId: string;
+  readonly dataVersion: number;
+}
+
+/**
+ * How a read meant for a replica ended: `answered` by it; read from the primary instead because the
+ * replica was `behind` the account's data version or `failed` (an error, or no answer within the
+ * dependency timeout); or `set-aside`: every replica had failed lately, the primary read it at once.
+ */
+export type ReplicaReadOutcome = 'answered' | 'behind' | 'failed' | 'set-aside';
+
+export interface ReplicaReadCount {
+  /** `replica-1`, `replica-2`... in the order of DATABASE_READ_URL; `none` for the `set-aside` reads. */
+  readonly replica: string;
+  readonly outcome: ReplicaReadOutcome;
+  readonly count: number;
+}
+
+/** Copies of the data that answer the reads of reports and may lag behind where changes are written. */
+export interface ReplicaReads {
   /**
-   * Makes ready the place of the raw calls of the UTC months from the one `fromMs` falls in to the one
-   * `toMs` falls in, ahead of their calls (PostgreSQL: a partition each; memory: nothing to make).
+   * The reads of a report that has seen `seen`: each answered by a copy only when the copy holds at
+   * least that data version of the account, else (or when the copy fails or does not answer within the
+   * dependency timeout) where changes are written. A report never shows less than its account acknowledged.
    */
-  prepareMonths(fromMs: number, toMs: number): Promise<void>;
-  /**
-   * The raw calls that started before `cutoffMs` (the first instant of a UTC month), by whole month,
-   * oldest first: dropped unless `dryRun`. Only raw calls go: every rollup stays, so reports over those
-   * days answer as before; their call ids stay known, so a call imported again is still a duplicate.
-   * From then on a rollup rebuild (a time-zone change, a number assigned) keeps the rows of the local
-   * days before the first one that starts at or after the cut-off, and computes the later ones again.
-   */
-  dropRawCallsBefore(cutoffMs: number, dryRun: boolean): Promise<RawCallMonths[]>;
+  readingAfter(seen: SeenData): CallReads;
+  /** Every read so far, counted by replica and outcome, for the metrics. */
+  counts(): readonly ReplicaReadCount[];
 }
 
 export interface RateLimitCounters {
@@ -263,8 +299,13 @@ export interface ScenarioRepository {
  * GET /readyz runs each check, and failed store calls are counted under the same name in the metrics.
  */
 export interface StoreDependency {
-  /** `store` (where the data lives: PostgreSQL or memory) or `redis` (the shared state). */
+  /** `store` (where the data lives: PostgreSQL or memory), `redis` (the shared state) or `replica-N` (a read replica). */
   readonly name: string;
+  /**
+   * Whether the server can serve without it: a read replica, whose reads the primary takes over. Its check
+   * is shown, and does not make the server unready.
+   */
+  readonly optional?: boolean;
   /**
    * Resolves once the service has answered and is fit to serve (PostgreSQL: its schema has every
    * migration of this build); rejects otherwise, with a NotReadyError when the service answered but is
@@ -282,7 +323,9 @@ export interface Store {
   readonly surveySessions: SurveySessionRepository;
   /** The sandbox's failure scenarios (POST /admin/scenarios), where the data lives: every instance sees the same. */
   readonly scenarios: ScenarioRepository;
-  /** What GET /readyz checks: the store itself, then Redis when it holds the shared state. */
+  /** What GET /readyz checks: the store itself, then Redis when it holds the shared state, then each read replica. */
   readonly dependencies: readonly StoreDependency[];
+  /** PostgreSQL's read replicas (DATABASE_READ_URL), when configured; without them `calls` answers every read. */
+  readonly replicas?: ReplicaReads;
   close(): Promise<void>;
 }

@@ -126,38 +126,50 @@ export interface DedicatedPostgresOptions {
   readonly parent?: string;
   /**
    * 'tests' (the default): fsync off and 30 connections, for suites; 'defaults': PostgreSQL's own settings
-   * (fsync on, 100 connections), for a measure of what an operator's server does.
+   * (fsync on, 100 connections), for a measure of what an operator's server does (bench/scaling-cluster.ts).
    */
   readonly settings?: 'tests' | 'defaults';
 }
 
-export interface DedicatedPostgres extends DedicatedService {
-  /** Its own temporary folder; its data folder is `data` in it. */
-  readonly folder: string;
-  readonly port: number;
+const forTests = (options: DedicatedPostgresOptions) => (options.settings ?? 'tests') === 'tests';
+
+/** A new cluster in a temporary folder, on a free loopback port; not started. */
+export function createDedicatedPostgres(bin: string, options: DedicatedPostgresOptions = {}): Promise<DedicatedService> {
+  return dedicatedCluster(bin, options, (pg, data) =>
+    pg(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', ...(forTests(options) ? ['--no-sync'] : [])]),
+  );
 }
 
-interface ClusterFolder {
-  readonly folder: string;
-  readonly data: string;
-  readonly port: number;
+/**
+ * A streaming replica of the dedicated cluster at `primaryAddress` (host:port, which may be a proxy's in front
+ * of it, so a test can hold its WAL stream): a base backup that streams from there once started (-R writes
+ * primary_conninfo and standby.signal; initdb's pg_hba lets loopback replication in). Not started.
+ */
+export function createDedicatedReplica(bin: string, primaryAddress: string, options: DedicatedPostgresOptions = {}): Promise<DedicatedService> {
+  const [host = '', port = ''] = primaryAddress.split(':');
+  return dedicatedCluster(bin, options, async (pg, data) => {
+    await pg(path.join(bin, 'pg_basebackup'), ['-h', host, '-p', port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream']);
+  });
 }
 
-/** A folder of the postgres user (when this process is root) with a free port for a cluster in it. */
-async function clusterFolder(options: DedicatedPostgresOptions): Promise<ClusterFolder> {
-  const folder = mkdtempSync(path.join(options.parent ?? tmpdir(), 'ivr-readiness-pg-'));
+type RunAsOwner = (command: string, args: readonly string[]) => Promise<unknown>;
+
+async function dedicatedCluster(
+  bin: string,
+  clusterOptions: DedicatedPostgresOptions,
+  createData: (pg: RunAsOwner, data: string) => Promise<unknown>,
+): Promise<DedicatedService> {
+  const folder = mkdtempSync(path.join(clusterOptions.parent ?? tmpdir(), 'ivr-readiness-pg-'));
   if (isRoot) {
     const { uid, gid } = await owner('postgres');
     chownSync(folder, uid, gid);
   }
-  return { folder, data: path.join(folder, 'data'), port: await freePort() };
-}
-
-const pg = (command: string, args: readonly string[]) => run(...asPostgresOwner(command, args));
-
-/** Starts, stops and removes the cluster of `data`, started with `options` on the server's command line. */
-function controlled(bin: string, { folder, data, port }: ClusterFolder, options: string): DedicatedPostgres {
+  const data = path.join(folder, 'data');
+  const port = await freePort();
   const pgCtl = path.join(bin, 'pg_ctl');
+  const pg: RunAsOwner = (command, args) => run(...asPostgresOwner(command, args));
+  await createData(pg, data);
+  const options = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1${forTests(clusterOptions) ? ' -c fsync=off -c max_connections=30' : ''}`;
   let running = false;
   const stop = async (mode: 'fast' | 'immediate') => {
     await pg(pgCtl, ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
@@ -165,11 +177,9 @@ function controlled(bin: string, { folder, data, port }: ClusterFolder, options:
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    folder,
-    port,
     start: async () => {
       // -w: pg_ctl exits once the server accepts connections.
-      await pg(pgCtl, ['-D', data, '-l', path.join(folder, 'postgres.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 ${options}`, 'start']);
+      await pg(pgCtl, ['-D', data, '-l', path.join(folder, 'postgres.log'), '-w', '-t', '60', '-o', options, 'start']);
       running = true;
     },
     // fast: the server ends its sessions and exits; -w: pg_ctl exits once it is gone.
@@ -179,26 +189,6 @@ function controlled(bin: string, { folder, data, port }: ClusterFolder, options:
       rmSync(folder, { recursive: true, force: true });
     },
   };
-}
-
-/** A new cluster in a temporary folder, on a free loopback port; not started. */
-export async function createDedicatedPostgres(bin: string, options: DedicatedPostgresOptions = {}): Promise<DedicatedPostgres> {
-  const cluster = await clusterFolder(options);
-  const forTests = (options.settings ?? 'tests') === 'tests';
-  await pg(path.join(bin, 'initdb'), ['-D', cluster.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', ...(forTests ? ['--no-sync'] : [])]);
-  return controlled(bin, cluster, forTests ? '-c fsync=off -c max_connections=30' : '');
-}
-
-/**
- * A streaming replica of a started `primary`, as .ci/services.sh makes one: a base backup that streams the
- * primary's WAL from then on (-R writes primary_conninfo and standby.signal; initdb's pg_hba already lets
- * loopback replication in), in a temporary folder beside the primary's; not started. hot_standby_feedback
- * keeps the primary from vacuuming away rows that a long report on the replica still reads.
- */
-export async function createStreamingReplica(bin: string, primary: DedicatedPostgres): Promise<DedicatedPostgres> {
-  const cluster = await clusterFolder({ parent: path.dirname(primary.folder) });
-  await pg(path.join(bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', cluster.data, '-R', '-X', 'stream']);
-  return controlled(bin, cluster, '-c hot_standby_feedback=on');
 }
 
 /** A Redis server without persistence on a free loopback port; not started. */

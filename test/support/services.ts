@@ -28,7 +28,16 @@ export interface TestSchema {
   readonly url: string;
   /** DATABASE_POOLER for that URL. */
   readonly pooler: DatabasePooler;
+  /** The same schema on the replica (TEST_DATABASE_REPLICA_URL), once it arrives there; undefined without one. */
+  readonly replicaUrl: string | undefined;
   drop(): Promise<void>;
+}
+
+/** `url` with its connections' search path set to `schema`. */
+function inSchema(url: string, schema: string): string {
+  const withSchema = new URL(url);
+  withSchema.searchParams.set('options', `-c search_path=${schema}`);
+  return withSchema.toString();
 }
 
 async function withAdminClient<T>(work: (client: Client) => Promise<T>, url = testDatabaseUrl): Promise<T> {
@@ -50,10 +59,9 @@ export async function createTestSchema(): Promise<TestSchema> {
   if (testDatabaseUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `test_${randomBytes(8).toString('hex')}`;
   await withAdminClient((client) => client.query(`CREATE SCHEMA ${schema}`));
-  const url = new URL(testDatabaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
   return {
-    url: url.toString(),
+    url: inSchema(testDatabaseUrl, schema),
+    replicaUrl: testReplicaUrl === undefined ? undefined : inSchema(testReplicaUrl, schema),
     pooler: 'none',
     drop: () => withAdminClient((client) => client.query(`DROP SCHEMA ${schema} CASCADE`)).then(() => undefined),
   };
@@ -79,6 +87,7 @@ export async function createPgbouncerTestDatabase(): Promise<TestSchema> {
   return {
     url: url.toString(),
     pooler: 'transaction',
+    replicaUrl: undefined,
     drop: async () => {
       await withAdminClient((client) => client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public'), direct.toString());
       emptiedDatabases.push(database);
@@ -106,4 +115,38 @@ export async function dropPgbouncerTestDatabases(): Promise<void> {
 /** A unique key prefix per test, so tests that share one Redis never see each other's keys. */
 export function uniqueRedisPrefix(): string {
   return `test-${randomBytes(8).toString('hex')}:`;
+}
+
+async function queried<Row extends object>(url: string, text: string, values: unknown[] = []): Promise<Row> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text, values)).rows[0] as Row;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The longest wait for a replica to replay what its primary wrote: far past any lag a healthy replica has. */
+const CATCH_UP_BOUND_MS = 60_000;
+
+/**
+ * Resolves once the replica at `replicaUrl` has replayed everything its primary at `primaryUrl` had written
+ * when called. No event says so: the replay position is polled, within a generous bound.
+ */
+export async function replicaCaughtUp(primaryUrl: string, replicaUrl: string): Promise<void> {
+  const { lsn } = await queried<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_lsn()::text AS lsn');
+  const client = new Client({ connectionString: replicaUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + CATCH_UP_BOUND_MS;
+    for (;;) {
+      const { rows } = await client.query<{ replayed: boolean }>('SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false) AS replayed', [lsn]);
+      if (rows[0]?.replayed === true) return;
+      if (Date.now() > deadline) throw new Error(`the replica did not replay up to ${lsn} within ${CATCH_UP_BOUND_MS / 1000} s`);
+      await client.query('SELECT pg_sleep(0.01)');
+    }
+  } finally {
+    await client.end();
+  }
 }

@@ -1,7 +1,7 @@
 import { US_STATES, US_TOLL_FREE, usStateOf } from '../../domain/caller-region';
 import { compareText } from '../../domain/text-order';
 import type { Account } from '../../accounts/account';
-import type { PhoneScope, Store } from '../../storage/store';
+import type { CallReads, PhoneScope, Store } from '../../storage/store';
 import type { RangeQuery } from '../query/params';
 
 /** Three segments: told from the caller profile, which has four. */
@@ -22,14 +22,14 @@ export interface GeographicReport {
   readonly nonUs: readonly CountryCalls[];
 }
 
-export type GeographicReporter = (account: Account, query: RangeQuery, scope: PhoneScope) => Promise<GeographicReport>;
+export type GeographicReporter = (account: Account, query: RangeQuery, scope: PhoneScope, calls?: CallReads) => Promise<GeographicReport>;
 
 export function geographicReporter(store: Store): GeographicReporter {
-  return async (_account, query, scope) => {
+  return async (_account, query, scope, reads = store.calls) => {
     const callsByState = new Map<string, number>();
     let tollFree = 0;
     const nonUs: CountryCalls[] = [];
-    for (const { region, calls } of await store.calls.regionTotals(scope, query.from, query.to)) {
+    for (const { region, calls } of await reads.regionTotals(scope, query.from, query.to)) {
       const state = usStateOf(region);
       if (state !== undefined) callsByState.set(state, calls);
       else if (region === US_TOLL_FREE) tollFree = calls;

@@ -4,7 +4,7 @@ import { loadConfig } from '../../config/config';
 import { createLogger } from '../../logger';
 import { finishedReport, reportCache, type ReportCache } from './report-cache';
 import type { RunningServer } from '../../listen';
-import type { CallRepository, Store } from '../../storage/store';
+import type { CallReads, CallRepository, Store } from '../../storage/store';
 import { FakeClock } from '../../../test/support/fake-clock';
 import { serve } from '../../../test/support/http';
 import { addAccount } from '../../../test/support/test-app';
@@ -14,23 +14,35 @@ import { addCalls, authenticate, call, type Credentials } from '../../../test/su
 const PHONE = '18005550100';
 const EVENTS = '/api/events/20180201/20180208/day/ALL';
 
-/** The store, with a count of the reads that building a series report makes (every method passed on by name). */
+/**
+ * The store, with a count of the reads that building a series report makes (every method passed on by
+ * name), wherever they are answered: its calls, or its replicas under the PostgreSQL project.
+ */
 function countingReads(store: Store): { store: Store; builds: () => number } {
   let reads = 0;
-  const calls: CallRepository = {
-    add: (records) => store.calls.add(records),
+  const counted = (source: CallReads): CallReads => ({
     dailyTotals: (phones, from, to) => {
       reads += 1;
-      return store.calls.dailyTotals(phones, from, to);
+      return source.dailyTotals(phones, from, to);
     },
-    distinctCallers: (phones, spans) => store.calls.distinctCallers(phones, spans),
-    regionTotals: (phones, from, to) => store.calls.regionTotals(phones, from, to),
-    formItemTotals: (phones, from, to, limit) => store.calls.formItemTotals(phones, from, to, limit),
+    distinctCallers: (phones, spans) => source.distinctCallers(phones, spans),
+    regionTotals: (phones, from, to) => source.regionTotals(phones, from, to),
+    formItemTotals: (phones, from, to, limit) => source.formItemTotals(phones, from, to, limit),
+  });
+  const calls: CallRepository = {
+    add: (records) => store.calls.add(records),
     prepareMonths: (fromMs, toMs) => store.calls.prepareMonths(fromMs, toMs),
     dropRawCallsBefore: (cutoffMs, dryRun) => store.calls.dropRawCallsBefore(cutoffMs, dryRun),
+    ...counted(store.calls),
   };
+  const { replicas } = store;
   return {
-    store: { ...store, calls, close: () => store.close() },
+    store: {
+      ...store,
+      calls,
+      ...(replicas === undefined ? {} : { replicas: { ...replicas, readingAfter: (seen) => counted(replicas.readingAfter(seen)) } }),
+      close: () => store.close(),
+    },
     builds: () => reads,
   };
 }

@@ -1,5 +1,5 @@
 import type { Account } from '../../accounts/account';
-import type { CallRepository, PhoneScope, Store } from '../../storage/store';
+import type { CallReads, PhoneScope, Store } from '../../storage/store';
 import type { SeriesQuery } from '../query/params';
 import { periodsOverlapping, type PeriodSpan, type WeekStart } from '../query/periods';
 import { periodKeys, type PeriodKeys } from './period-keys';
@@ -15,7 +15,7 @@ export interface SeriesReport {
 
 /** What a series resource reads its series from: the rollups of the numbers in scope, over the query's periods. */
 export interface SeriesSource {
-  readonly calls: CallRepository;
+  readonly calls: CallReads;
   readonly scope: PhoneScope;
   readonly query: SeriesQuery;
   /** The periods overlapping the range, clipped to it. */
@@ -25,13 +25,14 @@ export interface SeriesSource {
 /** The series of one resource, in the order its specification lists them. */
 export type SeriesDefinition = (source: SeriesSource) => Promise<readonly NamedSeries[]>;
 
-export type SeriesReporter = (account: Account, query: SeriesQuery, scope: PhoneScope) => Promise<SeriesReport>;
+/** `calls`: where the report reads, the store's own unless the request says (replicas). */
+export type SeriesReporter = (account: Account, query: SeriesQuery, scope: PhoneScope, calls?: CallReads) => Promise<SeriesReport>;
 
 /** Periods and keys as the event tracker defines them (specification.md §2.4), for any series resource. */
 export function seriesReporter(store: Store, weekStart: WeekStart, definition: SeriesDefinition): SeriesReporter {
-  return async (account, query, scope) => {
+  return async (account, query, scope, calls = store.calls) => {
     const spans = periodsOverlapping(query.from, query.to, query.period, weekStart);
-    const series = await definition({ calls: store.calls, scope, query, spans });
+    const series = await definition({ calls, scope, query, spans });
     return { keys: periodKeys(spans, query.period, account.timeZone), series };
   };
 }

@@ -3,13 +3,14 @@ import { PATH_STEP_COUNTERS, pathStepCounters, type PathStep, type PathStepCount
 import type { Region } from '../../domain/caller-region';
 import { monthsBetween, monthStart } from '../../time/months';
 import { DayTotalsTable } from '../day-totals';
-import { isAccountPhones, type CallRepository, type PhoneScope } from '../store';
+import { isAccountPhones, type CallReads, type CallRepository, type PhoneScope } from '../store';
 import { DAY_LINE, parseDayTotals } from './day-totals-text';
 import { ingestCalls } from './ingest';
 import { CallPartitions, NO_PARTITION } from './partitions';
 import { FormItemIds } from './paths';
 import { ownedPhones } from './phones';
 import { DAY_SUMS } from './rollups';
+import { readsOn, type RowReads } from './row-reads';
 import { inTransaction } from './transaction';
 
 /** The numbers' days summed. */
@@ -63,8 +64,6 @@ type FormItemRow = Pick<PathStep, 'application' | 'page' | 'form' | 'item'> & Re
 export function postgresCalls(pool: Pool): CallRepository {
   const formItemIds = new FormItemIds();
   const partitions = new CallPartitions(pool);
-  const phonesOf = (scope: PhoneScope): Promise<readonly string[]> | readonly string[] =>
-    isAccountPhones(scope) ? ownedPhones(pool, scope.ownedBy) : scope;
   return {
     add: async (records) => {
       const ingest = async () => {
@@ -85,11 +84,22 @@ export function postgresCalls(pool: Pool): CallRepository {
     },
     prepareMonths: (fromMs, toMs) => partitions.prepare(monthsBetween(fromMs, toMs)),
     dropRawCallsBefore: (cutoffMs, dryRun) => partitions.dropBefore(cutoffMs, dryRun),
-    // The reads of reports are named, so that each connection parses and plans them once.
+    ...postgresCallReads(readsOn(pool)),
+  };
+}
+
+/**
+ * The reads of reports, through `read`: on the primary, or on a replica (replicas.ts). They are named,
+ * so that each connection parses and plans them once.
+ */
+export function postgresCallReads(read: RowReads): CallReads {
+  const phonesOf = (scope: PhoneScope): Promise<readonly string[]> | readonly string[] =>
+    isAccountPhones(scope) ? ownedPhones(read, scope.ownedBy) : scope;
+  return {
     dailyTotals: async (scope, from, to) => {
       const table = new DayTotalsTable(from, to);
       if (!isAccountPhones(scope) && scope.length === 0) return table;
-      const { rows } = await pool.query<{ days: string | null }>(
+      const rows = await read<{ days: string | null }>(
         isAccountPhones(scope)
           ? { name: 'account-daily-totals', text: ACCOUNT_DAILY_TOTALS, values: [scope.ownedBy, from, to] }
           : { name: 'daily-totals', text: DAILY_TOTALS, values: [scope, from, to] },
@@ -100,7 +110,7 @@ export function postgresCalls(pool: Pool): CallRepository {
     distinctCallers: async (scope, spans) => {
       const phones = await phonesOf(scope);
       if (phones.length === 0) return spans.map(() => 0);
-      const { rows } = await pool.query<{ callers: string }>({
+      const rows = await read<{ callers: string }>({
         name: 'distinct-callers',
         text: DISTINCT_CALLERS,
         values: [phones, spans.map((span) => span.first), spans.map((span) => span.last)],
@@ -110,13 +120,13 @@ export function postgresCalls(pool: Pool): CallRepository {
     regionTotals: async (scope, from, to) => {
       const phones = await phonesOf(scope);
       if (phones.length === 0) return [];
-      const { rows } = await pool.query<{ region: Region; calls: string }>({ name: 'region-totals', text: REGION_TOTALS, values: [phones, from, to] });
+      const rows = await read<{ region: Region; calls: string }>({ name: 'region-totals', text: REGION_TOTALS, values: [phones, from, to] });
       return rows.map((row) => ({ region: row.region, calls: Number(row.calls) }));
     },
     formItemTotals: async (scope, from, to, limit) => {
       const phones = await phonesOf(scope);
       if (phones.length === 0) return [];
-      const { rows } = await pool.query<FormItemRow>({ name: 'form-item-totals', text: FORM_ITEM_TOTALS, values: [phones, from, to, limit] });
+      const rows = await read<FormItemRow>({ name: 'form-item-totals', text: FORM_ITEM_TOTALS, values: [phones, from, to, limit] });
       return rows.map(
         (row): PathStep => ({
           application: row.application,

@@ -3,6 +3,7 @@ import type { PhoneRepository } from '../store';
 import { moveIntoAccountDays, rebuildRollups } from './rollups';
 import { inTransaction } from './transaction';
 import { raiseDataVersions } from './data-versions';
+import { readsOn, type RowReads } from './row-reads';
 
 export function postgresPhones(pool: Pool): PhoneRepository {
   return {
@@ -36,13 +37,13 @@ export function postgresPhones(pool: Pool): PhoneRepository {
         await raiseDataVersions(client, [accountId]);
         return true;
       }),
-    ownedBy: (accountId) => ownedPhones(pool, accountId),
+    ownedBy: (accountId) => ownedPhones(readsOn(pool), accountId),
   };
 }
 
-export async function ownedPhones(pool: Pool, accountId: string): Promise<string[]> {
+export async function ownedPhones(read: RowReads, accountId: string): Promise<string[]> {
   // Named, so that each connection parses and plans it once: reports on one number or of callers run it.
-  const { rows } = await pool.query<{ phone: string }>({
+  const rows = await read<{ phone: string }>({
     name: 'phones-owned-by',
     text: 'SELECT phone FROM phones WHERE account_id = $1 ORDER BY phone',
     values: [accountId],

@@ -7,6 +7,8 @@ import { postgresCredentials } from './credentials';
 import { checkSchema, migrate } from './migrate';
 import { postgresPhones } from './phones';
 import { createPool } from './pool';
+import { openReplicaSet } from './replicas';
+import { readsOn } from './row-reads';
 import { checkStatementBound, type DatabasePooler } from './pooler';
 import { postgresRateLimits } from './rate-limits';
 import { postgresScenarios } from './scenarios';
@@ -15,12 +17,25 @@ import { postgresSurveySessions } from './survey-sessions';
 /** The StoreDependency name of the database, in GET /readyz and the metrics. */
 const STORE = 'store';
 
+export interface PostgresStoreOptions {
+  /** DATABASE_READ_URL: streaming replicas of the database, which answer the reads of reports. */
+  readonly replicaUrls?: readonly string[];
+}
+
 /**
- * The durable store: everything in PostgreSQL, shared by every instance on the same database. Brings the
- * schema up to date before it resolves; throws DependencyUnavailableError when the database cannot be
- * reached or migrated. `pooler` says what DATABASE_URL leads to (DATABASE_POOLER).
+ * The durable store: everything in PostgreSQL, shared by every instance on the same database; with
+ * replicas, the reads of reports go to them (replicas.ts). Brings the schema up to date before it
+ * resolves; throws DependencyUnavailableError when the database cannot be reached or migrated. A replica
+ * that cannot be reached does not stop the start: the primary answers its reads. `pooler` says what
+ * DATABASE_URL leads to (DATABASE_POOLER); the replicas are reached directly.
  */
-export async function openPostgresStore(connectionString: string, logger: Logger, timeoutSeconds: number, pooler: DatabasePooler = 'none'): Promise<Store> {
+export async function openPostgresStore(
+  connectionString: string,
+  logger: Logger,
+  timeoutSeconds: number,
+  pooler: DatabasePooler = 'none',
+  { replicaUrls = [] }: PostgresStoreOptions = {},
+): Promise<Store> {
   const pool = createPool(connectionString, logger, timeoutSeconds * 1000, pooler);
   try {
     await migrate(pool, logger);
@@ -29,6 +44,7 @@ export async function openPostgresStore(connectionString: string, logger: Logger
     await pool.end().catch(() => undefined);
     throw new DependencyUnavailableError('PostgreSQL (DATABASE_URL)', error);
   }
+  const replicas = replicaUrls.length === 0 ? undefined : openReplicaSet(replicaUrls, readsOn(pool), { logger, timeoutMs: timeoutSeconds * 1000 });
   return {
     accounts: markingFailures(STORE, postgresAccounts(pool)),
     phones: markingFailures(STORE, postgresPhones(pool)),
@@ -37,7 +53,11 @@ export async function openPostgresStore(connectionString: string, logger: Logger
     rateLimits: markingFailures(STORE, postgresRateLimits(pool)),
     surveySessions: markingFailures(STORE, postgresSurveySessions(pool)),
     scenarios: markingFailures(STORE, postgresScenarios(pool)),
-    dependencies: [{ name: STORE, check: () => checkSchema(pool) }],
-    close: () => pool.end(),
+    ...(replicas === undefined ? {} : { replicas: { ...replicas.reads, readingAfter: (seen) => markingFailures(STORE, replicas.reads.readingAfter(seen)) } }),
+    dependencies: [{ name: STORE, check: () => checkSchema(pool) }, ...(replicas?.dependencies ?? [])],
+    close: async () => {
+      await replicas?.close();
+      await pool.end();
+    },
   };
 }
