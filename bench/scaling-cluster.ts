@@ -1,7 +1,8 @@
 /**
  * The services of bench:scaling, its own rather than any shared server's: a PostgreSQL primary with
- * PostgreSQL's default settings (fsync on) and a streaming replica of it, as test/support/dedicated-services.ts
- * makes them for the suites that stop theirs, in a temporary folder under BENCH_SCALING_DIR (else the system's),
+ * PostgreSQL's default settings (fsync on) and a streaming replica of it holding a replication slot (as an
+ * operator's does, so that a bulk load's WAL waits for it), as test/support/dedicated-services.ts makes them for
+ * the suites that stop theirs, in a temporary folder under BENCH_SCALING_DIR (else the system's),
  * and a Redis server for the instances' shared state. Everything is stopped and removed by `destroy`.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -41,7 +42,7 @@ export async function startScalingCluster(parent: string | undefined): Promise<S
     const primary = await createDedicatedPostgres(bin, { parent: folder, settings: 'defaults' });
     started.push(primary);
     await primary.start();
-    const replica = await createDedicatedReplica(bin, new URL(primary.url).host, { parent: folder, settings: 'defaults' });
+    const replica = await createDedicatedReplica(bin, new URL(primary.url).host, { parent: folder, settings: 'defaults', replicationSlot: 'bench_replica' });
     started.push(replica);
     await replica.start();
     const redis = await createDedicatedRedis('redis-server');

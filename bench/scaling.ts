@@ -18,6 +18,7 @@ import { createAccounts } from './scaling-accounts';
 import { startScalingCluster, type ScalingCluster } from './scaling-cluster';
 import { databaseBytes, replicaCaughtUp, tableSizes, walBytesSince, walPosition } from './scaling-database';
 import { loadCalls } from './scaling-load';
+import { profileLoad, type LoadProfile } from './scaling-profile';
 import { measureReports, type ReportLatency, type ServerEnvironment } from './scaling-queries';
 import { monthsEndingNow, type ScalingPlan } from './scaling-records';
 import { dropOldestMonth } from './scaling-retention';
@@ -37,6 +38,26 @@ async function serverSettings(cluster: ScalingCluster): Promise<string> {
     const { rows } = await client.query<{ name: string; setting: string }>('SELECT name, current_setting(name) AS setting FROM unnest($1::text[]) AS name', [names]);
     return rows.map((row) => `${row.name}=${row.setting}`).join(', ');
   });
+}
+
+const machineCores = describeMachine().logicalCores;
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+function logProfile(profile: LoadProfile): void {
+  log(`where the load's time went, over its ${profile.seconds.toFixed(0)} s:`);
+  log(
+    `  the primary's active client backends (${thousands(profile.backendSamples)} samples): ` +
+      profile.backendStates.map(({ state, share }) => `${state} ${percent(share)}`).join(', '),
+  );
+  const cores = profile.seconds * machineCores;
+  log(
+    `  CPU of ${thousands(cores)} core-seconds: ` +
+      profile.cpuSeconds.map(({ part, seconds }) => `${part} ${thousands(seconds)} s (${percent(seconds / cores)})`).join(', '),
+  );
+  log(
+    `  WAL: ${thousands(profile.walRecords)} records, ${percent(profile.walFullPageImages / Math.max(1, profile.walRecords))} of them full-page images; ` +
+      `${profile.checkpointsRequested} checkpoints asked for by WAL volume (max_wal_size), ${profile.checkpointsTimed} on time`,
+  );
 }
 
 async function measure(cluster: ScalingCluster): Promise<void> {
@@ -66,7 +87,9 @@ async function measure(cluster: ScalingCluster): Promise<void> {
     urls.push(...(await Promise.all(servers.slice(1).map((server) => server.listening()))));
 
     const walBefore = await cluster.query('primary', walPosition);
+    const profiling = await profileLoad(cluster);
     const phases = await loadCalls(urls as string[], TOKEN, plan, Math.min(FIRST_PHASE_CALLS, plan.calls / 10), settings.scalingLoadSeconds, log);
+    const profile = await profiling.stop();
     const walBytes = await cluster.query('primary', (client) => walBytesSince(client, walBefore));
     await Promise.all(servers.map((server) => stopIfRunning(server, 'SIGTERM')));
     const loaded = phases.reduce((sum, phase) => sum + phase.records, 0);
@@ -80,6 +103,7 @@ async function measure(cluster: ScalingCluster): Promise<void> {
       );
     }
     log(`WAL written by the load: ${mib(walBytes)} = ${mib(walBytes / millions)} per million calls`);
+    logProfile(profile);
 
     began = performance.now();
     await cluster.query('primary', (client) => client.query('VACUUM (ANALYZE)'));

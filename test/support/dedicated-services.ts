@@ -145,10 +145,17 @@ export function createDedicatedPostgres(bin: string, options: DedicatedPostgresO
  * of it, so a test can hold its WAL stream): a base backup that streams from there once started (-R writes
  * primary_conninfo and standby.signal; initdb's pg_hba lets loopback replication in). Not started.
  */
-export function createDedicatedReplica(bin: string, primaryAddress: string, options: DedicatedPostgresOptions = {}): Promise<DedicatedService> {
+export function createDedicatedReplica(
+  bin: string,
+  primaryAddress: string,
+  options: DedicatedPostgresOptions & { readonly replicationSlot?: string } = {},
+): Promise<DedicatedService> {
   const [host = '', port = ''] = primaryAddress.split(':');
+  // A slot (-C -S, named in primary_conninfo's settings by -R) keeps the WAL a replica has not replayed: without one,
+  // a replica more than max_wal_size behind finds its next segment recycled and stops following.
+  const slot = options.replicationSlot === undefined ? [] : ['-C', '-S', options.replicationSlot];
   return dedicatedCluster(bin, options, async (pg, data) => {
-    await pg(path.join(bin, 'pg_basebackup'), ['-h', host, '-p', port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream']);
+    await pg(path.join(bin, 'pg_basebackup'), ['-h', host, '-p', port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream', ...slot]);
   });
 }
 
