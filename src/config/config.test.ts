@@ -14,7 +14,7 @@ describe('configuration', () => {
         minimumBodyRate: { bytesPerSecond: 240, windowSeconds: 5 },
         maxConnectionsPerAddress: 100,
       },
-      storage: { store: 'memory', databaseUrl: undefined, databasePooler: 'none', databaseReadUrls: [], redisUrl: undefined, dependencyTimeoutSeconds: 5 },
+      storage: { store: 'memory', databaseUrl: undefined, databasePooler: 'none', databaseReadPooler: 'none', databaseReadUrls: [], redisUrl: undefined, dependencyTimeoutSeconds: 5 },
       startupData: { seedFile: undefined },
       accounts: { defaultTimeZone: 'UTC', passwordHashConcurrency: 1, passwordHashQueue: 64 },
       reporting: { weekStart: 'monday', maxRangeDays: 3660, reportCacheBytes: 67_108_864, credentialTtlSeconds: 86_400 },
@@ -135,6 +135,23 @@ describe('configuration', () => {
     });
   });
 
+  test('reads DATABASE_READ_POOLER for the replicas, and takes what DATABASE_POOLER says when it is unset', () => {
+    const replicas = { STORE: 'postgres', DATABASE_URL: 'postgres://ivr@pgbouncer:6432/ivr', DATABASE_READ_URL: 'postgres://ivr@replica-a:6432/ivr' };
+    expect(loadConfig(replicas).storage).toMatchObject({ databasePooler: 'none', databaseReadPooler: 'none' });
+    expect(loadConfig({ ...replicas, DATABASE_POOLER: 'transaction' }).storage).toMatchObject({ databasePooler: 'transaction', databaseReadPooler: 'transaction' });
+    expect(loadConfig({ ...replicas, DATABASE_POOLER: 'transaction', DATABASE_READ_POOLER: 'none' }).storage).toMatchObject({
+      databasePooler: 'transaction',
+      databaseReadPooler: 'none',
+    });
+    expect(loadConfig({ ...replicas, DATABASE_READ_POOLER: 'transaction' }).storage).toMatchObject({ databasePooler: 'none', databaseReadPooler: 'transaction' });
+  });
+
+  test('stops with a message naming DATABASE_READ_POOLER when there is no DATABASE_READ_URL', () => {
+    expect(() => loadConfig({ STORE: 'postgres', DATABASE_URL: 'postgres://ivr@db/ivr', DATABASE_READ_POOLER: 'transaction' })).toThrow(
+      new ConfigError('invalid configuration: DATABASE_READ_POOLER="transaction": needs DATABASE_READ_URL: it says what the replicas are reached through'),
+    );
+  });
+
   test('stops with a message naming DATABASE_URL when STORE=postgres has none', () => {
     expect(() => loadConfig({ STORE: 'postgres' })).toThrow(
       new ConfigError('invalid configuration: DATABASE_URL is required when STORE=postgres'),
@@ -178,6 +195,7 @@ describe('configuration', () => {
     ['SURVEY_RELOAD', 'on', 'SURVEY_RELOAD="on": must be one of true, false'],
     ['STORE', 'mongodb', 'STORE="mongodb": must be one of memory, postgres'],
     ['DATABASE_POOLER', 'pgbouncer', 'DATABASE_POOLER="pgbouncer": must be one of none, transaction'],
+    ['DATABASE_READ_POOLER', 'session', 'DATABASE_READ_POOLER="session": must be one of none, transaction'],
     ['DATABASE_URL', 'mysql://db/ivr', 'DATABASE_URL="mysql://db/ivr": must be a postgres:// or postgresql:// URL'],
     ['DATABASE_URL', 'mysql://ivr:s3cret@db/ivr', 'DATABASE_URL="mysql://ivr:***@db/ivr": must be a postgres:// or postgresql:// URL'],
     ['REDIS_URL', 'http://:s3cret@cache:6379', 'REDIS_URL="http://:***@cache:6379": must be a redis:// or rediss:// URL'],

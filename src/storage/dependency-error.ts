@@ -16,10 +16,12 @@ export class DependencyUnavailableError extends Error {
 
 /**
  * PgBouncer refuses a startup parameter it does not pass on (08P01) before any query: pg sends the
- * statement bound as one unless DATABASE_POOLER=transaction.
+ * statement bound as one unless DATABASE_POOLER (for a replica, DATABASE_READ_POOLER) is transaction.
  */
+export const refusesStartupParameter = (error: unknown): boolean => error instanceof Error && /^unsupported startup parameter/.test(error.message);
+
 const setUpHint = (cause: Error) =>
-  /^unsupported startup parameter/.test(cause.message)
+  refusesStartupParameter(cause)
     ? ' (behind PgBouncer in transaction mode, set DATABASE_POOLER=transaction: docs/deployment.md)'
     : ' (docs/deployment.md says how to set it up)';
 

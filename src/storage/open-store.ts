@@ -17,6 +17,7 @@ export async function openStore(settings: StorageSettings, logger: Logger): Prom
     settings.store === 'postgres' && settings.databaseUrl !== undefined
       ? await openPostgresStore(settings.databaseUrl, logger, settings.dependencyTimeoutSeconds, settings.databasePooler, {
           replicaUrls: settings.databaseReadUrls,
+          replicaPooler: settings.databaseReadPooler,
         })
       : createMemoryStore();
   if (settings.redisUrl === undefined) return store;

@@ -1,12 +1,15 @@
 import { Client } from 'pg';
 import { loadConfig } from '../config/config';
+import { callRecordSchema } from '../domain/call-record';
 import { createLogger } from '../logger';
+import { epochDayOf } from '../time/calendar';
 import { openStore } from './open-store';
 import { createPool } from './postgres/pool';
 import { openPostgresStore } from './postgres/postgres-store';
 import { createPgbouncerTestDatabase, describeWithPgbouncer, dropPgbouncerTestDatabases, type TestSchema } from '../../test/support/services';
 import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
 import { LogLines } from '../../test/support/log-lines';
+import { addAccount } from '../../test/support/test-app';
 
 // PgBouncer hands a client the server connection it released last (server_round_robin = 0, its default):
 // a client whose statement follows another's lands on the server that one just used. Server connections
@@ -95,5 +98,63 @@ describeWithPgbouncer('behind PgBouncer in transaction mode', () => {
       await store.close();
     }
     expect(logs.lines).toEqual([]);
+  });
+
+  describe('a read replica behind PgBouncer (the primary through PgBouncer stands in for it: it holds every version)', () => {
+    const ALICE = 'dev:alice';
+    const PHONE = '15550001';
+    const FEBRUARY = [epochDayOf({ year: 2018, month: 2, day: 1 }), epochDayOf({ year: 2018, month: 2, day: 28 })] as const;
+    const call = (callId: string) =>
+      callRecordSchema.parse({ call_id: callId, phone: PHONE, started_at: '2018-02-07T10:00:00Z', caller: '+12125551000', log_events: 1, loops: 0, form_items: 0 });
+
+    test('with DATABASE_READ_POOLER unset and DATABASE_POOLER=transaction, answers a report\'s reads there, also after its server went to another client', async () => {
+      const { storage } = loadConfig({ STORE: 'postgres', DATABASE_URL: database.url, DATABASE_READ_URL: database.url, DATABASE_POOLER: 'transaction' });
+      const store = await openStore(storage, createLogger('silent'));
+      const other = await connected(database.url);
+      try {
+        await addAccount(store, { phones: [PHONE] });
+        await store.calls.add([call('pooled-replica-1'), call('pooled-replica-2')]);
+        const { dataVersion } = await store.accounts.reportBasis(ALICE, undefined);
+        const reads = store.replicas!.readingAfter({ accountId: ALICE, dataVersion });
+        expect(await reads.regionTotals([PHONE], ...FEBRUARY)).toEqual([{ region: 'US-NY', calls: 2 }]);
+        // The server the read used is now in another client's transaction: the next read runs on another.
+        await other.query('BEGIN');
+        expect(await reads.regionTotals([PHONE], ...FEBRUARY)).toEqual([{ region: 'US-NY', calls: 2 }]);
+        expect(store.replicas!.counts()).toEqual([{ replica: 'replica-1', outcome: 'answered', count: 2 }]);
+      } finally {
+        await other.end();
+        await store.close();
+      }
+    });
+
+    test('with DATABASE_READ_POOLER=none, the replica is left aside with a warning naming the setting, and the primary answers the report', async () => {
+      const logs = new LogLines();
+      const { storage } = loadConfig({
+        STORE: 'postgres',
+        DATABASE_URL: database.url,
+        DATABASE_READ_URL: database.url,
+        DATABASE_POOLER: 'transaction',
+        DATABASE_READ_POOLER: 'none',
+      });
+      const store = await openStore(storage, createLogger('warn', logs));
+      try {
+        await addAccount(store, { phones: [PHONE] });
+        await store.calls.add([call('unpooled-replica-1')]);
+        const { dataVersion } = await store.accounts.reportBasis(ALICE, undefined);
+        expect(await store.replicas!.readingAfter({ accountId: ALICE, dataVersion }).regionTotals([PHONE], ...FEBRUARY)).toEqual([{ region: 'US-NY', calls: 1 }]);
+        expect(store.replicas!.counts()).toEqual([{ replica: 'replica-1', outcome: 'failed', count: 1 }]);
+      } finally {
+        await store.close();
+      }
+      expect(logs.lines.map(({ level, msg, replica, hint, err }) => ({ level, msg, replica, hint, error: (err as { message?: string } | undefined)?.message }))).toEqual([
+        {
+          level: 40,
+          msg: 'a read replica failed: the primary answers its reads until it answers again',
+          replica: 'replica-1',
+          hint: 'behind PgBouncer in transaction mode, set DATABASE_READ_POOLER=transaction: docs/deployment.md',
+          error: 'unsupported startup parameter: statement_timeout',
+        },
+      ]);
+    });
   });
 });

@@ -20,6 +20,7 @@ export const storageSettings = z
     DATABASE_READ_URL: postgresUrls,
     REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
     DATABASE_POOLER: oneOf(['none', 'transaction']).default('none'),
+    DATABASE_READ_POOLER: oneOf(['none', 'transaction']).optional(),
     DEPENDENCY_TIMEOUT_SECONDS: integer(1, 600).default(5),
   })
   .superRefine((variables, context) => {
@@ -28,6 +29,9 @@ export const storageSettings = z
     }
     if (variables.STORE !== 'postgres' && variables.DATABASE_READ_URL !== undefined) {
       context.addIssue({ code: 'custom', path: ['DATABASE_READ_URL'], message: 'needs STORE=postgres: it lists replicas of DATABASE_URL' });
+    }
+    if (variables.DATABASE_READ_URL === undefined && variables.DATABASE_READ_POOLER !== undefined) {
+      context.addIssue({ code: 'custom', path: ['DATABASE_READ_POOLER'], message: 'needs DATABASE_READ_URL: it says what the replicas are reached through' });
     }
   })
   .transform((variables) => ({
@@ -44,6 +48,8 @@ export const storageSettings = z
      * lends a server connection per transaction (transaction: PgBouncer's pool_mode = transaction).
      */
     databasePooler: variables.DATABASE_POOLER,
+    /** The same for every URL of DATABASE_READ_URL; unset, what DATABASE_POOLER says (a pooler in front of each server, as drawn in docs/scaling.md). */
+    databaseReadPooler: variables.DATABASE_READ_POOLER ?? variables.DATABASE_POOLER,
     /** Redis connection URL; set: rate-limit counters and survey sessions live there, shared by instances. */
     redisUrl: variables.REDIS_URL,
     /** The bound on every wait for PostgreSQL or Redis (connecting, a query, a command): then a 500. */

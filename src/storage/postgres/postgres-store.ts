@@ -20,6 +20,8 @@ const STORE = 'store';
 export interface PostgresStoreOptions {
   /** DATABASE_READ_URL: streaming replicas of the database, which answer the reads of reports. */
   readonly replicaUrls?: readonly string[];
+  /** DATABASE_READ_POOLER: what each of them leads to, as `pooler` says of DATABASE_URL. */
+  readonly replicaPooler?: DatabasePooler;
 }
 
 /**
@@ -27,24 +29,25 @@ export interface PostgresStoreOptions {
  * replicas, the reads of reports go to them (replicas.ts). Brings the schema up to date before it
  * resolves; throws DependencyUnavailableError when the database cannot be reached or migrated. A replica
  * that cannot be reached does not stop the start: the primary answers its reads. `pooler` says what
- * DATABASE_URL leads to (DATABASE_POOLER); the replicas are reached directly.
+ * DATABASE_URL leads to (DATABASE_POOLER), `replicaPooler` what the replicas' URLs do.
  */
 export async function openPostgresStore(
   connectionString: string,
   logger: Logger,
   timeoutSeconds: number,
   pooler: DatabasePooler = 'none',
-  { replicaUrls = [] }: PostgresStoreOptions = {},
+  { replicaUrls = [], replicaPooler = 'none' }: PostgresStoreOptions = {},
 ): Promise<Store> {
   const pool = createPool(connectionString, logger, timeoutSeconds * 1000, pooler);
   try {
     await migrate(pool, logger);
-    if (pooler === 'transaction') await checkStatementBound(pool, logger, timeoutSeconds * 1000);
+    // The role's setting is in the catalog, which the replicas copy: the primary's answer holds for them.
+    if (pooler === 'transaction' || (replicaUrls.length > 0 && replicaPooler === 'transaction')) await checkStatementBound(pool, logger, timeoutSeconds * 1000);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new DependencyUnavailableError('PostgreSQL (DATABASE_URL)', error);
   }
-  const replicas = replicaUrls.length === 0 ? undefined : openReplicaSet(replicaUrls, readsOn(pool), { logger, timeoutMs: timeoutSeconds * 1000 });
+  const replicas = replicaUrls.length === 0 ? undefined : openReplicaSet(replicaUrls, readsOn(pool), { logger, timeoutMs: timeoutSeconds * 1000, pooler: replicaPooler });
   return {
     accounts: markingFailures(STORE, postgresAccounts(pool)),
     phones: markingFailures(STORE, postgresPhones(pool)),

@@ -1,10 +1,11 @@
 import type { Pool, QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
-import { isOutage } from '../dependency-error';
+import { isOutage, refusesStartupParameter } from '../dependency-error';
 import type { ReplicaReadCount, ReplicaReadOutcome, ReplicaReads, SeenData, StoreDependency } from '../store';
 import { postgresCallReads } from './calls';
 import { checkSchema } from './migrate';
 import { createPool } from './pool';
+import type { DatabasePooler } from './pooler';
 import type { NamedRead, RowReads } from './row-reads';
 
 /**
@@ -56,6 +57,8 @@ interface Replica {
 export interface ReplicaSetOptions {
   readonly logger: Logger;
   readonly timeoutMs: number;
+  /** What the replicas' URLs lead to (DATABASE_READ_POOLER); default PostgreSQL itself. */
+  readonly pooler?: DatabasePooler;
   /** Milliseconds on a monotonic clock; a test moves it to see a replica tried again. */
   readonly now?: () => number;
 }
@@ -73,10 +76,10 @@ export interface ReplicaSet {
  * replica is behind, fails or does not answer within the dependency timeout (the pool's bounds, pool.ts).
  * A replica that failed is left aside for REPLICA_RETRY_MS, then one read tries it again.
  */
-export function openReplicaSet(urls: readonly string[], primary: RowReads, { logger, timeoutMs, now = () => performance.now() }: ReplicaSetOptions): ReplicaSet {
+export function openReplicaSet(urls: readonly string[], primary: RowReads, { logger, timeoutMs, pooler = 'none', now = () => performance.now() }: ReplicaSetOptions): ReplicaSet {
   const replicas: Replica[] = urls.map((url, index) => ({
     name: `replica-${index + 1}`,
-    pool: createPool(url, logger, timeoutMs),
+    pool: createPool(url, logger, timeoutMs, pooler),
     asideUntil: 0,
     trying: false,
   }));
@@ -105,7 +108,10 @@ export function openReplicaSet(urls: readonly string[], primary: RowReads, { log
   }
 
   function failed(replica: Replica, error: unknown): void {
-    if (replica.asideUntil === 0) logger.warn({ replica: replica.name, err: error }, 'a read replica failed: the primary answers its reads until it answers again');
+    if (replica.asideUntil === 0) {
+      const hint = refusesStartupParameter(error) ? { hint: 'behind PgBouncer in transaction mode, set DATABASE_READ_POOLER=transaction: docs/deployment.md' } : {};
+      logger.warn({ replica: replica.name, err: error, ...hint }, 'a read replica failed: the primary answers its reads until it answers again');
+    }
     replica.asideUntil = now() + REPLICA_RETRY_MS;
     replica.trying = false;
   }
