@@ -182,7 +182,7 @@ async function demoStore(): Promise<{ store: Store; account: Account }> {
 async function eventReport(store: Store, account: Account, path: Record<string, string>): Promise<SeriesReport> {
   const query = parseSeriesQuery(path, 3660);
   const basis = await store.accounts.reportBasis(account.id, askedPhone(query.phone));
-  return seriesReporter(store, 'monday', eventSeries)(account, query, phoneScope(account, query.phone, basis.ownsPhone));
+  return seriesReporter('monday', eventSeries)(account, query, phoneScope(account, query.phone, basis.ownsPhone), store.calls);
 }
 
 /** The object JSON.stringify would be given: integer-like keys come out ascending, as the specification orders them. */

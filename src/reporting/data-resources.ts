@@ -37,7 +37,7 @@ export function dataResources(store: Store, { weekStart, maxRangeDays, reports }
     name,
     path,
     answer: resourceRoute(
-      { name, parse: parseSeriesQuery, report: seriesReporter(store, weekStart, definition), represent: seriesRepresentation },
+      { name, parse: parseSeriesQuery, report: seriesReporter(weekStart, definition), represent: seriesRepresentation },
       context,
     ),
   });
@@ -50,14 +50,14 @@ export function dataResources(store: Store, { weekStart, maxRangeDays, reports }
       name: 'geographic',
       path: GEOGRAPHIC_PATH,
       answer: resourceRoute(
-        { name: 'geographic', parse: parseRangeQuery, report: geographicReporter(store), represent: geographicRepresentation },
+        { name: 'geographic', parse: parseRangeQuery, report: geographicReporter(), represent: geographicRepresentation },
         context,
       ),
     },
     {
       name: 'flow',
       path: FLOW_PATH,
-      answer: resourceRoute({ name: 'flow', parse: parseRangeQuery, report: flowReporter(store), represent: flowRepresentation }, context),
+      answer: resourceRoute({ name: 'flow', parse: parseRangeQuery, report: flowReporter(), represent: flowRepresentation }, context),
     },
   ];
 }

@@ -2,7 +2,7 @@ import { pathStepCounters, type PathStep } from '../../domain/call-record';
 import { compareText } from '../../domain/text-order';
 import type { Account } from '../../accounts/account';
 import { errors } from '../../errors/catalogue';
-import type { CallReads, PhoneScope, Store } from '../../storage/store';
+import type { CallReads, PhoneScope } from '../../storage/store';
 import type { RangeQuery } from '../query/params';
 
 export const FLOW_PATH = '/path/:start/:end/:phone';
@@ -28,10 +28,10 @@ const entryOf = (step: PathStep): FlowEntry => ({
   ...pathStepCounters((counter) => step[counter]),
 });
 
-export type FlowReporter = (account: Account, query: RangeQuery, scope: PhoneScope, calls?: CallReads) => Promise<FlowReport>;
+export type FlowReporter = (account: Account, query: RangeQuery, scope: PhoneScope, calls: CallReads) => Promise<FlowReport>;
 
-export function flowReporter(store: Store): FlowReporter {
-  return async (_account, query, scope, calls = store.calls) => {
+export function flowReporter(): FlowReporter {
+  return async (_account, query, scope, calls) => {
     const steps = await calls.formItemTotals(scope, query.from, query.to, MAX_FLOW_ENTRIES + 1);
     if (steps.length > MAX_FLOW_ENTRIES) {
       throw errors.flowTooLarge(MAX_FLOW_ENTRIES);

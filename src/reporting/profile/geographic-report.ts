@@ -1,7 +1,7 @@
 import { US_STATES, US_TOLL_FREE, usStateOf } from '../../domain/caller-region';
 import { compareText } from '../../domain/text-order';
 import type { Account } from '../../accounts/account';
-import type { CallReads, PhoneScope, Store } from '../../storage/store';
+import type { CallReads, PhoneScope } from '../../storage/store';
 import type { RangeQuery } from '../query/params';
 
 /** Three segments: told from the caller profile, which has four. */
@@ -22,10 +22,10 @@ export interface GeographicReport {
   readonly nonUs: readonly CountryCalls[];
 }
 
-export type GeographicReporter = (account: Account, query: RangeQuery, scope: PhoneScope, calls?: CallReads) => Promise<GeographicReport>;
+export type GeographicReporter = (account: Account, query: RangeQuery, scope: PhoneScope, calls: CallReads) => Promise<GeographicReport>;
 
-export function geographicReporter(store: Store): GeographicReporter {
-  return async (_account, query, scope, reads = store.calls) => {
+export function geographicReporter(): GeographicReporter {
+  return async (_account, query, scope, reads) => {
     const callsByState = new Map<string, number>();
     let tollFree = 0;
     const nonUs: CountryCalls[] = [];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Account } from '../../accounts/account';
 import { COUNTERS, DayTotalsTable, zeroSums, type Sums } from '../../storage/day-totals';
-import type { CallRepository, Store } from '../../storage/store';
+import type { CallReads } from '../../storage/store';
 import { epochDayOf, localDayStartSeconds } from '../../time/calendar';
 import { eventSeries } from '../events/series';
 import { performanceSeries } from '../performance/series';
@@ -158,9 +158,9 @@ describe('a series report read from daily totals and written straight into bytes
         const table = new DayTotalsTable(from, to);
         for (const counter of COUNTERS) days.forEach((sums, index) => (table.column(counter)[index] = sums[counter]));
         const [definition, plainSeries] = PLAIN_SERIES[resource] as (typeof PLAIN_SERIES)[number];
-        const calls = { dailyTotals: () => Promise.resolve(table) } as Partial<CallRepository> as CallRepository;
+        const calls = { dailyTotals: () => Promise.resolve(table) } as Partial<CallReads> as CallReads;
         const seriesQuery: SeriesQuery = { from, to, period, phone: 'ALL' };
-        const report = await seriesReporter({ calls } as Store, weekStart, definition)(account(timeZone), seriesQuery, { ownedBy: 'dev:plain' });
+        const report = await seriesReporter(weekStart, definition)(account(timeZone), seriesQuery, { ownedBy: 'dev:plain' }, calls);
 
         const spans = periodsOverlapping(from, to, period, weekStart);
         const periodSums = spans.map(({ first, last }) => {

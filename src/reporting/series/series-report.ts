@@ -1,5 +1,5 @@
 import type { Account } from '../../accounts/account';
-import type { CallReads, PhoneScope, Store } from '../../storage/store';
+import type { CallReads, PhoneScope } from '../../storage/store';
 import type { SeriesQuery } from '../query/params';
 import { periodsOverlapping, type PeriodSpan, type WeekStart } from '../query/periods';
 import { periodKeys, type PeriodKeys } from './period-keys';
@@ -25,12 +25,12 @@ export interface SeriesSource {
 /** The series of one resource, in the order its specification lists them. */
 export type SeriesDefinition = (source: SeriesSource) => Promise<readonly NamedSeries[]>;
 
-/** `calls`: where the report reads, the store's own unless the request says (replicas). */
-export type SeriesReporter = (account: Account, query: SeriesQuery, scope: PhoneScope, calls?: CallReads) => Promise<SeriesReport>;
+/** `calls`: where the report reads (the store's, or its replicas', as the request decides). */
+export type SeriesReporter = (account: Account, query: SeriesQuery, scope: PhoneScope, calls: CallReads) => Promise<SeriesReport>;
 
 /** Periods and keys as the event tracker defines them (specification.md §2.4), for any series resource. */
-export function seriesReporter(store: Store, weekStart: WeekStart, definition: SeriesDefinition): SeriesReporter {
-  return async (account, query, scope, calls = store.calls) => {
+export function seriesReporter(weekStart: WeekStart, definition: SeriesDefinition): SeriesReporter {
+  return async (account, query, scope, calls) => {
     const spans = periodsOverlapping(query.from, query.to, query.period, weekStart);
     const series = await definition({ calls, scope, query, spans });
     return { keys: periodKeys(spans, query.period, account.timeZone), series };
