@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { loadHandlerOnce } from '../../test/support/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
-import { requirePhpSoap, runPhpClients, type PhpCall } from '../../test/survey-clients/support';
+import { runPhpClients, type PhpCall } from '../../test/survey-clients/support';
+import { PHP_SOAP, requireForFile } from '../../test/support/real-programs';
 
 const echoHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'echo-handler.js'), process.cwd());
 const throwingHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'throwing-handler.js'), process.cwd());
@@ -12,7 +13,7 @@ const noYes = page(['no', 'maybe']);
 
 let server: TestServer;
 
-beforeAll(requirePhpSoap);
+requireForFile(PHP_SOAP);
 afterEach(() => server.close());
 
 describe('the state table of specification.md §3.2, through PHP SoapClient in WSDL mode', () => {

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { codeBlocks, readmeSection, sectionRun } from '../../test/support/readme-section';
-import { post, svcEval, svcEvalResponseOf, requirePhpSoap } from '../../test/survey-clients/support';
+import { post, svcEval, svcEvalResponseOf } from '../../test/survey-clients/support';
+import { PHP_SOAP, requireForFile } from '../../test/support/real-programs';
 
 /* The README's "Pointing a survey at the web service": its commands must work verbatim against a server started as the README starts it. */
 
@@ -11,7 +12,7 @@ const blocks = (language: string) => codeBlocks(SECTION, language);
 const section = sectionRun('survey-readme-');
 const bash = (script: string, base: string) => section.bash(script, { [DOCUMENTED_BASE]: base });
 
-beforeAll(requirePhpSoap);
+requireForFile(PHP_SOAP);
 
 test('the section opens with its title and gives the WSDL addresses the server serves, plumEval first', async () => {
   expect(SECTION.startsWith('## Pointing a survey at the web service\n')).toBe(true);

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { loadHandlerOnce } from '../../test/support/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
-import { requireZeep, runZeepClients } from '../../test/survey-clients/support';
+import { runZeepClients } from '../../test/survey-clients/support';
+import { ZEEP, requireForFile } from '../../test/support/real-programs';
 
 /*
  * zeep (Python, Debian's python3-zeep) generates its calls from the WSDL and treats every declared part
@@ -12,7 +13,7 @@ const echoHandler = loadHandlerOnce(path.join(__dirname, 'fixtures', 'echo-handl
 
 let server: TestServer;
 
-beforeAll(requireZeep);
+requireForFile(ZEEP);
 afterEach(() => server.close());
 
 const wsdl = () => `${server.url}/survey?wsdl`;

@@ -1,32 +1,31 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { chromiumAvailable, chromiumPath } from './chromium';
-import { missingServices } from './service-urls';
+import { REAL_PROGRAMS } from './real-programs';
+import { missingServices, SERVICE_SUITES } from './service-urls';
 
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
  * Once per `jest` run, before any worker starts: brings dist/ up to date (an incremental build, a no-op
  * when nothing changed), so the suites that run the server or the command-line tool as a process spawn
- * compiled JavaScript; and says which suites are skipped and why (services, browser), or, under CI, fails
- * the run at once.
+ * compiled JavaScript; and says which suites are skipped and what would run them (a service's variable, a
+ * program to install), or, under CI, fails the run at once.
  */
 export default function globalSetup(): void {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 
-  if (!chromiumAvailable) {
-    if (process.env.CI === 'true') throw new Error(`no browser at ${chromiumPath}: CI must run the browser suites (see .ci/run)`);
-    process.stdout.write(`\nSkipped: the browser suites, because there is no Chromium at ${chromiumPath} (set CHROMIUM_PATH).\n`);
-  }
-
+  const missingPrograms = REAL_PROGRAMS.filter((program) => !program.installed());
   const missing = missingServices(process.env);
-  if (missing.length === 0) return;
-  const names = missing.join(' and ');
-  if (process.env.CI === 'true') {
-    throw new Error(`${names} not set: CI must run the PostgreSQL, replica, PgBouncer and Redis suites (see .ci/run)`);
+  if (process.env.CI === 'true' && (missingPrograms.length > 0 || missing.length > 0)) {
+    const lacking = [...missingPrograms.map((program) => `${program.name} (${program.install})`), ...missing];
+    throw new Error(`CI must run every suite, and ${lacking.join(', ')} ${lacking.length === 1 ? 'is' : 'are'} missing (see .ci/run)`);
   }
+  const notices = [
+    ...missing.map((variable) => `  ${SERVICE_SUITES[variable]}: set ${variable}`),
+    ...missingPrograms.map((program) => `  ${program.suites}: ${program.install}`),
+  ];
+  if (notices.length === 0) return;
   process.stdout.write(
-    `\nSkipped: the suites that need ${names} (PostgreSQL, replica, PgBouncer and Redis stores, and the HTTP suites on PostgreSQL), ` +
-      `because ${missing.length === 1 ? 'it is' : 'they are'} not set. \`bash .ci/run\` starts throwaway instances and runs them all.\n`,
+    `\nSkipped, and what would run them (\`bash .ci/run\` installs and starts everything, and runs them all):\n${notices.join('\n')}\n`,
   );
 }

@@ -6,6 +6,14 @@ export const SERVICE_VARIABLES = ['TEST_DATABASE_URL', 'TEST_DATABASE_REPLICA_UR
 
 export type ServiceVariable = (typeof SERVICE_VARIABLES)[number];
 
+/** What each service's variable runs, as the global set-up's skip notice names it. */
+export const SERVICE_SUITES: Readonly<Record<ServiceVariable, string>> = {
+  TEST_DATABASE_URL: 'the PostgreSQL store, migrations and deployment suites, and the "PostgreSQL" project (the HTTP suites on PostgreSQL)',
+  TEST_DATABASE_REPLICA_URL: 'the read-replica suites (with TEST_DATABASE_URL, its primary)',
+  TEST_PGBOUNCER_URL: 'the "PgBouncer" project and suites (with TEST_DATABASE_URL, the database behind it)',
+  TEST_REDIS_URL: 'the Redis store and the suites of several instances sharing limits, sessions and scenarios',
+};
+
 export function serviceUrl(env: NodeJS.ProcessEnv, variable: ServiceVariable): string | undefined {
   const url = env[variable];
   return url === undefined || url === '' ? undefined : url;

@@ -1,4 +1,5 @@
 import { dropPgbouncerTestDatabases, testPgbouncerUrl } from './services';
+import { skipEveryTest } from './skip-every-test';
 
 /*
  * The "PgBouncer" jest project: the store suites, the migrations and a reporting HTTP suite once more,
@@ -7,8 +8,7 @@ import { dropPgbouncerTestDatabases, testPgbouncerUrl } from './services';
  * skipped (the global set-up says why).
  */
 if (testPgbouncerUrl === undefined) {
-  globalThis.test = test.skip;
-  globalThis.it = it.skip;
+  skipEveryTest();
 } else {
   process.env.TEST_THROUGH_PGBOUNCER = 'true';
   // A jest worker runs files of every project in one process: the next file must not inherit the route.

@@ -1,4 +1,5 @@
 import { testDatabaseUrl } from './services';
+import { skipEveryTest } from './skip-every-test';
 
 /*
  * The "PostgreSQL" jest project: the HTTP suites once more, on a PostgreSQL store. Without a test
@@ -6,8 +7,7 @@ import { testDatabaseUrl } from './services';
  * again on the in-memory store under this name.
  */
 if (testDatabaseUrl === undefined) {
-  globalThis.test = test.skip;
-  globalThis.it = it.skip;
+  skipEveryTest();
 } else {
   process.env.TEST_STORE = 'postgres';
   // A jest worker runs files of both projects in one process: a memory file that came next would run on PostgreSQL.

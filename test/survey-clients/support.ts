@@ -1,6 +1,7 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
+import { DEBIAN_PYTHON, PHP_SOAP, SUDS, ZEEP } from '../support/real-programs';
 
 export const SOAP_ACTION = '"urn:SampleWebserviceAction"';
 
@@ -129,30 +130,8 @@ export interface ClientRun {
 const PHP_CLIENT = path.join(__dirname, 'php', 'eval-client.php');
 const ZEEP_CLIENT = path.join(__dirname, 'python', 'zeep_client.py');
 const SUDS_CLIENT = path.join(__dirname, 'python', 'suds_client.py');
-/** Debian's interpreter, where apt installs python3-zeep and python3-suds (a python3 earlier on PATH may be another). */
-const DEBIAN_PYTHON = '/usr/bin/python3';
 /** -B: the client programs import a module of their own, whose bytecode must not land in the checkout. */
 const PYTHON_OPTIONS = ['-B'];
-
-/** Fails with instructions when a client program is missing: the interop tests must run, not skip. */
-function requireProgram(command: string, args: readonly string[], expected: string, install: string): void {
-  const probe = spawnSync(command, args, { encoding: 'utf8' });
-  if (probe.error !== undefined || probe.stdout.trim() !== expected) {
-    throw new Error(`The interop tests need ${install} (bash .ci/run installs it).`);
-  }
-}
-
-export function requirePhpSoap(): void {
-  requireProgram('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";'], 'yes', 'php with the soap extension: apt-get install php-cli php-soap');
-}
-
-export function requireZeep(): void {
-  requireProgram(DEBIAN_PYTHON, ['-c', 'import zeep; print("yes")'], 'yes', "Python's zeep: apt-get install python3-zeep");
-}
-
-export function requireSuds(): void {
-  requireProgram(DEBIAN_PYTHON, ['-c', 'import suds; print("yes")'], 'yes', "Python's suds: apt-get install python3-suds");
-}
 
 /** Runs a client program that reads its calls as JSON on stdin and prints what happened as JSON. */
 function runClientProgram(command: string, args: readonly string[], input: unknown): Promise<ClientRun[]> {
@@ -173,11 +152,11 @@ export type SoapOperation = 'svcEval' | 'plumEval';
 /** The real SOAP clients a survey system is written with, each built from the WSDL it is given. */
 export const SOAP_CLIENTS = {
   /** PHP's SoapClient in WSDL mode (svcEval's optional parts: without the WSDL, as SoapParams). */
-  'PHP SoapClient': { require: requirePhpSoap, command: 'php', args: [PHP_CLIENT] },
+  'PHP SoapClient': { program: PHP_SOAP, command: 'php', args: [PHP_CLIENT] },
   /** zeep (Python), which treats every declared part as required: plumEval's null parts go as xsi:nil. */
-  zeep: { require: requireZeep, command: DEBIAN_PYTHON, args: [...PYTHON_OPTIONS, ZEEP_CLIENT] },
+  zeep: { program: ZEEP, command: DEBIAN_PYTHON, args: [...PYTHON_OPTIONS, ZEEP_CLIENT] },
   /** suds (Python), which leaves out an array of no item and a part that is None. */
-  suds: { require: requireSuds, command: DEBIAN_PYTHON, args: [...PYTHON_OPTIONS, SUDS_CLIENT] },
+  suds: { program: SUDS, command: DEBIAN_PYTHON, args: [...PYTHON_OPTIONS, SUDS_CLIENT] },
 } as const;
 
 export type SoapClientName = keyof typeof SOAP_CLIENTS;

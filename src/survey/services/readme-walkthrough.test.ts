@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { codeBlocks, readmeSection, sectionRun } from '../../../test/support/readme-section';
-import { requirePhpSoap } from '../../../test/survey-clients/support';
+import { PHP_SOAP, requireForFile } from '../../../test/support/real-programs';
 
 /*
  * The README's "Developing a survey service", the done-when of several services: a rules file written
@@ -17,7 +17,7 @@ const section = sectionRun('survey-services-readme-');
 const bash = (script: string, base: string) =>
   section.bash(script, { [DOCUMENTED_BASE]: base, [DOCUMENTED_FOLDER]: path.join(section.workDir(), 'my-surveys') });
 
-beforeAll(requirePhpSoap);
+requireForFile(PHP_SOAP);
 
 interface InspectedCall {
   service: string;

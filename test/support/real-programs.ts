@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromiumPath } from './chromium';
+import { skipEveryTest } from './skip-every-test';
+
+/**
+ * The real programs some suites drive as users have them: the browser, and the SOAP clients survey systems
+ * are written with. `bash .ci/run` installs them all; on a machine without one, `npm test` reports its
+ * suites as skipped (the global set-up says which and how to install it), and under CI=true, where the
+ * real path must be proven, they fail with the same instructions.
+ */
+export interface RealProgram {
+  readonly name: string;
+  /** The suites that need it, as the skip notice names them. */
+  readonly suites: string;
+  /** How to get it. */
+  readonly install: string;
+  readonly installed: () => boolean;
+}
+
+/** Debian's interpreter, where apt installs python3-zeep and python3-suds (a python3 earlier on PATH may be another). */
+export const DEBIAN_PYTHON = '/usr/bin/python3';
+
+/** Whether `command args` runs and prints `yes`; asked once per test file. */
+function answersYes(command: string, args: readonly string[]): () => boolean {
+  let answer: boolean | undefined;
+  return () => {
+    answer ??= (() => {
+      const probe = spawnSync(command, args, { encoding: 'utf8' });
+      return probe.error === undefined && probe.stdout.trim() === 'yes';
+    })();
+    return answer;
+  };
+}
+
+export const CHROMIUM: RealProgram = {
+  name: `Chromium at ${chromiumPath}`,
+  suites: 'the browser suites (dashboard, inspector, /docs)',
+  install: 'apt-get install chromium, or set CHROMIUM_PATH',
+  installed: () => existsSync(chromiumPath),
+};
+
+export const PHP_SOAP: RealProgram = {
+  name: "PHP's SoapClient",
+  suites: 'the survey suites through PHP (and the README walk-throughs that use it)',
+  install: 'apt-get install php-cli php-soap',
+  installed: answersYes('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";']),
+};
+
+export const ZEEP: RealProgram = {
+  name: "Python's zeep",
+  suites: 'the survey suites through zeep',
+  install: 'apt-get install python3-zeep',
+  installed: answersYes(DEBIAN_PYTHON, ['-c', 'import zeep; print("yes")']),
+};
+
+export const SUDS: RealProgram = {
+  name: "Python's suds",
+  suites: 'the survey suites through suds',
+  install: 'apt-get install python3-suds',
+  installed: answersYes(DEBIAN_PYTHON, ['-c', 'import suds; print("yes")']),
+};
+
+export const REAL_PROGRAMS: readonly RealProgram[] = [CHROMIUM, PHP_SOAP, ZEEP, SUDS];
+
+const underCi = () => process.env.CI === 'true';
+
+function refusal(program: RealProgram): Error {
+  return new Error(`${program.suites} need ${program.name}: ${program.install} (bash .ci/run installs it).`);
+}
+
+export type SuiteBlock = (name: string, body: () => void) => void;
+
+/** `describe` where the program is installed; without it, `describe.skip`, or under CI a block that fails with instructions. */
+export function describeWith(program: RealProgram): SuiteBlock {
+  if (program.installed()) return describe;
+  if (!underCi()) return describe.skip;
+  return (name, body) =>
+    describe(name, () => {
+      beforeAll(() => {
+        throw refusal(program);
+      });
+      body();
+    });
+}
+
+/** The same for a whole test file: call it at the top of a file whose every test needs the program. */
+export function requireForFile(program: RealProgram): void {
+  if (program.installed()) return;
+  if (!underCi()) {
+    skipEveryTest();
+    return;
+  }
+  beforeAll(() => {
+    throw refusal(program);
+  });
+}
