@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { chromiumPath } from './chromium';
 import { skipEveryTest } from './skip-every-test';
 
@@ -37,7 +37,14 @@ export const CHROMIUM: RealProgram = {
   name: `Chromium at ${chromiumPath}`,
   suites: 'the browser suites (dashboard, inspector, /docs)',
   install: 'apt-get install chromium, or set CHROMIUM_PATH',
-  installed: () => existsSync(chromiumPath),
+  installed: () => {
+    try {
+      accessSync(chromiumPath, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  },
 };
 
 export const PHP_SOAP: RealProgram = {
@@ -51,14 +58,14 @@ export const ZEEP: RealProgram = {
   name: "Python's zeep",
   suites: 'the survey suites through zeep',
   install: 'apt-get install python3-zeep',
-  installed: answersYes(DEBIAN_PYTHON, ['-c', 'import zeep; print("yes")']),
+  installed: answersYes(DEBIAN_PYTHON, ['-c', 'from zeep import Client; print("yes")']),
 };
 
 export const SUDS: RealProgram = {
   name: "Python's suds",
   suites: 'the survey suites through suds',
   install: 'apt-get install python3-suds',
-  installed: answersYes(DEBIAN_PYTHON, ['-c', 'import suds; print("yes")']),
+  installed: answersYes(DEBIAN_PYTHON, ['-c', 'from suds.client import Client; print("yes")']),
 };
 
 export const REAL_PROGRAMS: readonly RealProgram[] = [CHROMIUM, PHP_SOAP, ZEEP, SUDS];
