@@ -120,6 +120,19 @@ describe('the server process', () => {
     ]);
   });
 
+  test('names a misspelt setting, on the banner and as a log line, with the setting it probably means, and starts without it', async () => {
+    server = startServerProcess({ LOG_LEVEL: 'info', WEEK_STRAT: 'sunday', ADMIN_TOKNE: 'a-long-enough-admin-token' });
+    await server.listening();
+    const warnings = [
+      'ADMIN_TOKNE is not a setting and is ignored: did you mean ADMIN_TOKEN?',
+      'WEEK_STRAT is not a setting and is ignored: did you mean WEEK_START?',
+    ];
+    expect(server.messages.text()).toContain(`\n${warnings.map((warning) => `Warning: ${warning}\n`).join('')}`);
+    expect(server.messages.text()).toContain('\nAdmin API: off (set ADMIN_TOKEN to turn it on)\n');
+    const lines = server.logs.text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.map(({ level, msg }) => [level, msg])).toEqual([[40, warnings[0]], [40, warnings[1]], [30, 'listening']]);
+  });
+
   test('names the public address in the banner when PUBLIC_URL is set', async () => {
     server = startServerProcess({ PUBLIC_URL: 'https://ivr.example.com', SOAP_PATH: '/soap/eval' });
     await server.listening();

@@ -46,6 +46,7 @@ describe('configuration', () => {
       },
       operations: { metricsToken: undefined, readinessTimeoutSeconds: 2, shutdownDrainSeconds: 0 },
       retention: { months: undefined },
+      strayVariables: [],
     });
   });
 

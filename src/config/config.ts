@@ -11,6 +11,7 @@ import { retentionSettings } from '../retention/settings';
 import { startupDataSettings } from '../startup-data/settings';
 import { storageSettings } from '../storage/settings';
 import { surveySettings } from '../survey/settings';
+import { strayVariables, strayVariableWarning, type StrayVariable } from './stray-variables';
 import { bearerToken, publicUrl } from './variables';
 
 /**
@@ -35,7 +36,10 @@ const FEATURE_SETTINGS = {
 
 type FeatureSettings = typeof FEATURE_SETTINGS;
 
-export type Config = { readonly [Feature in keyof FeatureSettings]: Readonly<z.output<FeatureSettings[Feature]>> };
+export type Config = { readonly [Feature in keyof FeatureSettings]: Readonly<z.output<FeatureSettings[Feature]>> } & {
+  /** Variables of the environment that look meant as settings but are none: warned about, never read. */
+  readonly strayVariables: readonly StrayVariable[];
+};
 
 /** Every environment variable the server reads. */
 export const CONFIG_VARIABLES: readonly string[] = Object.freeze(
@@ -60,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     else problems.push(...parsed.problems);
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  config.strayVariables = deepFreeze(strayVariables(env, CONFIG_VARIABLES));
   return Object.freeze(config) as Config;
 }
 
@@ -117,11 +122,11 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
 }
 
 /**
- * Settings that work but are likely a mistake where they are: said at start, on the banner and in the
- * log, without stopping it.
+ * Settings that work but are likely a mistake where they are, and variables that look meant as settings
+ * but are none: said at start, on the banner and in the log, without stopping it.
  */
 export function configWarnings(config: Config): string[] {
-  const warnings: string[] = [];
+  const warnings = config.strayVariables.map(strayVariableWarning);
   if (config.server.production && config.server.publicUrl === undefined) {
     warnings.push(
       "NODE_ENV=production without PUBLIC_URL: the survey service's WSDL takes its address from each request's Host header; " +
