@@ -101,6 +101,35 @@ function jsonReason(message: string): string {
 }
 
 /**
+ * Where the innermost construct still open at `end` began: the quote of a string not yet closed, else the
+ * last `{` or `[` that opens a flow collection (after a key's colon, a list's dash, a comma, another
+ * bracket, or at a line's start) and is not closed, outside quotes and comments.
+ */
+function stillOpenAt(text: string, end: number): number | undefined {
+  const brackets: number[] = [];
+  let quoteAt: number | undefined;
+  for (let index = 0; index < end; index += 1) {
+    const character = text[index] ?? '';
+    if (quoteAt !== undefined) {
+      // An escape: a backslash in double quotes, a doubled quote in single ones.
+      if ((character === '\\' && text[quoteAt] === '"') || (character === "'" && text[quoteAt] === "'" && text[index + 1] === "'")) index += 1;
+      else if (character === text[quoteAt]) quoteAt = undefined;
+      continue;
+    }
+    const before = /[^ \t]?(?=[ \t]*$)/.exec(text.slice(text.lastIndexOf('\n', index - 1) + 1, index))?.[0] ?? '';
+    if (character === '#' && /^[ \t]?$/.test(text[index - 1] ?? '')) index = Math.max(text.indexOf('\n', index), index + 1) - 1;
+    else if (character === '"' || character === "'") quoteAt = index;
+    else if ((character === '{' || character === '[') && /^[:\-,[{]?$/.test(before)) brackets.push(index);
+    else if (character === '}' || character === ']') brackets.pop();
+  }
+  return quoteAt ?? brackets.at(-1);
+}
+
+/** What a YAML error names as left open: a string's quote, or a flow collection's bracket (`end with a }`). */
+const LEFT_OPEN = /(?:Missing closing (["'])quote|end with an? ([}\]]))$/;
+const OPENER_OF: Readonly<Record<string, string>> = { '"': '"', "'": "'", '}': '{', ']': '[' };
+
+/**
  * Reads a configuration file's text: YAML (or, for a `.json` file, JSON, which must be valid JSON), then
  * its schema. Every mistake comes with its line and column, so the person who wrote it can find it.
  */
@@ -122,8 +151,15 @@ export function readPositioned<Schema extends z.ZodType>(text: string, format: F
     return {
       ok: false,
       mistakes: document.errors.map((error) => {
-        const { line, col } = lines.linePos(error.pos[0]);
-        return { line, column: col, at: '', message: `not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${error.message.split('\n')[0] ?? ''}` };
+        const reason = error.message.split('\n')[0] ?? '';
+        // The parser notices a quote or a bracket left open on a later line, where nothing is wrong: point at the opener.
+        const leftOpen = LEFT_OPEN.exec(reason);
+        const closing = leftOpen?.[1] ?? leftOpen?.[2];
+        const candidate = closing === undefined ? undefined : stillOpenAt(text, error.pos[0]);
+        const opened = candidate !== undefined && text[candidate] === OPENER_OF[closing ?? ''] ? candidate : undefined;
+        const { line, col } = lines.linePos(opened ?? error.pos[0]);
+        const shown = opened === undefined ? reason : `this ${text[opened] ?? ''} is never closed with a ${closing ?? ''}`;
+        return { line, column: col, at: '', message: `not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${shown}` };
       }),
     };
   }

@@ -42,17 +42,20 @@ test('the PHP and curl commands, plumEval, svcEval and REST, print what the sect
   expect(await bash(restCurl ?? '', base)).toBe('accepted');
 });
 
-test('SURVEY_HANDLER as the section sets it runs the example handler', async () => {
-  const [, , , , startWithHandler] = blocks('sh');
+test('SURVEY_HANDLER as the section sets it runs the example handler, and its two pages print what the section says', async () => {
+  const [, , , , startWithHandler, twoPages] = blocks('sh');
   const assignment = /^SURVEY_HANDLER=(\S+) npm start\n$/.exec(startWithHandler ?? '');
   expect(assignment).not.toBeNull();
   const server = section.start({ SURVEY_HANDLER: assignment?.[1] });
-  const reply = await post(await server.listening(), svcEval(['Wait time (1-5)?', 'Agent (1-5)?'], ['5', '4']));
+  const base = await server.listening();
+  const reply = await post(base, svcEval(['Wait time (1-5)?', 'Agent (1-5)?'], ['5', '4']));
   expect(svcEvalResponseOf(reply.text)).toBe('promoter');
+  expect(SECTION).toContain('print `promoter` (an average of 5), then `passive` (5 and 3, an average of 4).');
+  expect(await bash(twoPages ?? '', base)).toBe('promoter\npassive\n');
 });
 
 test('SURVEY_HANDLER as the section sets it to the sample rules file answers as the built-in sample', async () => {
-  const [, , , , , startWithRules] = blocks('sh');
+  const [, , , , , , startWithRules] = blocks('sh');
   const assignment = /^SURVEY_HANDLER=(\S+) npm start\n$/.exec(startWithRules ?? '');
   expect(assignment?.[1]).toMatch(/\.yaml$/);
   const server = section.start({ SURVEY_HANDLER: assignment?.[1] });

@@ -65,10 +65,17 @@ describe('mistakes in a rules file, each with its line and column', () => {
   });
 
   test('YAML that does not parse; a key twice', () => {
-    expect(mistakesOf('rules:\n  - when: {\n    answer: a\n')).toEqual([
-      'line 3, column 5: not valid YAML: Flow map in block collection must be sufficiently indented and end with a }',
-    ]);
     expect(mistakesOf('rules: []\notherwise: r\notherwise: s\n')).toEqual(['line 3, column 1: not valid YAML: Map keys must be unique']);
+  });
+
+  test('a quote, { or [ left open is placed where it opens, not on the later line where the parser notices it', () => {
+    expect(mistakesOf('rules: []\notherwise: "r\n')).toEqual(['line 2, column 12: not valid YAML: this " is never closed with a "']);
+    expect(mistakesOf("rules: []\notherwise: 'it''s\n")).toEqual(["line 2, column 12: not valid YAML: this ' is never closed with a '"]);
+    expect(mistakesOf('rules:\n  - when: {\n    answer: a\n')).toEqual(['line 2, column 11: not valid YAML: this { is never closed with a }']);
+    expect(mistakesOf('rules:\n  - when: { any_answer: { equals: "y}es" } # a { in a comment\n    answer: a\n')).toEqual([
+      'line 2, column 11: not valid YAML: this { is never closed with a }',
+    ]);
+    expect(mistakesOf('rules: [ # a [ in a comment\n  x\n')).toEqual(['line 1, column 8: not valid YAML: this [ is never closed with a ]']);
   });
 
   test('a .json file must be JSON: a trailing comma, a bare word, YAML\'s own syntax', () => {
