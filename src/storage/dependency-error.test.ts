@@ -1,5 +1,5 @@
 import { DatabaseError } from 'pg';
-import { markingFailures, unavailableDependency } from './dependency-error';
+import { DependencyUnavailableError, markingFailures, unavailableDependency } from './dependency-error';
 
 /** The error as a store's repository rethrows it: marked as a failure of `dependency`. */
 async function failedThrough(dependency: string, error: unknown): Promise<unknown> {
@@ -15,8 +15,8 @@ async function failedThrough(dependency: string, error: unknown): Promise<unknow
   );
 }
 
-function databaseError(code: string): DatabaseError {
-  const error = new DatabaseError('refused', 0, 'error');
+function databaseError(code: string, message = 'refused'): DatabaseError {
+  const error = new DatabaseError(message, 0, 'error');
   error.code = code;
   return error;
 }
@@ -53,5 +53,29 @@ describe('unavailableDependency', () => {
 
   test('says nothing for an error no store marked', () => {
     expect(unavailableDependency(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBeUndefined();
+  });
+});
+
+describe('DependencyUnavailableError, for a PostgreSQL that answered and refused the connection', () => {
+  test.each([
+    [
+      // What PostgreSQL answers over password authentication both for a wrong password and for a role that does not exist.
+      'a refused password (28P01)',
+      databaseError('28P01', 'password authentication failed for user "ivr"'),
+      'PostgreSQL (DATABASE_URL) answered but refused the connection: password authentication failed for user "ivr" ' +
+        '(the role does not exist or its password is wrong; docs/deployment.md says how to set it up)',
+    ],
+    [
+      'a role that does not exist (28000, over trust or peer authentication)',
+      databaseError('28000', 'role "ivr" does not exist'),
+      'PostgreSQL (DATABASE_URL) answered but refused the connection: role "ivr" does not exist (docs/deployment.md says how to set it up)',
+    ],
+    [
+      'a database that does not exist (3D000)',
+      databaseError('3D000', 'database "ivr" does not exist'),
+      'PostgreSQL (DATABASE_URL) answered but refused the connection: database "ivr" does not exist (docs/deployment.md says how to set it up)',
+    ],
+  ])('names the set-up step to do for %s', (_case, cause, message) => {
+    expect(new DependencyUnavailableError('PostgreSQL (DATABASE_URL)', cause).message).toBe(message);
   });
 });

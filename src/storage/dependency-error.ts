@@ -20,10 +20,17 @@ export class DependencyUnavailableError extends Error {
  */
 export const refusesStartupParameter = (error: unknown): boolean => error instanceof Error && /^unsupported startup parameter/.test(error.message);
 
-const setUpHint = (cause: Error) =>
-  refusesStartupParameter(cause)
-    ? ' (behind PgBouncer in transaction mode, set DATABASE_POOLER=transaction: docs/deployment.md)'
-    : ' (docs/deployment.md says how to set it up)';
+/**
+ * PostgreSQL refuses a role that does not exist, over password authentication, as it refuses a wrong
+ * password (28P01), so as not to tell a stranger which roles exist: the message names both.
+ */
+const refusesPassword = (error: Error): boolean => (error as { code?: unknown }).code === '28P01';
+
+const setUpHint = (cause: Error) => {
+  if (refusesStartupParameter(cause)) return ' (behind PgBouncer in transaction mode, set DATABASE_POOLER=transaction: docs/deployment.md)';
+  if (refusesPassword(cause)) return ' (the role does not exist or its password is wrong; docs/deployment.md says how to set it up)';
+  return ' (docs/deployment.md says how to set it up)';
+};
 
 /**
  * A service that answered with a refusal of its own, rather than nothing at the address: PostgreSQL's

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { REAL_PROGRAMS } from './real-programs';
-import { missingServices, SERVICE_SUITES } from './service-urls';
+import { DEPLOYMENT_DOC_VARIABLE, deploymentDocAllowed, missingServices, SERVICE_SUITES } from './service-urls';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -9,21 +9,29 @@ const ROOT = path.resolve(__dirname, '../..');
  * Once per `jest` run, before any worker starts: brings dist/ up to date (an incremental build, a no-op
  * when nothing changed), so the suites that run the server or the command-line tool as a process spawn
  * compiled JavaScript; and says which suites are skipped and what would run them (a service's variable, a
- * program to install), or, under CI, fails the run at once.
+ * program to install, the deployment guide's own variable), or, under CI, fails the run at once.
  */
 export default function globalSetup(): void {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 
   const missingPrograms = REAL_PROGRAMS.filter((program) => !program.installed());
-  const missing = missingServices(process.env);
+  const missingVariables = missingServices(process.env);
+  const missing: string[] = [...missingVariables];
+  const notices = [
+    ...missingVariables.map((variable) => `  ${SERVICE_SUITES[variable]}: set ${variable}`),
+    ...missingPrograms.map((program) => `  ${program.suites}: ${program.install}`),
+  ];
+  if (!deploymentDocAllowed(process.env)) {
+    missing.push(`${DEPLOYMENT_DOC_VARIABLE}=true`);
+    notices.push(
+      `  docs/deployment.md's PostgreSQL and Redis commands, run on this machine itself (its packaged cluster on port 5432 and ` +
+        `Redis on 6379, as root and with sudo): set ${DEPLOYMENT_DOC_VARIABLE}=true`,
+    );
+  }
   if (process.env.CI === 'true' && (missingPrograms.length > 0 || missing.length > 0)) {
     const lacking = [...missingPrograms.map((program) => `${program.name} (${program.install})`), ...missing];
     throw new Error(`CI must run every suite, and ${lacking.join(', ')} ${lacking.length === 1 ? 'is' : 'are'} missing (see .ci/run)`);
   }
-  const notices = [
-    ...missing.map((variable) => `  ${SERVICE_SUITES[variable]}: set ${variable}`),
-    ...missingPrograms.map((program) => `  ${program.suites}: ${program.install}`),
-  ];
   if (notices.length === 0) return;
   process.stdout.write(
     `\nSkipped, and what would run them (\`bash .ci/run\` installs and starts everything, and runs them all):\n${notices.join('\n')}\n`,

@@ -10,10 +10,15 @@ const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
 
 /** The README's section under the heading `## <title>`, up to the next one or the end; throws when there is none. */
 export function readmeSection(title: string): string {
-  const start = README.indexOf(`## ${title}\n`);
-  if (start === -1) throw new Error(`the README has no section "## ${title}"`);
-  const end = README.indexOf('\n## ', start + 3);
-  return README.slice(start, end === -1 ? undefined : end);
+  return markdownSection(README, title, 'the README');
+}
+
+/** A Markdown text's section under the heading `## <title>`, up to the next one or the end; throws when there is none. */
+export function markdownSection(markdown: string, title: string, name = 'the text'): string {
+  const start = markdown.indexOf(`## ${title}\n`);
+  if (start === -1) throw new Error(`${name} has no section "## ${title}"`);
+  const end = markdown.indexOf('\n## ', start + 3);
+  return markdown.slice(start, end === -1 ? undefined : end);
 }
 
 /** The fenced code blocks of a language in a text, in order. */

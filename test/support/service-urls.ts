@@ -22,3 +22,14 @@ export function serviceUrl(env: NodeJS.ProcessEnv, variable: ServiceVariable): s
 export function missingServices(env: NodeJS.ProcessEnv): ServiceVariable[] {
   return SERVICE_VARIABLES.filter((variable) => serviceUrl(env, variable) === undefined);
 }
+
+/**
+ * The suite that runs docs/deployment.md's commands on the machine itself, as root and with sudo: the
+ * packaged PostgreSQL cluster on port 5432 and Redis on 6379, a role and a database `ivr` (dropped after).
+ * Machine-wide state and fixed ports: it runs only where this variable is `true` (.ci/run sets it).
+ */
+export const DEPLOYMENT_DOC_VARIABLE = 'TEST_DEPLOYMENT_DOC';
+
+export function deploymentDocAllowed(env: NodeJS.ProcessEnv): boolean {
+  return env[DEPLOYMENT_DOC_VARIABLE] === 'true';
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DatabasePooler } from '../../src/storage/postgres/pooler';
 import { DEPENDENCY_TIMEOUT_SECONDS } from './dependency-timeout';
-import { serviceUrl } from './service-urls';
+import { deploymentDocAllowed, serviceUrl } from './service-urls';
 
 /**
  * The throwaway PostgreSQL and Redis that .ci/run starts (TEST_DATABASE_URL, TEST_REDIS_URL). Without
@@ -22,6 +22,8 @@ export const describeWithReplica = testDatabaseUrl === undefined || testReplicaU
 export const describeWithPgbouncer = testDatabaseUrl === undefined || testPgbouncerUrl === undefined ? describe.skip : describe;
 export const describeWithPostgresAndRedis =
   testDatabaseUrl === undefined || testRedisUrl === undefined ? describe.skip : describe;
+/** The machine's own packaged PostgreSQL and Redis may be set up and torn down (TEST_DEPLOYMENT_DOC=true). */
+export const describeOnDeploymentMachine = deploymentDocAllowed(process.env) ? describe : describe.skip;
 
 export interface TestSchema {
   /** DATABASE_URL whose connections use only this schema (or database, behind PgBouncer). */
