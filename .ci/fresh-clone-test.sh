@@ -6,25 +6,27 @@
 # Run by .ci/run after the main run; needs root (a private mount namespace hides the programs).
 set -euo pipefail
 source_tree="$(cd "$(dirname "$0")/.." && pwd)"
-clone="$(mktemp -d /tmp/ivr-fresh-clone.XXXXXX)"
-trap 'rm -rf "$clone"' EXIT
-git clone -q "$source_tree" "$clone"
+work="$(mktemp -d /tmp/ivr-fresh-clone.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+git clone -q "$source_tree" "$work/clone"
 
 # Paths of the programs .ci/run installs; each one present is covered by an empty stand-in in this namespace only.
 hidden=(/usr/bin/php /usr/bin/chromium /usr/lib/python3/dist-packages/zeep /usr/lib/python3/dist-packages/suds)
 
-unshare --mount --propagation private bash -euo pipefail -s "$clone" "${hidden[@]}" <<'NAMESPACE'
-clone="$1"
+# The namespace's script as an argument, not on standard input, which npm and jest inherit (and move through).
+namespace_script='
+work="$1"
 shift
 for program in "$@"; do
   if [ -d "$program" ]; then
-    mount --bind "$(mktemp -d)" "$program"
+    mount --bind "$(mktemp -d "$work/empty.XXXXXX")" "$program"
   elif [ -e "$program" ]; then
     mount --bind /dev/null "$program"
   fi
 done
-cd "$clone"
+cd "$work/clone"
 unset CI TEST_DATABASE_URL TEST_DATABASE_REPLICA_URL TEST_PGBOUNCER_URL TEST_REDIS_URL TEST_DEPLOYMENT_DOC CHROMIUM_PATH
 npm ci --no-audit --no-fund --prefer-offline >/dev/null
 npm test
-NAMESPACE
+'
+unshare --mount --propagation private bash -euo pipefail -c "$namespace_script" namespace "$work" "${hidden[@]}" </dev/null
