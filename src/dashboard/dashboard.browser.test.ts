@@ -14,6 +14,7 @@ import {
   flowTables,
   geographicCsv,
   geographicTables,
+  localDate,
   seriesCsv,
   seriesRows,
   type FlowAnswer,
@@ -40,7 +41,7 @@ const step = (page: string, form: string, item: string, counters: Record<string,
   ...counters,
 });
 
-/** Calls of both numbers in February 2018 (New York), every version-2 field used, and one just after. */
+/** Calls of both numbers in February 2018 (New York), every version-2 field used, callers from four countries, and one just after. */
 const CALLS = [
   call(PHONE, '2018-02-01T09:00:00-05:00', {
     log_events: 12,
@@ -82,6 +83,10 @@ const CALLS = [
     path: [step('+menu.vxml', '-form', '=HYPERLINK("https://example.com","x")', { visits: 1 }, '@https://ivr.example.com/odd.vxml')],
   }),
   call(SECOND_PHONE, '2018-02-28T23:59:00-05:00', { caller: '+16175550123', duration_seconds: 200 }),
+  // Toronto (the country CA), San Francisco (the state CA), and area code 555, which nothing can place (ZZ).
+  call(PHONE, '2018-02-10T10:00:00-05:00', { caller: '+14165550199' }),
+  call(PHONE, '2018-02-10T11:00:00-05:00', { caller: '+14155550123' }),
+  call(PHONE, '2018-02-10T12:00:00-05:00', { caller: '+15555550123' }),
   call(PHONE, '2018-03-01T00:00:00-05:00', { caller: '+33142685300', duration_seconds: 5 }),
 ];
 
@@ -99,17 +104,25 @@ interface PageElement {
   hidden: boolean;
   open: boolean;
   getAttribute(name: string): string | null;
-  getBoundingClientRect(): { readonly left: number; readonly right: number };
+  scrollIntoView(): void;
+  getBoundingClientRect(): { readonly left: number; readonly right: number; readonly top: number; readonly bottom: number; readonly width: number };
   querySelector(selectors: string): PageElement | null;
   querySelectorAll(selectors: string): Iterable<PageElement>;
 }
 declare const document: {
   getElementById(id: string): PageElement | null;
+  readonly body: { readonly innerText: string };
   readonly activeElement: PageElement | null;
   readonly documentElement: { readonly scrollWidth: number };
+  querySelector(selectors: string): PageElement | null;
   querySelectorAll(selectors: string): Iterable<PageElement>;
 };
-declare function getComputedStyle(element: PageElement | null): { outlineStyle: string; outlineWidth: string };
+declare function getComputedStyle(element: PageElement | null): {
+  outlineStyle: string;
+  outlineWidth: string;
+  color: string;
+  backgroundColor: string;
+};
 
 let browser: Browser;
 let testApp: TestApp;
@@ -196,6 +209,39 @@ async function apiError(credentials: Credentials, address: string): Promise<stri
 
 const pathOf = (start: string, end: string) => `${start.replaceAll('-', '')}/${end.replaceAll('-', '')}`;
 
+interface Box {
+  readonly id: string;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** The boxes of the controls `selector` matches, to the pixel. */
+function boxesOf(selector: string): Promise<Box[]> {
+  return page.$$eval(selector, (controls: PageElement[]) =>
+    controls.map((control) => {
+      const box = control.getBoundingClientRect();
+      return { id: control.id || control.textContent || '', top: Math.round(box.top), bottom: Math.round(box.bottom) };
+    }),
+  );
+}
+
+/** Controls side by side (their boxes overlap vertically) whose tops or bottoms differ: none, when a form row is aligned. */
+function misaligned(boxes: Box[]): string[] {
+  return boxes.flatMap((box, index) =>
+    boxes
+      .slice(index + 1)
+      .filter((other) => other.top < box.bottom && box.top < other.bottom && (other.top !== box.top || other.bottom !== box.bottom))
+      .map((other) => `${box.id} ${box.top}-${box.bottom} beside ${other.id} ${other.top}-${other.bottom}`),
+  );
+}
+
+/** The text and background colours of an element, as computed. */
+const coloursOf = (selector: string) =>
+  page.$eval(selector, (element: PageElement) => {
+    const style = getComputedStyle(element);
+    return { color: style.color, background: style.backgroundColor };
+  });
+
 /** Every report on the page against the API's answer to the same query, asked with credentials of the test's own. */
 async function expectReportsAsTheApiAnswers(credentials: Credentials, period: string): Promise<void> {
   const range = pathOf(FEBRUARY.start, FEBRUARY.end);
@@ -214,7 +260,16 @@ async function expectReportsAsTheApiAnswers(credentials: Credentials, period: st
   const geographic = await apiJson<GeographicAnswer>(credentials, `profile/${range}/ALL`);
   expect((await tablesOf('geographic')).map((table) => table.rows)).toEqual(geographicTables(geographic));
   // The caller from Massachusetts called twice: the largest place comes first, the places with no calls fold away.
-  expect((await tablesOf('geographic'))[0]?.rows[0]).toEqual(['US', 'MA', '2']);
+  // Places are named beside their codes: the country CA is not the state CA, and ZZ says what it counts.
+  const [placed] = await tablesOf('geographic');
+  expect(placed?.rows[0]).toEqual(['US - United States', 'MA - Massachusetts', '2']);
+  expect(placed?.rows).toEqual(
+    expect.arrayContaining([
+      ['US - United States', 'CA - California', '1'],
+      ['CA - Canada', '', '1'],
+      ['ZZ - unknown: numbers nothing can place', '', '1'],
+    ]),
+  );
   expect(await page.$eval('#report-geographic details.no-calls', (details: PageElement) => details.open)).toBe(false);
   const flow = await apiJson<FlowAnswer>(credentials, `path/${range}/ALL`);
   expect((await tablesOf('flow')).map(({ title, rows }) => ({ title, rows }))).toEqual(flowTables(flow, scope));
@@ -284,6 +339,109 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     await showQuery({ ...FEBRUARY, period: 'week', phone: 'ALL' });
     await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by week, all numbers.`);
     await expectReportsAsTheApiAnswers(credentials, 'week');
+    expect(pageProblems).toEqual([]);
+  });
+
+  test('writes the value of the period under the pointer below its chart; screenshot', async () => {
+    await openDashboard(1280);
+    await signInAndWaitForReports();
+    await showQuery({ ...FEBRUARY, period: 'day', phone: 'ALL' });
+    await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by day, all numbers.`);
+    await chartsFitted();
+    const credentials = await authenticate(server.url);
+    const answer = await apiJson<SeriesAnswer>(credentials, `volume/${pathOf(FEBRUARY.start, FEBRUARY.end)}/day/ALL`);
+    const [name] = Object.keys(answer) as [string];
+    const keys = Object.keys(answer[name] as Record<string, number>).sort((a, b) => Number(a) - Number(b));
+    expect(keys).toHaveLength(28);
+
+    const chart = '#report-volume .chart:first-child';
+    const readout = () => page.$eval(`${chart} .chart-readout`, (element: PageElement) => element.textContent);
+    const readoutIs = async (text: string) => {
+      try {
+        await page.waitForFunction(
+          (selector, expected) => document.querySelector(selector)?.textContent === expected,
+          { polling: 'mutation', timeout: 5000 },
+          `${chart} .chart-readout`,
+          text,
+        );
+      } catch (error) {
+        throw new Error(`the chart's readout says ${JSON.stringify(await readout())}, not ${JSON.stringify(text)}`, { cause: error });
+      }
+    };
+    expect(await readout()).toBe('Point at a day for its value.');
+    await page.$eval(chart, (figure: PageElement) => figure.scrollIntoView());
+    const plot = await page.$eval(`${chart} .u-over`, (over: PageElement) => {
+      const box = over.getBoundingClientRect();
+      return { left: box.left, top: box.top, width: box.width, height: box.bottom - box.top };
+    });
+    // The periods are evenly spaced across the plot, the first at its left edge and the last at its right.
+    for (const index of [0, 9, 13, 27]) {
+      const x = plot.left + Math.min(Math.max((plot.width * index) / (keys.length - 1), 1), plot.width - 1);
+      await page.mouse.move(x, plot.top + plot.height / 2);
+      const key = keys[index] as string;
+      await readoutIs(`${localDate(key, TIME_ZONE)}: ${answer[name]?.[key]}`);
+      // The window as it is, the chart in view: a screenshot of an element would scroll it from under the pointer.
+      if (index === 9) await page.screenshot({ path: screenshotPath('dashboard-chart-hover-1280') });
+    }
+    await page.mouse.move(plot.left - 40, plot.top - 40);
+    await readoutIs('Point at a day for its value.');
+    expect(pageProblems).toEqual([]);
+  });
+
+  test('says once, in the form’s own date format, that a range ends before it starts, and asks the API nothing; screenshot', async () => {
+    await openDashboard(1280);
+    await signInAndWaitForReports();
+    const asked: string[] = [];
+    page.on('request', (sent) => {
+      const { pathname } = new URL(sent.url());
+      if (pathname.startsWith('/api/')) asked.push(pathname);
+    });
+
+    await showQuery({ start: '2026-11-20', end: '2026-11-01', period: 'day', phone: 'ALL' });
+    // The date inputs show MM/DD/YYYY in the browser's locale (American English here), and so does the message.
+    const message = 'The range ends before it starts: To (11/01/2026) is earlier than From (11/20/2026).';
+    await page.waitForFunction((expected) => document.getElementById('query-error')?.textContent === expected, {}, message);
+    const pageText = await page.evaluate(() => document.body.innerText);
+    expect(pageText.split(message)).toHaveLength(2);
+    expect(pageText).not.toContain('20261101');
+    await page.screenshot({ path: screenshotPath('dashboard-reversed-range-1280') });
+
+    // The next query's six requests are the first the page sent since: the reversed range sent none.
+    await showQuery({ ...FEBRUARY, period: 'day', phone: 'ALL' });
+    await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by day, all numbers.`);
+    const range = pathOf(FEBRUARY.start, FEBRUARY.end);
+    expect(asked.sort()).toEqual(
+      [
+        `/api/volume/${range}/day/ALL`,
+        `/api/events/${range}/day/ALL`,
+        `/api/performance/${range}/day/ALL`,
+        `/api/profile/${range}/day/ALL`,
+        `/api/profile/${range}/ALL`,
+        `/api/path/${range}/ALL`,
+      ].sort(),
+    );
+    expect(await page.$eval('#query-error', (error: PageElement) => error.textContent)).toBe('');
+    expect(pageProblems).toEqual([]);
+  });
+
+  test('keeps an outlined button’s text on hover, and lines the query form’s inputs up at 390, 1280 and 1920 px; screenshot', async () => {
+    await openDashboard(1280);
+    await signInAndWaitForReports();
+    expect(await coloursOf('#sign-out')).toEqual({ color: 'rgb(29, 78, 216)', background: 'rgb(255, 255, 255)' });
+    await page.hover('#sign-out');
+    // Dark blue on a light tint of it (over 9:1), as a filled button turns darker on hover.
+    expect(await coloursOf('#sign-out')).toEqual({ color: 'rgb(30, 58, 138)', background: 'rgb(224, 232, 251)' });
+    await (await page.$('.page-header'))?.screenshot({ path: screenshotPath('dashboard-sign-out-hover') });
+
+    const controls = '#query input, #query select, #query > button';
+    for (const width of [390, 1280, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const boxes = await boxesOf(controls);
+      expect(boxes.map(({ id }) => id)).toEqual(['start', 'end', 'period', 'phone', 'Show']);
+      expect(misaligned(boxes)).toEqual([]);
+      if (width !== 390) expect(new Set(boxes.map(({ top }) => top)).size).toBe(1);
+    }
+    await (await page.$('#query'))?.screenshot({ path: screenshotPath('dashboard-query-form-1920') });
     expect(pageProblems).toEqual([]);
   });
 

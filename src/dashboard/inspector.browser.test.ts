@@ -30,16 +30,29 @@ const WAV_FIRST_BYTES = '524946460008000057415645666d7420';
 interface PageElement {
   readonly textContent: string | null;
   readonly hidden: boolean;
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
   value: string;
   getAttribute(name: string): string | null;
+  getBoundingClientRect(): { readonly top: number; readonly bottom: number };
   querySelector(selectors: string): PageElement | null;
   querySelectorAll(selectors: string): Iterable<PageElement>;
 }
+interface PageNode {
+  readonly textContent: string | null;
+}
 declare const document: {
   getElementById(id: string): PageElement | null;
+  querySelector(selectors: string): PageElement | null;
   querySelectorAll(selectors: string): Iterable<PageElement>;
+  createRange(): {
+    setStart(node: PageNode, offset: number): void;
+    setEnd(node: PageNode, offset: number): void;
+    getClientRects(): Iterable<{ readonly top: number; readonly width: number }>;
+  };
+  createTreeWalker(root: PageElement, whatToShow: number): { nextNode(): PageNode | null };
 };
-declare function getComputedStyle(element: PageElement): { color: string };
+declare function getComputedStyle(element: PageElement): { color: string; backgroundColor: string };
 
 let browser: Browser;
 let server: RunningServer | undefined;
@@ -253,6 +266,102 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await page.screenshot({ path: screenshotPath('inspector-1280'), fullPage: true });
     await page.setViewport({ width: 390, height: 844 });
     await page.screenshot({ path: screenshotPath('inspector-390'), fullPage: true });
+    expect(pageProblems).toEqual([]);
+  });
+
+  test('keeps its columns readable at 1280, 1366 and 1920 px with long parts: no token split, texts broken between words only; screenshots', async () => {
+    const address = await startServer();
+    const parts: [string, string][] = [
+      ['ani_ip', '+16175550123'],
+      ['dnis', '18005550100'],
+      ['session_id', 'respondent-42'],
+    ];
+    const question = 'Thinking of your last three calls, how likely are you to recommend our service to a friend or a colleague, and why?';
+    const answer = 'Very likely: the agent was patient, the menus were short, and nobody asked me for my account number twice.';
+    // Two questions, one answer: a fault, with its long message.
+    await restCall(address, [['question_texts[]', question], ['question_texts[]', 'Anything else?'], ['answers[]', answer], ...parts]);
+    await restCall(address, [['question_texts[]', question], ['answers[]', answer], ...parts]);
+    await openInspector(address);
+    await signInLive();
+    await textIs('summary', '2 calls shown; this server keeps its last 200.');
+
+    for (const width of [1280, 1366, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const layout = await page.evaluate(() => {
+        /** How many lines the text from `start` to `end` of a text node takes. */
+        const linesOf = (node: PageNode, start: number, end: number): number => {
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, end);
+          return new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
+        };
+        const textNodes = (element: PageElement): PageNode[] => {
+          const walker = document.createTreeWalker(element, 4 /* NodeFilter.SHOW_TEXT */);
+          const nodes: PageNode[] = [];
+          for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) nodes.push(node);
+          return nodes;
+        };
+        /** The words of the element that a line end splits. */
+        const brokenWords = (element: PageElement): string[] =>
+          textNodes(element).flatMap((node) =>
+            [...(node.textContent ?? '').matchAll(/\S+/g)]
+              .filter((word) => linesOf(node, word.index, word.index + word[0].length) > 1)
+              .map((word) => word[0]),
+          );
+        const region = document.querySelector('.calls-scroll') as PageElement;
+        const rows = [...document.querySelectorAll('#call-rows tr')];
+        return {
+          fits: region.scrollWidth <= region.clientWidth,
+          // Each part's value, and the lines it takes.
+          parts: rows.map((row) =>
+            [...row.querySelectorAll('.named-parts dd')].map((value) => [
+              value.textContent,
+              textNodes(value).reduce((lines, node) => lines + linesOf(node, 0, (node.textContent ?? '').length), 0),
+            ]),
+          ),
+          // Every cell but the session id, which breaks anywhere: time, service, questions, answers, parts, outcome.
+          broken: rows.flatMap((row) => [...row.querySelectorAll(':scope > td:not(.session)')].flatMap(brokenWords)),
+        };
+      });
+      await page.screenshot({ path: screenshotPath(`inspector-long-parts-${width}`), fullPage: true });
+      const onOneLine = parts.map(([, value]) => [value, 1]);
+      expect({ width, ...layout }).toEqual({
+        width,
+        fits: true,
+        parts: [onOneLine, onOneLine],
+        broken: [],
+      });
+    }
+    expect(pageProblems).toEqual([]);
+  });
+
+  test('keeps the outlined Pause button\'s text on hover, pressed or not, and lines the filters up with their buttons', async () => {
+    const address = await startServer();
+    await openInspector(address);
+    await signInLive();
+    const colours = () =>
+      page.$eval('#pause', (button: PageElement) => {
+        const style = getComputedStyle(button);
+        return { color: style.color, background: style.backgroundColor };
+      });
+    await page.hover('#pause');
+    expect(await colours()).toEqual({ color: 'rgb(30, 58, 138)', background: 'rgb(224, 232, 251)' });
+    await page.click('#pause');
+    expect(await colours()).toEqual({ color: 'rgb(255, 255, 255)', background: 'rgb(30, 58, 138)' });
+    await page.mouse.move(0, 0);
+    expect(await colours()).toEqual({ color: 'rgb(255, 255, 255)', background: 'rgb(29, 78, 216)' });
+
+    for (const width of [1280, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const boxes = await page.$$eval('#filters input, #filters select, #filters > button', (controls: PageElement[]) =>
+        controls.map((control) => {
+          const box = control.getBoundingClientRect();
+          return { top: Math.round(box.top), bottom: Math.round(box.bottom) };
+        }),
+      );
+      expect(boxes).toHaveLength(4);
+      expect(boxes).toEqual(boxes.map(() => boxes[0]));
+    }
     expect(pageProblems).toEqual([]);
   });
 

@@ -2,7 +2,8 @@ import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import request from 'supertest';
 import { errors } from '../errors/catalogue';
 import { admin, startAdminServer, type AdminServer } from '../../test/support/admin';
-import { describeInBrowser, launchBrowser } from '../../test/support/browser';
+import { describeInBrowser, launchBrowser, screenshotPath } from '../../test/support/browser';
+import { addCalls, call } from '../../test/support/reporting';
 import { addAccount } from '../../test/support/test-app';
 
 /**
@@ -23,10 +24,14 @@ interface PageElement {
   readonly textContent: string | null;
   readonly offsetHeight: number;
   value: string;
+  getAttribute(name: string): string | null;
+  scrollIntoView(): void;
+  getBoundingClientRect(): { readonly left: number; readonly top: number; readonly width: number; readonly height: number };
   querySelectorAll(selectors: string): Iterable<PageElement>;
 }
 declare const document: {
   getElementById(id: string): PageElement | null;
+  querySelector(selectors: string): PageElement | null;
 };
 
 let browser: Browser;
@@ -223,7 +228,8 @@ describeInBrowser('the dashboard on a sandbox server', () => {
       const first = await eventsShown();
       expect(first.note).toEqual([NOT_BEGUN]);
       expect(first.dates).toHaveLength(27);
-      expect(first.dates.at(-1)).toBe('2018-03-09');
+      // The account's day is four hours old: its numbers are those so far.
+      expect(first.dates.at(-1)).toBe('2018-03-09 (so far)');
 
       // 2018-03-10T12:00:00Z: 2018-03-10 has begun in the account's zone (01:00); the reports' answers tell it.
       await advanceClock(21 * 3600);
@@ -232,7 +238,7 @@ describeInBrowser('the dashboard on a sandbox server', () => {
       const second = await eventsShown();
       expect(second.note).toEqual([]);
       expect(second.dates).toHaveLength(28);
-      expect(second.dates.at(-1)).toBe('2018-03-10');
+      expect(second.dates.at(-1)).toBe('2018-03-10 (so far)');
 
       // The form as it was filled by default again: signing in anew fills the four weeks to the new today (2018-03-11 in the browser's zone).
       await page.$eval('#phone', (input: PageElement) => (input.value = 'ALL'));
@@ -242,7 +248,81 @@ describeInBrowser('the dashboard on a sandbox server', () => {
       await statusIs('Showing 2018-02-12 to 2018-03-11 by day, all numbers.');
       const third = await eventsShown();
       expect(third.note).toEqual([NOT_BEGUN]);
-      expect(third.dates.at(-1)).toBe('2018-03-10');
+      expect(third.dates.at(-1)).toBe('2018-03-10 (so far)');
+      expect(pageProblems).toEqual([]);
+    });
+
+    test('the period not over yet at the server\'s time is marked "so far" in the charts and tables, by day, week and month, until it ends; screenshot', async () => {
+      // 2018-02-07T15:00:00Z is 10:00 on Wednesday 7 February in New York.
+      await startSandbox('America/New_York');
+      await addCalls((running as AdminServer).testApp.store, [
+        call(PHONE, '2018-02-06T12:00:00-05:00', { log_events: 4 }),
+        call(PHONE, '2018-02-06T13:00:00-05:00', { log_events: 4 }),
+        call(PHONE, '2018-02-07T09:00:00-05:00', { log_events: 1 }),
+      ]);
+      await openDashboard();
+      await page.setViewport({ width: 1280, height: 900 });
+      const soFarNote = (period: string, start: string) =>
+        `The last ${period} of the range, starting ${start}, is not over yet in the account's time zone: its numbers are those so far, dashed in the charts and marked "(so far)" in the table.`;
+      const shown = () =>
+        page.$eval('#report-events', (section: PageElement) => ({
+          notes: [...section.querySelectorAll('.so-far')].map((note) => note.textContent),
+          dates: [...section.querySelectorAll('tbody tr th')].map((cell) => cell.textContent).slice(-2),
+          calls: [...section.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('td')][0]?.textContent).slice(-2),
+          chart: [...section.querySelectorAll('.chart-canvas')][0]?.getAttribute('aria-label'),
+        }));
+
+      await signIn();
+      await statusIs(`Showing ${DEFAULT_RANGE} by day, all numbers.`);
+      const byDay = await shown();
+      expect(byDay).toEqual({
+        notes: [soFarNote('day', '2018-02-07')],
+        dates: ['2018-02-06', '2018-02-07 (so far)'],
+        calls: ['2', '1'],
+        chart: 'Calls by day, 28 periods from 2018-01-11 to 2018-02-07: lowest 0, highest 2. The last day is not over yet: its number is the one so far. The numbers are in the table.',
+      });
+
+      // The last point, the day under way, says so under its chart too.
+      const chart = '#report-events .chart:first-child';
+      await page.$eval(chart, (figure: PageElement) => figure.scrollIntoView());
+      const plot = await page.$eval(`${chart} .u-over`, (over: PageElement) => {
+        const box = over.getBoundingClientRect();
+        return { right: box.left + box.width, middle: box.top + box.height / 2 };
+      });
+      await page.mouse.move(plot.right - 1, plot.middle);
+      await page.waitForFunction(
+        (selector) => document.querySelector(selector)?.textContent === '2018-02-07 (so far): 1',
+        { polling: 'mutation' },
+        `${chart} .chart-readout`,
+      );
+      await page.screenshot({ path: screenshotPath('dashboard-so-far-1280') });
+
+      await showQuery({ period: 'week' });
+      await statusIs(`Showing ${DEFAULT_RANGE} by week, all numbers.`);
+      expect((await shown()).notes).toEqual([soFarNote('week', '2018-02-05')]);
+      expect((await shown()).dates).toEqual(['2018-01-29', '2018-02-05 (so far)']);
+
+      await showQuery({ period: 'month' });
+      await statusIs(`Showing ${DEFAULT_RANGE} by month, all numbers.`);
+      expect((await shown()).notes).toEqual([soFarNote('month', '2018-02-01')]);
+      expect((await shown()).dates).toEqual(['2018-01-01', '2018-02-01 (so far)']);
+
+      // 23:59:58 in New York: the day is still under way (the page reads the Date header's second, plus up to one).
+      await advanceClock(14 * 3600 - 2);
+      await showQuery({ period: 'day' });
+      await statusIs(`Showing ${DEFAULT_RANGE} by day, all numbers.`);
+      expect((await shown()).dates).toEqual(['2018-02-06', '2018-02-07 (so far)']);
+
+      // Midnight in New York: 7 February is over, and shown as any other day.
+      await advanceClock(2);
+      await showQuery({ period: 'day', phone: PHONE });
+      await statusIs(`Showing ${DEFAULT_RANGE} by day, number ${PHONE}.`);
+      expect(await shown()).toEqual({
+        notes: [],
+        dates: ['2018-02-06', '2018-02-07'],
+        calls: ['2', '1'],
+        chart: 'Calls by day, 28 periods from 2018-01-11 to 2018-02-07: lowest 0, highest 2. The numbers are in the table.',
+      });
       expect(pageProblems).toEqual([]);
     });
 

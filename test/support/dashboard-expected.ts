@@ -38,16 +38,46 @@ export function chartNameEndings(answer: SeriesAnswer, period: string, timeZone:
   });
 }
 
-/** The dashboard's geographic tables: the places with calls, most first (ties in the API's order), then those with none. */
-export function geographicTables(answer: GeographicAnswer): string[][][] {
-  const rows: [string, string, number][] = [
-    ...Object.entries(answer.US).map(([state, calls]): [string, string, number] => ['US', state, calls]),
-    ...answer.NON_US.map(({ country, calls }): [string, string, number] => [country, '', calls]),
+/** The US states and DC by their postal codes (USPS), the names the dashboard shows beside them. */
+const US_STATE_NAMES: Record<string, string> = Object.fromEntries(
+  (
+    'AL Alabama|AK Alaska|AZ Arizona|AR Arkansas|CA California|CO Colorado|CT Connecticut|DC District of Columbia|' +
+    'DE Delaware|FL Florida|GA Georgia|HI Hawaii|ID Idaho|IL Illinois|IN Indiana|IA Iowa|KS Kansas|KY Kentucky|' +
+    'LA Louisiana|ME Maine|MD Maryland|MA Massachusetts|MI Michigan|MN Minnesota|MS Mississippi|MO Missouri|' +
+    'MT Montana|NE Nebraska|NV Nevada|NH New Hampshire|NJ New Jersey|NM New Mexico|NY New York|NC North Carolina|' +
+    'ND North Dakota|OH Ohio|OK Oklahoma|OR Oregon|PA Pennsylvania|RI Rhode Island|SC South Carolina|' +
+    'SD South Dakota|TN Tennessee|TX Texas|UT Utah|VT Vermont|VA Virginia|WA Washington|WV West Virginia|' +
+    'WI Wisconsin|WY Wyoming'
+  )
+    .split('|')
+    .map((entry) => [entry.slice(0, 2), entry.slice(3)]),
+);
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** A country as the dashboard shows it: `CA - Canada`, and ZZ by what the server means by it. */
+export const countryShown = (code: string): string =>
+  `${code} - ${code === 'ZZ' ? 'unknown: numbers nothing can place' : countryNames.of(code)}`;
+
+/** A state as the dashboard shows it: `CA - California`; `US Toll-Free` and a country's empty state as they are. */
+export const stateShown = (code: string): string => (code in US_STATE_NAMES ? `${code} - ${US_STATE_NAMES[code]}` : code);
+
+type Place = [country: string, state: string, calls: number];
+
+/** The places with calls, most first (ties in the API's order: states, toll-free, countries), then those with none; as codes. */
+function geographicRows(answer: GeographicAnswer): Place[][] {
+  const rows: Place[] = [
+    ...Object.entries(answer.US).map(([state, calls]): Place => ['US', state, calls]),
+    ...answer.NON_US.map(({ country, calls }): Place => [country, '', calls]),
   ];
-  const shown = (selected: [string, string, number][]) => selected.map(([country, state, calls]) => [country, state, String(calls)]);
-  const placed = shown(rows.filter(([, , calls]) => calls > 0).sort((a, b) => b[2] - a[2]));
-  const none = shown(rows.filter(([, , calls]) => calls === 0));
+  const placed = rows.filter(([, , calls]) => calls > 0).sort((a, b) => b[2] - a[2]);
+  const none = rows.filter(([, , calls]) => calls === 0);
   return none.length > 0 ? [placed, none] : [placed];
+}
+
+/** The dashboard's geographic tables as shown: names beside the codes. */
+export function geographicTables(answer: GeographicAnswer): string[][][] {
+  return geographicRows(answer).map((rows) => rows.map(([country, state, calls]) => [countryShown(country), stateShown(state), String(calls)]));
 }
 
 export function flowTables(answer: FlowAnswer, scope: string): { title: string; rows: string[][] }[] {
@@ -69,8 +99,10 @@ export function seriesCsv(answer: SeriesAnswer, timeZone: string): string {
   return csv([['period_start', ...Object.keys(answer)], ...seriesRows(answer, timeZone)]);
 }
 
+/** The geographic CSV: the API's codes, not the names the page shows beside them. */
 export function geographicCsv(answer: GeographicAnswer): string {
-  return csv([['country', 'state', 'calls'], ...geographicTables(answer).flat()]);
+  const rows = geographicRows(answer).flat().map(([country, state, calls]) => [country, state, String(calls)]);
+  return csv([['country', 'state', 'calls'], ...rows]);
 }
 
 export function flowCsv(answer: FlowAnswer): string {

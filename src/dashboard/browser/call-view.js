@@ -60,9 +60,14 @@ function outcomeNodes(outcome) {
   return [element('span', { class: 'fault' }, ['Fault ', element('code', {}, [code]), `: ${message}`])];
 }
 
+/** A path that may break before each `/` (a <wbr>, which adds no text), not inside a segment. */
+function pathNodes(path) {
+  return path.split('/').flatMap((segment, index) => (index === 0 ? [segment] : [element('wbr'), `/${segment}`]));
+}
+
 /** The service's name, and the path the call came to. */
 function serviceNodes({ service, path }) {
-  return [service, ' at ', element('code', {}, [path])];
+  return [service, ' at ', element('code', {}, pathNodes(path))];
 }
 
 /** The call's row: its seq heads it, and its id (`call-<seq>`) is unique in the page. */

@@ -1,5 +1,5 @@
 const DAY_MS = 86_400_000;
-const DAY_SECONDS = 86_400;
+export const DAY_SECONDS = 86_400;
 
 /** The UTC offsets in use anywhere, from UTC−12 to UTC+14, in seconds. */
 const OFFSET_RANGE = { lowest: -12 * 3600, highest: 14 * 3600 };
@@ -60,4 +60,12 @@ export function periodStartDays(keys, period, startDay) {
   const [firstKey] = keys;
   const firstDay = period === 'day' ? startDay : period === 'month' ? firstOfMonth(startDay) : firstWeekDay(startDay, firstKey);
   return keys.map((key) => firstDay + Math.round((key - firstKey) / DAY_SECONDS));
+}
+
+/** The local date the period after the one starting on `startDay` starts on, as days since 1970-01-01. */
+export function nextPeriodDay(startDay, period) {
+  if (period === 'day') return startDay + 1;
+  if (period === 'week') return startDay + 7;
+  const date = new Date(startDay * DAY_MS);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / DAY_MS;
 }

@@ -1,10 +1,11 @@
 import { element } from './dom.js';
+import { countryText, stateText } from './places.js';
 import { describeQuery } from './query.js';
 import { renderTable } from './table.js';
 
 const COLUMNS = [
-  { name: 'country', label: 'Country' },
-  { name: 'state', label: 'State' },
+  { name: 'country', label: 'Country', shown: countryText },
+  { name: 'state', label: 'State', shown: stateText },
   { name: 'calls', label: 'Calls', numeric: true, bar: true },
 ];
 
@@ -12,6 +13,7 @@ const COLUMNS = [
  * The geographic report as tables: the places with calls, most first (the API's order on a tie: US
  * states and DC, toll-free, then other countries), and folded below them the places with none, which the
  * API lists too (every state, zero-filled) and which would otherwise push the largest out of sight.
+ * Places are shown by code and name (places.js); the CSV keeps the API's codes.
  */
 export function geographicView(report, answer, query) {
   const rows = [

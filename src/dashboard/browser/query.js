@@ -17,13 +17,29 @@ export function fillQueryForm(form, query) {
 }
 
 /**
- * The form's query, or the problem with it in words. The dates only need to be dates here: the server
- * judges their order and span, and its message is shown as it words it.
+ * A date input's value (`2026-11-20`) as the browser's date inputs show it: the browser's locale's
+ * numeric date, `11/20/2026` in American English, rather than the API's `20261120`.
+ */
+export function shownDate(isoDate) {
+  const format = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' });
+  return format.format(new Date(`${isoDate}T00:00:00Z`));
+}
+
+/**
+ * The form's query, or the problem with it in words. A range that ends before it starts is told here,
+ * in the form's own date format, before any request (each of the six reports would refuse it in the
+ * API's words); the server judges the rest (how long a range may be), and its message is shown as it
+ * words it.
  */
 export function readQueryForm(form) {
   const { start, end, period, phone } = form.elements;
   if (start.value === '') return { problem: 'Choose the first day of the range (From).' };
   if (end.value === '') return { problem: 'Choose the last day of the range (To).' };
+  if (epochDayOf(end.value) < epochDayOf(start.value)) {
+    return {
+      problem: `The range ends before it starts: To (${shownDate(end.value)}) is earlier than From (${shownDate(start.value)}).`,
+    };
+  }
   const typed = phone.value.trim();
   const number = typed === ALL_NUMBERS ? ALL_NUMBERS : PHONE_PATTERN.exec(typed)?.[1];
   if (number === undefined) {

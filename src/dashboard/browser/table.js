@@ -1,9 +1,11 @@
 import { element, uniqueId } from './dom.js';
 
 /**
- * A table as data: `columns` ({ name, label, numeric, bar }) and `rows` of values. The page renders it,
- * and the CSV download writes the very same values, so the file holds what the page shows (a text that
- * would start a formula after an apostrophe).
+ * A table as data: `columns` ({ name, label, numeric, bar, shown }) and `rows` of values. The page renders
+ * it, and the CSV download writes the very same values, so the file holds the numbers and codes the page
+ * shows (a text that would start a formula after an apostrophe). A column's `shown(value)` is how the page
+ * writes a value (a place's name beside its code); a cell given as an array of texts and nodes is shown
+ * as they are (a period's date with a note).
  */
 
 /** The number, then its bar in a track of its own beside it: a bar drawn under the digits hides them. */
@@ -39,9 +41,10 @@ export function renderTable({ title, columns, rows }) {
         {},
         row.map((value, index) => {
           const column = columns[index];
-          if (index === 0) return element('th', { scope: 'row' }, [String(value)]);
+          const shown = Array.isArray(value) ? value : [column.shown ? column.shown(value) : String(value)];
+          if (index === 0) return element('th', { scope: 'row' }, shown);
           if (column.bar) return barCell(value, largest[index]);
-          return element('td', { class: column.numeric ? 'numeric' : undefined }, [String(value)]);
+          return element('td', { class: column.numeric ? 'numeric' : undefined }, shown);
         }),
       ),
     ),
