@@ -264,6 +264,8 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
     const project = await newProject(workDir);
     await runBlock(installBlock('### From a checkout, as a tarball'), project, { [DOC_CHECKOUT]: ROOT }, userEnv());
     expect(readdirSync(project).filter((file) => file.endsWith('.tgz'))).toEqual([`${PACKAGE_NAME}-0.1.0.tgz`]);
+    const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest.dependencies).toEqual({ [PACKAGE_NAME]: `file:${PACKAGE_NAME}-0.1.0.tgz` });
     await expectUsable(project);
 
     writeFileSync(
