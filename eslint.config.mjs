@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-bench/', 'coverage/', 'node_modules/'] },
+  { ignores: ['dist/', 'dist-bench/', 'coverage/', 'node_modules/', 'src/client/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,11 +1,6 @@
-import type { CALLER_PROFILE_PATH } from '../reporting/profile/caller-series';
-import type { EVENTS_PATH } from '../reporting/events/series';
-import type { FLOW_PATH } from '../reporting/path/report';
-import type { GEOGRAPHIC_PATH } from '../reporting/profile/geographic-report';
-import type { PERFORMANCE_PATH } from '../reporting/performance/series';
-import type { VOLUME_PATH } from '../reporting/volume/series';
 import { errorOfAnswer, NetworkError, RateLimitedError, UnauthorizedError, UnexpectedResponseError } from './errors';
 import { KeptReports } from './kept-reports';
+import { absoluteUrl, base64, delay, formBody, globalFetch, type Fetch, type FetchInit, type FetchResponse } from './runtime';
 import type {
   CallerProfileReport,
   EventsReport,
@@ -24,8 +19,8 @@ import type {
 } from './types';
 
 export interface ClientOptions<DefaultFormat extends Format = 'json'> {
-  /** Where the server is, e.g. `https://reports.example.com`; a path prefix is kept (`https://example.com/ivr`). */
-  readonly baseUrl: string | URL;
+  /** Where the server is, as a string or a `URL`: `https://reports.example.com`; a path prefix is kept (`https://example.com/ivr`). */
+  readonly baseUrl: string | { readonly href: string };
   /** The tool account whose login and password are traded for temporary credentials. */
   readonly tool: Tool;
   readonly login: string;
@@ -40,8 +35,8 @@ export interface ClientOptions<DefaultFormat extends Format = 'json'> {
   readonly maxRateLimitWaitMs?: number;
   /** How many reports are kept to ask again with `If-None-Match`, the least recently used dropped first. Default 100; 0 keeps none. */
   readonly maxKeptReports?: number;
-  /** Sends the requests; Node's global fetch by default. Wrap it to add a timeout, a proxy or logging. */
-  readonly fetch?: typeof fetch;
+  /** Sends the requests; the global fetch by default. Wrap it to add a timeout, a proxy or logging. */
+  readonly fetch?: Fetch;
   /** Waits for the given milliseconds; setTimeout by default. Tests make it move a fake clock. */
   readonly sleep?: (ms: number) => Promise<void>;
   /** Milliseconds since the epoch; Date.now by default. Turns a reset time into a wait when Retry-After is absent. */
@@ -64,13 +59,15 @@ export interface ReportingClient<DefaultFormat extends Format = 'json'> {
   readonly flow: ReportMethod<RangeParams, FlowReport, DefaultFormat>;
 }
 
-// The server's routes, checked against its own constants by `satisfies`: a route that changes stops the build here.
-const VOLUME = '/volume/:start/:end/:period/:phone' satisfies typeof VOLUME_PATH;
-const EVENTS = '/events/:start/:end/:period/:phone' satisfies typeof EVENTS_PATH;
-const PERFORMANCE = '/performance/:start/:end/:period/:phone' satisfies typeof PERFORMANCE_PATH;
-const CALLER_PROFILE = '/profile/:start/:end/:period/:phone' satisfies typeof CALLER_PROFILE_PATH;
-const GEOGRAPHIC = '/profile/:start/:end/:phone' satisfies typeof GEOGRAPHIC_PATH;
-const FLOW = '/path/:start/:end/:phone' satisfies typeof FLOW_PATH;
+/** The server's routes, under `/api`: server-agreement.test.ts holds them equal to the server's own. */
+export const ROUTES = {
+  volume: '/volume/:start/:end/:period/:phone',
+  events: '/events/:start/:end/:period/:phone',
+  performance: '/performance/:start/:end/:period/:phone',
+  callerProfile: '/profile/:start/:end/:period/:phone',
+  geographic: '/profile/:start/:end/:phone',
+  flow: '/path/:start/:end/:phone',
+} as const;
 
 const ALL_PHONES = 'ALL';
 const DEFAULT_KEPT_REPORTS = 100;
@@ -78,14 +75,14 @@ const DEFAULT_KEPT_REPORTS = 100;
 const SHORTEST_WAIT_MS = 1000;
 
 const MEDIA_TYPES: Readonly<Record<Format, string>> = { json: 'application/json', xml: 'application/xml' };
+/** What fetch says of a URLSearchParams body. */
+const FORM_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
 
 /** `/volume/:start/...` with each `:name` replaced by its parameter, encoded as one path segment. */
 function filledPath(template: string, params: RangeParams | SeriesParams): string {
   const values: Readonly<Record<string, string>> = { ...params, phone: params.phone ?? ALL_PHONES };
   return template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
 }
-
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits out the 429s of one call while their waits fit in `maxRateLimitWaitMs` together; throws the refusal whose wait does not. */
 type RateLimitWait = (refusal: RateLimitedError) => Promise<void>;
@@ -97,11 +94,11 @@ type RateLimitWait = (refusal: RateLimitedError) => Promise<void>;
  */
 export function createClient<DefaultFormat extends Format = 'json'>(options: ClientOptions<DefaultFormat>): ReportingClient<DefaultFormat> {
   // new URL throws at once for a baseUrl that is no absolute URL, where fetch would fail on every call.
-  const root = new URL(options.baseUrl).href.replace(/\/+$/, '');
+  const root = absoluteUrl(options.baseUrl).replace(/\/+$/, '');
   const defaultFormat: Format = options.format ?? 'json';
   const maxWaitMs = options.maxRateLimitWaitMs ?? 0;
-  const send = options.fetch ?? fetch;
-  const sleep = options.sleep ?? defaultSleep;
+  const send = options.fetch ?? globalFetch();
+  const sleep = options.sleep ?? delay;
   const now = options.now ?? Date.now;
   const kept = new KeptReports(options.maxKeptReports ?? DEFAULT_KEPT_REPORTS);
   /** The Authorization header of the current temporary credentials, once asked for. */
@@ -118,7 +115,7 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
     };
   };
 
-  async function fetchAnswer(url: string, init: RequestInit): Promise<Response> {
+  async function fetchAnswer(url: string, init: FetchInit): Promise<FetchResponse> {
     try {
       return await send(url, init);
     } catch (error) {
@@ -126,7 +123,7 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
     }
   }
 
-  async function bodyOf(response: Response, url: string): Promise<string> {
+  async function bodyOf(response: FetchResponse, url: string): Promise<string> {
     try {
       return await response.text();
     } catch (error) {
@@ -134,7 +131,7 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
     }
   }
 
-  async function refusalOf(response: Response, url: string) {
+  async function refusalOf(response: FetchResponse, url: string) {
     const body = await bodyOf(response, url);
     return errorOfAnswer({ status: response.status, statusText: response.statusText, headers: response.headers, body, url }, now());
   }
@@ -149,16 +146,17 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
 
   async function authenticate(wait: RateLimitWait): Promise<string> {
     const url = `${root}/api/auth`;
-    const form = new URLSearchParams({ tool: options.tool, login: options.login, password: options.password });
+    const form = formBody({ tool: options.tool, login: options.login, password: options.password });
+    const headers = { Accept: MEDIA_TYPES.json, 'Content-Type': FORM_TYPE };
     for (;;) {
-      const response = await fetchAnswer(url, { method: 'POST', headers: { Accept: MEDIA_TYPES.json }, body: form });
+      const response = await fetchAnswer(url, { method: 'POST', headers, body: form });
       if (response.ok) {
         const issued = parsedJson(await bodyOf(response, url), response.status, url) as Partial<IssuedCredentials> | null;
         if (typeof issued?.login !== 'string' || typeof issued.password !== 'string') {
           const problem = `the answer of ${url} has no login and password: is ${root} an ivr-reporting server?`;
           throw new UnexpectedResponseError(problem, response.status, url);
         }
-        return `Basic ${Buffer.from(`${issued.login}:${issued.password}`).toString('base64')}`;
+        return `Basic ${base64(`${issued.login}:${issued.password}`)}`;
       }
       const refusal = await refusalOf(response, url);
       if (!(refusal instanceof RateLimitedError)) throw refusal;
@@ -222,11 +220,11 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
   }
 
   return {
-    volume: method<SeriesParams, VolumeReport>(VOLUME),
-    events: method<SeriesParams, EventsReport>(EVENTS),
-    performance: method<SeriesParams, PerformanceReport>(PERFORMANCE),
-    callerProfile: method<SeriesParams, CallerProfileReport>(CALLER_PROFILE),
-    geographic: method<RangeParams, GeographicReport>(GEOGRAPHIC),
-    flow: method<RangeParams, FlowReport>(FLOW),
+    volume: method<SeriesParams, VolumeReport>(ROUTES.volume),
+    events: method<SeriesParams, EventsReport>(ROUTES.events),
+    performance: method<SeriesParams, PerformanceReport>(ROUTES.performance),
+    callerProfile: method<SeriesParams, CallerProfileReport>(ROUTES.callerProfile),
+    geographic: method<RangeParams, GeographicReport>(ROUTES.geographic),
+    flow: method<RangeParams, FlowReport>(ROUTES.flow),
   };
 }

@@ -1,9 +1,61 @@
-import type { z } from 'zod';
-import type { ERROR_CODES } from '../errors/catalogue';
-import type { errorBodySchema } from '../http/representation/representation';
+import type { ErrorBody } from './types';
 
 /** A code of the server's catalogue (docs/errors.md), as its `X-Error-Code` header names it. */
-export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorCode =
+  | 'IVR_INVALID_PARAMETER'
+  | 'IVR_INVALID_TOOL'
+  | 'IVR_MISSING_FIELD'
+  | 'IVR_END_BEFORE_START'
+  | 'IVR_RANGE_TOO_LONG'
+  | 'IVR_PHONE_NOT_OWNED'
+  | 'IVR_FLOW_TOO_LARGE'
+  | 'IVR_INVALID_BODY'
+  | 'IVR_MALFORMED_BODY'
+  | 'IVR_BODY_TOO_LARGE'
+  | 'IVR_UNSUPPORTED_CHARSET'
+  | 'IVR_UNSUPPORTED_CONTENT_ENCODING'
+  | 'IVR_CORRUPT_CONTENT_ENCODING'
+  | 'IVR_TOO_MANY_PARAMETERS'
+  | 'IVR_BODY_STALLED'
+  | 'IVR_BODY_TOO_SLOW'
+  | 'IVR_MALFORMED_REQUEST'
+  | 'IVR_HEADERS_TOO_LARGE'
+  | 'IVR_TOO_MANY_HEADERS'
+  | 'IVR_MISSING_HOST'
+  | 'IVR_HEADERS_STALLED'
+  | 'IVR_UNSUPPORTED_EXPECT'
+  | 'IVR_MALFORMED_PATH_PART'
+  | 'IVR_INVALID_LOGIN'
+  | 'IVR_UNAUTHORIZED'
+  | 'IVR_ADMIN_UNAUTHORIZED'
+  | 'IVR_METRICS_UNAUTHORIZED'
+  | 'IVR_NOT_FOUND'
+  | 'IVR_ACCOUNT_NOT_FOUND'
+  | 'IVR_PHONE_NOT_ON_ACCOUNT'
+  | 'IVR_SCENARIO_NOT_FOUND'
+  | 'IVR_METHOD_NOT_ALLOWED'
+  | 'IVR_PHONE_OWNED_BY_ANOTHER'
+  | 'IVR_CLOCK_NOT_MOVABLE'
+  | 'IVR_SCENARIOS_OFF'
+  | 'IVR_PAYLOAD_TOO_LARGE'
+  | 'IVR_UNSUPPORTED_MEDIA_TYPE'
+  | 'IVR_RATE_LIMITED'
+  | 'IVR_TOO_MANY_CONNECTIONS'
+  | 'IVR_INTERNAL'
+  | 'IVR_SURVEY_HANDLER_FAILED'
+  | 'IVR_PASSWORD_HASH_LINE_FULL'
+  | 'IVR_TOO_MANY_STREAMS'
+  | 'IVR_DEPENDENCY_UNAVAILABLE'
+  | 'IVR_INVALID_SURVEY_CALL'
+  | 'IVR_SURVEY_LIMIT_EXCEEDED'
+  | 'IVR_MALFORMED_XML'
+  | 'IVR_DOCTYPE_REFUSED'
+  | 'IVR_INVALID_ENVELOPE'
+  | 'IVR_UNKNOWN_OPERATION'
+  | 'IVR_UNKNOWN_SOAP_ACTION'
+  | 'IVR_SOAP_MUST_UNDERSTAND'
+  | 'IVR_UNREADABLE_BODY'
+  | 'IVR_INVALID_FORM';
 
 /**
  * The code an answer carried: one of the catalogue's, or another string, since a server of another
@@ -129,12 +181,10 @@ function reasonOf(error: unknown): string {
 export interface ErrorAnswer {
   readonly status: number;
   readonly statusText: string;
-  readonly headers: Headers;
+  readonly headers: { get(name: string): string | null };
   readonly body: string;
   readonly url: string;
 }
-
-type ErrorBody = z.output<typeof errorBodySchema>;
 
 const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -165,7 +215,7 @@ function messageOf({ headers, body }: ErrorAnswer): string | undefined {
 }
 
 /** `Retry-After` in seconds: a number of seconds, or an HTTP date. */
-function retryAfterOf(headers: Headers, nowMs: number): number | undefined {
+function retryAfterOf(headers: ErrorAnswer['headers'], nowMs: number): number | undefined {
   const value = headers.get('Retry-After')?.trim();
   if (value === undefined || value === '') return undefined;
   if (/^\d+$/.test(value)) return Number(value);
@@ -173,7 +223,7 @@ function retryAfterOf(headers: Headers, nowMs: number): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - nowMs) / 1000));
 }
 
-function retryTimingOf(headers: Headers, nowMs: number): RetryTiming {
+function retryTimingOf(headers: ErrorAnswer['headers'], nowMs: number): RetryTiming {
   const retryAfterSeconds = retryAfterOf(headers, nowMs);
   const reset = headers.get('X-RateLimit-Reset')?.trim();
   const resetSecond = reset !== undefined && /^\d+$/.test(reset) ? Number(reset) : undefined;

@@ -1,6 +1,7 @@
 /**
- * The typed client of the reporting API, published as `ivr-reporting/client`. It needs nothing at run
- * time but Node 20's fetch: docs/client.md.
+ * The typed client of the reporting API, the package `ivr-reporting-client` (package.json beside this
+ * file). It needs nothing at run time but Node 20's fetch, and its declarations nothing but ES2023's
+ * lib: docs/client.md.
  */
 export { createClient, type ClientOptions, type ReportingClient } from './client';
 export {
@@ -30,7 +31,9 @@ export type {
   ReportMethod,
   RequestOptions,
   Result,
+  Series,
   SeriesParams,
   Tool,
   VolumeReport,
 } from './types';
+export type { Fetch, FetchInit, FetchResponse } from './runtime';

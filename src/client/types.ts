@@ -1,60 +1,96 @@
-// Every type here is read from the server's own schemas and constants, and only as types: the compiled
-// client imports nothing of the server or of zod at run time, yet stops compiling when the server's
-// answers change shape.
-import type { z } from 'zod';
-import type { Tool } from '../accounts/account';
-import type { PathStepCounter } from '../domain/call-record';
-import type { Format } from '../http/representation/representation';
-import type { issuedCredentialsSchema } from '../reporting/auth/route';
-import type { eventsBodySchema } from '../reporting/events/series';
-import type { flowBodySchema } from '../reporting/path/representation';
-import type { performanceBodySchema } from '../reporting/performance/series';
-import type { callerProfileBodySchema } from '../reporting/profile/caller-series';
-import type { geographicBodySchema } from '../reporting/profile/geographic-representation';
-import type { rangePathSchema, seriesPathSchema } from '../reporting/query/params';
-import type { volumeBodySchema } from '../reporting/volume/series';
+// The client's own types, written out so that its declarations import nothing: a project that installs the
+// package checks them with no other package (docs/client.md). server-agreement.test.ts holds each of them
+// equal to the type the server's own schemas and constants give, so `npm run typecheck` fails when the
+// server's answers change shape and these do not follow.
 
-export type { Format, Tool };
+/** An answer's format: `json` (the parsed report) or `xml` (the XML document as text). */
+export type Format = 'json' | 'xml';
 
-type SeriesPath = z.input<typeof seriesPathSchema>;
-type RangePath = z.input<typeof rangePathSchema>;
+/** The tool of an account: its login and password are traded for temporary credentials at `POST /api/auth`. */
+export type Tool = 'dev' | 'fuse' | 'insight' | 'fuseplus';
 
 /** How a series is grouped: `day`, `week` (starting on the server's WEEK_START) or `month`. */
-export type Period = SeriesPath['period'];
+export type Period = 'day' | 'week' | 'month';
 
 /**
  * The range of a report: `start` and `end` are local days of the account's time zone, both included, as
  * `YYYYMMDD` (`'20180207'`); `phone` is one of the account's numbers, or `'ALL'` (the default) for all of
  * them merged. The server checks them, and a bad one is an `InvalidRequestError` naming it.
  */
-export type RangeParams = Omit<RangePath, 'phone'> & Partial<Pick<RangePath, 'phone'>>;
+export interface RangeParams {
+  start: string;
+  end: string;
+  phone?: string | undefined;
+}
 
 /** A range grouped by `period`: the parameters of the series resources. */
-export type SeriesParams = Omit<SeriesPath, 'phone'> & Partial<Pick<SeriesPath, 'phone'>>;
+export interface SeriesParams extends RangeParams {
+  period: Period;
+}
 
 /**
- * Series reports map each series name to its values, keyed by the Unix second (as a decimal string) at
- * which each period starts in the account's time zone, ascending, zero-filled.
+ * A series: its value in each period, keyed by the Unix second (as a decimal string) at which the period
+ * starts in the account's time zone, ascending, zero-filled.
  */
-export type VolumeReport = z.output<typeof volumeBodySchema>;
-export type EventsReport = z.output<typeof eventsBodySchema>;
-export type PerformanceReport = z.output<typeof performanceBodySchema>;
-export type CallerProfileReport = z.output<typeof callerProfileBodySchema>;
+export type Series = Record<string, number>;
+
+/** Call volume: calls, their minutes, transfers and the minutes spent in them. */
+export interface VolumeReport {
+  calls: Series;
+  call_minutes: Series;
+  transfers: Series;
+  transfer_minutes: Series;
+}
+
+/** Event tracker: calls, their log events, form items and loops. */
+export interface EventsReport {
+  calls: Series;
+  log_events: Series;
+  loops_per_call: Series;
+  form_items: Series;
+  loops: Series;
+  average_form_items: Series;
+}
+
+/** Performance: script and fetch errors, per call, and the average page load in seconds. */
+export interface PerformanceReport {
+  calls: Series;
+  js_errors: Series;
+  js_errors_per_call: Series;
+  fetch_errors: Series;
+  fetch_errors_per_call: Series;
+  average_page_load: Series;
+}
+
+/** Caller profile: calls, and distinct callers over each whole period. */
+export interface CallerProfileReport {
+  calls: Series;
+  callers: Series;
+}
 
 /** Calls by where the caller is from: `US` by state code (then `US Toll-Free`), `NON_US` by country. */
-export type GeographicReport = z.output<typeof geographicBodySchema>;
+export interface GeographicReport {
+  US: Record<string, number>;
+  NON_US: { country: string; calls: number }[];
+}
 
-type FlowBody = z.output<typeof flowBodySchema>;
-
-/**
- * One form item of the diagnostic flow. The server's schema builds the counters from PATH_STEP_COUNTERS
- * at run time, so its inferred type has only the text fields: the counters are added back here, by the
- * same names.
- */
-export type FlowEntry = FlowBody['applications'][string][number] & Record<PathStepCounter, number>;
+/** One form item of the diagnostic flow, and its counters summed over the calls. */
+export interface FlowEntry {
+  page: string;
+  form: string;
+  item: string;
+  visits: number;
+  filled: number;
+  nomatch: number;
+  noinput: number;
+  transfer: number;
+  disconnect: number;
+}
 
 /** The diagnostic flow: the form items of each application, keyed by the application's URL. */
-export type FlowReport = Omit<FlowBody, 'applications'> & { applications: Record<string, FlowEntry[]> };
+export interface FlowReport {
+  applications: Record<string, FlowEntry[]>;
+}
 
 /** What a report method resolves to: the parsed JSON, or the XML document as text. */
 export type Result<Chosen extends Format, Report> = Chosen extends 'xml' ? string : Report;
@@ -71,4 +107,12 @@ export type ReportMethod<Params, Report, DefaultFormat extends Format> = <Chosen
 ) => Promise<Result<Chosen, Report>>;
 
 /** The answer of POST /api/auth. */
-export type IssuedCredentials = z.output<typeof issuedCredentialsSchema>;
+export interface IssuedCredentials {
+  login: string;
+  password: string;
+}
+
+/** An error answer's JSON body. */
+export interface ErrorBody {
+  error: string;
+}
