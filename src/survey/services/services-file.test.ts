@@ -98,7 +98,7 @@ describe('SURVEY_SERVICES, a file of survey services', () => {
     ['no flavour', 'services:\n  - name: one\n    flavours: []\n', 'line 3, column 15: services[0].flavours: must list at least one of svcEval, plumEval, rest'],
     ['a key it does not know', 'services:\n  - name: one\n    handlers: x.js\n', 'line 3, column 5: services[0]: unknown key "handlers"; use name, path, flavours or handler'],
     ['no service', 'services: []\n', 'line 1, column 11: services: must list at least one service'],
-    ['YAML that is not', 'services:\n  - name: [one\n', 'line 3, column 1: not valid YAML:'],
+    ['YAML that is not: a [ left open, named where it opens', 'services:\n  - name: [one\n', 'line 2, column 11: not valid YAML: this [ is never closed with a ]'],
   ])('stops the start naming the line and the mistake: %s', (_case, text, mistake) => {
     const file = servicesFile(text);
     expect(refusal({ SURVEY_SERVICES: file })).toContain(`invalid configuration: SURVEY_SERVICES=${JSON.stringify(file)}: ${mistake}`);
