@@ -147,11 +147,15 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
     summary: "Move the server's time forward",
     description:
       'Only on a server started with SANDBOX_CLOCK=true: rate-limit windows roll over and temporary credentials age as if the ' +
-      'time had passed. It never moves back. Each instance keeps its own clock.',
+      'time had passed. It never moves back, nor more than a hundred years ahead in all. Each instance keeps its own clock.',
     request: { body: { required: true, content: jsonOnly(clockAdvanceSchema) } },
     responses: {
       200: clock('Moved'),
-      400: failure('advance_seconds missing, not a whole number, below 1 or over ten years, or another field'),
+      400: failure(
+        'advance_seconds missing, not a whole number, below 1 or over ten years, or another field (IVR_INVALID_PARAMETER); or ' +
+          'an advance that would take the clock more than a hundred years ahead in all (IVR_CLOCK_LIMIT: the message says how ' +
+          'far it may still move; the clock is unchanged)',
+      ),
       409: failure('The server was started without SANDBOX_CLOCK=true: its clock does not move'),
       415: failure('A body in another type than application/json'),
     },

@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   IVR_MISSING_FIELD: { status: 400, when: 'a required field is absent (tool, login, password; a new account\'s password)' },
   IVR_END_BEFORE_START: { status: 400, when: 'a report\'s end date is earlier than its start date' },
   IVR_RANGE_TOO_LONG: { status: 400, when: 'a report\'s range covers more days than MAX_RANGE_DAYS' },
+  IVR_CLOCK_LIMIT: { status: 400, when: 'POST /admin/clock would move the sandbox clock more than a hundred years ahead in all (the message says how far it may still move)' },
   IVR_PHONE_NOT_OWNED: { status: 400, when: 'a report asks for a number that is not on the authenticated account' },
   IVR_FLOW_TOO_LARGE: { status: 400, when: 'the diagnostic flow of the range would hold more than 10,000 form items' },
   IVR_INVALID_BODY: { status: 400, when: 'a JSON body is not of the shape the route takes (an object for /api/auth, an array of records for /admin/calls)' },
@@ -237,6 +238,12 @@ export const errors = {
     }),
   clockNotMovable: () =>
     make('IVR_CLOCK_NOT_MOVABLE', "this server's clock does not move: start it with SANDBOX_CLOCK=true to move it forward"),
+  clockLimit: (seconds: number, mostSeconds: number, secondsLeft: number) =>
+    make(
+      'IVR_CLOCK_LIMIT',
+      `advance_seconds: ${seconds} would move the clock past its limit of ${mostSeconds} seconds (a hundred years) ahead in all: ` +
+        `it may still move ${secondsLeft} seconds`,
+    ),
   scenarioNotFound: (id: string) => make('IVR_SCENARIO_NOT_FOUND', `no scenario ${id}`),
   scenariosOff: () =>
     make('IVR_SCENARIOS_OFF', 'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default) to add them'),

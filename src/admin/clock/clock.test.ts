@@ -102,6 +102,50 @@ describe('POST /admin/clock', () => {
     expect((await admin(url).get('/admin/clock')).body).toEqual({ now: START, offset_seconds: 0, movable: true });
   });
 
+  test('refuses with 400 IVR_CLOCK_LIMIT an advance past a hundred years in all, the clock unchanged and every answer still dated', async () => {
+    const { url } = await sandbox();
+    const TEN_YEARS = 315_360_000;
+    // The report: advances of the largest size, one after another, until one is refused.
+    for (let advanced = 1; advanced <= 10; advanced += 1) {
+      const moved = await advance(url, { advance_seconds: TEN_YEARS });
+      expect(moved.status).toBe(200);
+      expect((moved.body as { offset_seconds: number }).offset_seconds).toBe(advanced * TEN_YEARS);
+    }
+    const full = { now: '2118-01-14T15:00:00.000Z', offset_seconds: 3_153_600_000, movable: true };
+    expect((await admin(url).get('/admin/clock')).body).toEqual(full);
+    for (const seconds of [TEN_YEARS, 1]) {
+      const refused = await advance(url, { advance_seconds: seconds });
+      expect(refused.status).toBe(400);
+      expect(refused.headers['x-error-code']).toBe('IVR_CLOCK_LIMIT');
+      expect(refused.body).toEqual({
+        error: `advance_seconds: ${seconds} would move the clock past its limit of 3153600000 seconds (a hundred years) ahead in all: it may still move 0 seconds`,
+      });
+    }
+    const clock = await admin(url).get('/admin/clock');
+    expect(clock.status).toBe(200);
+    expect(clock.body).toEqual(full);
+    const data = await request(url).get(DATA_PATH);
+    expect(data.status).toBe(401);
+    expect(data.headers.date).toBe('Fri, 14 Jan 2118 15:00:00 GMT');
+  });
+
+  test('says how far the clock may still move, and moves exactly that far', async () => {
+    const { url } = await sandbox();
+    await advance(url, { advance_seconds: 315_360_000 });
+    for (let advanced = 2; advanced <= 9; advanced += 1) await advance(url, { advance_seconds: 315_360_000 });
+    await advance(url, { advance_seconds: 315_000_000 });
+    const refused = await advance(url, { advance_seconds: 360_001 });
+    expect(refused.status).toBe(400);
+    expect(refused.headers['x-error-code']).toBe('IVR_CLOCK_LIMIT');
+    expect(refused.body).toEqual({
+      error: 'advance_seconds: 360001 would move the clock past its limit of 3153600000 seconds (a hundred years) ahead in all: it may still move 360000 seconds',
+    });
+    expect((await admin(url).get('/admin/clock')).body).toMatchObject({ offset_seconds: 3_153_240_000 });
+    const last = await advance(url, { advance_seconds: 360_000 });
+    expect(last.status).toBe(200);
+    expect(last.body).toMatchObject({ offset_seconds: 3_153_600_000 });
+  });
+
   test('refuses a body that is not JSON with 415', async () => {
     const { url } = await sandbox();
     const response = await admin(url).post('/admin/clock').type('form').send('advance_seconds=60');
