@@ -134,7 +134,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
             readCallRecord,
             importedCalls: metrics,
             clock: { clock, movable: shared.movableClock },
-            scenarios: { store, clock, enabled: config.scenarios.enabled },
+            scenarios: { store, clock, enabled: config.scenarios.enabled, mostActive: config.scenarios.mostActive },
             surveyCalls: { inspector },
             retention: { store, clock, logger, months: config.retention.months },
           },

@@ -194,7 +194,8 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
       "Retry-After and the group's X-RateLimit-* headers, a 401 with its challenge, in JSON or XML by Accept. The oldest " +
       'matching scenario answers first. Forced and delayed answers carry X-Sandbox-Scenario (the id); the answers of auth, data ' +
       'and survey requests carry X-Sandbox-Scenarios-Active while scenarios matching them have answers left. Kept in the store: ' +
-      'every instance on the same database shares them and their count.',
+      'every instance on the same database shares them and their count. At most SANDBOX_MAX_SCENARIOS (default 100) may have ' +
+        'answers left at once; used-up ones are listed but no longer matched.',
     request: { body: { required: true, content: jsonOnly(scenarioRuleSchema) } },
     responses: {
       201: {
@@ -206,7 +207,10 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
         content: jsonOnly(scenarioViewSchema),
       },
       400: failure('A field missing, out of range or not for the target (named), or an unknown field'),
-      409: failure('The server was started with SANDBOX_SCENARIOS=false'),
+      409: failure(
+        'The server was started with SANDBOX_SCENARIOS=false (IVR_SCENARIOS_OFF), or SANDBOX_MAX_SCENARIOS scenarios (default ' +
+          '100) have answers left already (IVR_TOO_MANY_SCENARIOS): delete one, or let one be used up',
+      ),
       415: failure('A body in another type than application/json'),
     },
   });
@@ -215,7 +219,7 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
     path: '/admin/scenarios',
     operationId: 'listScenarios',
     summary: 'Every scenario, with how many requests each has answered',
-    description: 'Oldest first; used-up scenarios stay (active false) until deleted.',
+    description: 'Oldest first; used-up scenarios stay (active false) until deleted, no longer matched nor counted against SANDBOX_MAX_SCENARIOS.',
     responses: { 200: { description: 'The scenarios', headers: { ...limited }, content: jsonOnly(scenarioListSchema) } },
   });
   register({

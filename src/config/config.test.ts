@@ -21,7 +21,7 @@ describe('configuration', () => {
       rateLimits: { auth: 15, data: 150, admin: 90_000, survey: 20_000, windowSeconds: 900 },
       admin: { token: undefined },
       clock: { movable: false },
-      scenarios: { enabled: true },
+      scenarios: { enabled: true, mostActive: 100 },
       survey: {
         services: [
           {

@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   IVR_METHOD_NOT_ALLOWED: { status: 405, when: 'the path does not take the method (Allow says which it takes), or CONNECT' },
   IVR_PHONE_OWNED_BY_ANOTHER: { status: 409, when: 'the admin API assigns a number that another account has' },
   IVR_CLOCK_NOT_MOVABLE: { status: 409, when: 'POST /admin/clock on a server started without SANDBOX_CLOCK=true' },
+  IVR_TOO_MANY_SCENARIOS: { status: 409, when: 'POST /admin/scenarios while SANDBOX_MAX_SCENARIOS scenarios have answers left' },
   IVR_SCENARIOS_OFF: { status: 409, when: 'POST /admin/scenarios on a server started with SANDBOX_SCENARIOS=false' },
   IVR_PAYLOAD_TOO_LARGE: { status: 413, when: 'a survey call\'s body is over SOAP_MAX_BYTES' },
   IVR_UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'the body\'s Content-Type is not one the route takes' },
@@ -247,6 +248,12 @@ export const errors = {
   scenarioNotFound: (id: string) => make('IVR_SCENARIO_NOT_FOUND', `no scenario ${id}`),
   scenariosOff: () =>
     make('IVR_SCENARIOS_OFF', 'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default) to add them'),
+  tooManyScenarios: (mostActive: number) =>
+    make(
+      'IVR_TOO_MANY_SCENARIOS',
+      `${mostActive} scenarios have answers left, the most SANDBOX_MAX_SCENARIOS allows: delete some ` +
+        '(DELETE /admin/scenarios/{id}, or DELETE /admin/scenarios for all) before adding another',
+    ),
   unsupportedMediaType: (accepted: readonly string[]) =>
     make('IVR_UNSUPPORTED_MEDIA_TYPE', `send the body as ${accepted.join(' or ')} (Content-Type)`),
 } as const;

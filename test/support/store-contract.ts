@@ -874,6 +874,22 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect((await store.scenarios.fire(dataRequest({ targets: ['auth'] }))).fired?.id).toBe('auth');
       });
 
+      test('keeps used-up scenarios in the list, in their place, and out of the matching, and removes them as any other', async () => {
+        await store.scenarios.add(scenario('once', { times: 1 }));
+        await store.scenarios.add(scenario('always'));
+        await store.scenarios.add(scenario('spent', { times: 2, fired: 2 }));
+        expect(await store.scenarios.fire(dataRequest())).toEqual({ fired: scenario('once', { times: 1, fired: 1 }), stillActive: 1 });
+        expect(await store.scenarios.fire(dataRequest())).toEqual({ fired: scenario('always', { fired: 1 }), stillActive: 1 });
+        expect((await store.scenarios.list()).map(({ id, fired }) => [id, fired])).toEqual([
+          ['once', 1],
+          ['always', 1],
+          ['spent', 2],
+        ]);
+        expect(await store.scenarios.remove('once')).toBe(true);
+        expect(await store.scenarios.remove('once')).toBe(false);
+        expect(await store.scenarios.clear()).toBe(2);
+      });
+
       test('answers exactly `times` of many simultaneous requests', async () => {
         await store.scenarios.add(scenario('limited', { times: 7 }));
         const firings = await Promise.all(Array.from({ length: 40 }, () => store.scenarios.fire(dataRequest())));

@@ -6,7 +6,7 @@ import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import { describeIssues } from '../field-errors';
 import { requireJsonIfAny } from '../json-body';
-import { scenarioPathSchema, scenarioRuleSchema, scenarioView, toScenarioRule, type Scenario } from './scenario';
+import { isActive, scenarioPathSchema, scenarioRuleSchema, scenarioView, toScenarioRule, type Scenario } from './scenario';
 
 function parseScenarioId(params: Record<string, string>): string {
   const path = scenarioPathSchema.safeParse(params);
@@ -19,10 +19,12 @@ export interface ScenarioAdmin {
   readonly clock: Clock;
   /** SANDBOX_SCENARIOS: off, no scenario may be added. */
   readonly enabled: boolean;
+  /** SANDBOX_MAX_SCENARIOS: how many may have answers left at once. */
+  readonly mostActive: number;
 }
 
 /** /admin/scenarios: the sandbox's failure scenarios, added, listed and removed. */
-export function scenarioRoutes({ store, clock, enabled }: ScenarioAdmin): Router {
+export function scenarioRoutes({ store, clock, enabled, mostActive }: ScenarioAdmin): Router {
   const router = Router();
   router
     .route('/scenarios')
@@ -34,6 +36,9 @@ export function scenarioRoutes({ store, clock, enabled }: ScenarioAdmin): Router
       const body = scenarioRuleSchema.safeParse(req.body ?? {});
       if (!body.success) throw errors.invalidParameter(describeIssues(body.error.issues));
       if (!enabled) throw errors.scenariosOff();
+      // Counted, then added: two additions at the same moment may pass the bound by one. It bounds the
+      // matching's cost, which one more scenario does not change.
+      if ((await store.scenarios.list()).filter(isActive).length >= mostActive) throw errors.tooManyScenarios(mostActive);
       const scenario: Scenario = { ...toScenarioRule(body.data), id: randomUUID(), createdAt: clock.now(), fired: 0 };
       await store.scenarios.add(scenario);
       res.status(201).location(`${req.baseUrl}/scenarios/${scenario.id}`).json(scenarioView(scenario));

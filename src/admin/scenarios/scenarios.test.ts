@@ -127,6 +127,38 @@ describe('POST /admin/scenarios with SANDBOX_SCENARIOS=false', () => {
   });
 });
 
+describe('POST /admin/scenarios past SANDBOX_MAX_SCENARIOS', () => {
+  test('refuses with 409 while that many have answers left, and adds again once one is used up or deleted', async () => {
+    await setUp({ SANDBOX_MAX_SCENARIOS: '3' });
+    const once = await scenarioId({ target: 'data', status: 500, times: 1 });
+    const others = [await scenarioId({ target: 'auth', status: 429 }), await scenarioId({ target: 'volume', status: 429 })];
+    const refused = await addScenario({ target: 'survey', status: 503 });
+    expectRefusal(
+      refused,
+      409,
+      'IVR_TOO_MANY_SCENARIOS',
+      '3 scenarios have answers left, the most SANDBOX_MAX_SCENARIOS allows: delete some (DELETE /admin/scenarios/{id}, or DELETE /admin/scenarios for all) before adding another',
+    );
+    expect((await listScenarios()).body).toMatchObject({ scenarios: [{ id: once }, { id: others[0] }, { id: others[1] }] });
+    // Used up, it is still listed, no longer counted, and no longer answers.
+    expect((await events()).status).toBe(500);
+    const fourth = await scenarioId({ target: 'survey', status: 503 });
+    expect((await listScenarios()).body).toMatchObject({
+      scenarios: [{ id: once, fired: 1, active: false }, { id: others[0] }, { id: others[1] }, { id: fourth }],
+    });
+    expect((await events()).status).toBe(200);
+    expect((await addScenario({ target: 'survey', status: 503 })).status).toBe(409);
+    expect((await request(app).delete(`/admin/scenarios/${fourth}`).set('Authorization', BEARER)).status).toBe(204);
+    expect((await addScenario({ target: 'survey', status: 503 })).status).toBe(201);
+  });
+
+  test('holds 100 by default', async () => {
+    await setUp();
+    for (let added = 0; added < 100; added += 1) await scenarioId({ target: 'auth', status: 429, client_address: '10.0.0.1' });
+    expect((await addScenario({ target: 'auth', status: 429 })).headers['x-error-code']).toBe('IVR_TOO_MANY_SCENARIOS');
+  });
+});
+
 describe('DELETE /admin/scenarios', () => {
   beforeEach(() => setUp());
 

@@ -1,30 +1,53 @@
 import { isActive, matches, type Scenario } from '../../admin/scenarios/scenario';
 import type { ScenarioRepository } from '../store';
 
-/** The scenarios in creation order; each method runs in one turn, so a firing is atomic. */
+interface Kept {
+  /** Its place in creation order. */
+  readonly position: number;
+  readonly scenario: Scenario;
+}
+
+/**
+ * The scenarios in creation order; each method runs in one turn, so a firing is atomic. The used-up ones
+ * are kept apart, for the list only: a firing scans the ones with answers left, at most
+ * SANDBOX_MAX_SCENARIOS of them, however many were used up before.
+ */
 export function memoryScenarios(): ScenarioRepository {
-  const scenarios = new Map<string, Scenario>();
+  let added = 0;
+  const active = new Map<string, Kept>();
+  const usedUp = new Map<string, Kept>();
   return {
     add: (scenario) => {
-      scenarios.set(scenario.id, scenario);
+      added += 1;
+      (isActive(scenario) ? active : usedUp).set(scenario.id, { position: added, scenario });
       return Promise.resolve();
     },
-    list: () => Promise.resolve([...scenarios.values()]),
-    remove: (id) => Promise.resolve(scenarios.delete(id)),
+    list: () =>
+      Promise.resolve(
+        [...active.values(), ...usedUp.values()].sort((one, other) => one.position - other.position).map(({ scenario }) => scenario),
+      ),
+    remove: (id) => Promise.resolve(active.delete(id) || usedUp.delete(id)),
     clear: () => {
-      const count = scenarios.size;
-      scenarios.clear();
+      const count = active.size + usedUp.size;
+      active.clear();
+      usedUp.clear();
       return Promise.resolve(count);
     },
     fire: (request) => {
       let fired: Scenario | undefined;
       let stillActive = 0;
-      for (const scenario of scenarios.values()) {
-        if (!isActive(scenario) || !matches(scenario, request)) continue;
+      for (const [id, { position, scenario }] of active) {
+        if (!matches(scenario, request)) continue;
         if (fired === undefined) {
           fired = { ...scenario, fired: scenario.fired + 1 };
-          scenarios.set(fired.id, fired);
-          if (isActive(fired)) stillActive += 1;
+          if (isActive(fired)) {
+            active.set(id, { position, scenario: fired });
+            stillActive += 1;
+          } else {
+            // Deleting the entry being visited is safe: a Map's iteration goes on with the next.
+            active.delete(id);
+            usedUp.set(id, { position, scenario: fired });
+          }
         } else {
           stillActive += 1;
         }

@@ -8,6 +8,7 @@ import { accountDailyRollups } from './007-account-daily-rollups';
 import { callKeysByBytes } from './008-call-keys-by-bytes';
 import { sandboxScenarios } from './009-sandbox-scenarios';
 import { callsByMonth } from './010-calls-by-month';
+import { activeScenarios } from './011-active-scenarios';
 
 export interface Migration {
   readonly version: number;
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'call ids and numbers compared by bytes', sql: callKeysByBytes },
   { version: 9, name: 'sandbox scenarios', sql: sandboxScenarios },
   { version: 10, name: 'calls partitioned by month, call ids apart', sql: callsByMonth },
+  { version: 11, name: 'active scenarios indexed apart', sql: activeScenarios },
 ];
