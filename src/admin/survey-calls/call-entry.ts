@@ -82,13 +82,23 @@ export type SurveyCallEntry = z.output<typeof surveyCallEntrySchema>;
 export type ShownText = z.output<typeof shownTextSchema>;
 type ShownAnswer = SurveyCallEntry['parts']['answers'][number];
 
-/** A text within MOST_TEXT_CHARACTERS, else its start and length (never half of a surrogate pair). */
+/**
+ * A copy of a text that holds only its own characters. V8 makes a slice of a string (`slice`, and the
+ * strings parsers hand out, busboy's among them) a view that keeps the whole string it was cut from
+ * alive: an entry that kept 1,000 characters of a 10,000,000-character answer held all 10,000,000.
+ * Going through a buffer makes a new flat string; an entry keeps nothing else of a call's texts.
+ */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
+}
+
+/** A text within MOST_TEXT_CHARACTERS, else its start and length (never half of a surrogate pair): a copy either way. */
 export function shownText(text: string): ShownText {
-  if (text.length <= MOST_TEXT_CHARACTERS) return text;
-  let cut = text.slice(0, MOST_TEXT_CHARACTERS);
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return { text: cut, length: text.length, truncated: true };
+  if (text.length <= MOST_TEXT_CHARACTERS) return ownCopy(text);
+  let end = MOST_TEXT_CHARACTERS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return { text: ownCopy(text.slice(0, end)), length: text.length, truncated: true };
 }
 
 const MAGIC: readonly (readonly [string, (bytes: Buffer) => boolean])[] = [
@@ -139,8 +149,8 @@ export function shownParts({ parts, files }: Pick<ReadCall, 'parts' | 'files'>):
     dnis: optional(parts.dnis),
     session_id: optional(parts.sessionId),
     files: files.map((file) => ({
-      name: file.name,
-      content_type: file.contentType,
+      name: ownCopy(file.name),
+      content_type: ownCopy(file.contentType),
       size: file.data.length,
       first_bytes: file.data.subarray(0, FIRST_BYTES).toString('hex'),
     })),
@@ -148,5 +158,5 @@ export function shownParts({ parts, files }: Pick<ReadCall, 'parts' | 'files'>):
 }
 
 export function faultOutcome(error: AppError): SurveyCallEntry['outcome'] {
-  return { fault: { code: error.code, message: error.message } };
+  return { fault: { code: error.code, message: ownCopy(error.message) } };
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AppError } from '../../errors/catalogue';
 import type { Clock } from '../../time/clock';
-import { faultOutcome, shownParts, shownText, type ReadCall, type SurveyCallEntry } from './call-entry';
+import { faultOutcome, ownCopy, shownParts, shownText, type ReadCall, type SurveyCallEntry } from './call-entry';
 
 /**
  * A fixed-capacity ring of the last entries, each numbered (`seq`, from 1 up): once full, a new entry
@@ -87,10 +87,11 @@ export function inspectCall(
     inspector.add((seq) => ({
       seq,
       at,
-      service: call.service,
-      path: call.path,
+      // Copies, as of every text an entry keeps (ownCopy): none holds on to a string of the request.
+      service: ownCopy(call.service),
+      path: ownCopy(call.path),
       flavour: call.flavour,
-      session,
+      session: session === null ? null : ownCopy(session),
       parts: shownParts(call),
       outcome,
       handler_ms: handlerMs,

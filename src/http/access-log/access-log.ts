@@ -13,25 +13,44 @@ declare module 'node:http' {
   }
 }
 
-/** POST /api/auth takes the tool password from the query string too (the reference documents it there). */
-const SECRET_QUERY_PARAMETERS = ['password'];
-const HIDDEN = '[Redacted]';
+/**
+ * A query parameter whose name (in any case) holds one of these words carries a secret: POST /api/auth
+ * takes the tool password from the query string (the reference documents it there), and clients put
+ * tokens, keys and signatures there too (`?token=`, `access_token`, `api_key`, `client_secret`...). A name
+ * that merely looks like one (`monkey`, `author`) is hidden too: a value hidden for nothing costs less
+ * than a secret in the log. `sig` counts only as a whole word of the name (`sig`, `x_sig`), not in `design`.
+ */
+const SECRET_NAME = /passw(?:or)?d|pwd|token|key|secret|auth|signature|session|cookie|credential|(?:^|[-_.[])sig(?:$|[-_.\]])/i;
+/** What a secret's value is logged as. */
+export const HIDDEN = '[Redacted]';
 const NO_QUERY: Readonly<Record<string, never>> = Object.freeze({});
 
-/** Hides the secrets in a URL's query string. */
-function loggedUrl(url: string, queryStart: number): string {
+/** Whether a query parameter of this name carries a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/**
+ * The URL as a log line may show it: the value of every parameter of its query string that carries a
+ * secret hidden, the rest as it was. The one way every log line shows a URL; one without a query string
+ * is returned as it is.
+ */
+export function loggedUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
   const parameters = new URLSearchParams(url.slice(queryStart + 1));
-  const secrets = SECRET_QUERY_PARAMETERS.filter((name) => parameters.has(name));
-  if (secrets.length === 0) return url;
-  for (const name of secrets) parameters.set(name, HIDDEN);
-  return `${url.slice(0, queryStart)}?${parameters.toString()}`;
+  if (![...parameters.keys()].some(isSecretName)) return url;
+  const shown = new URLSearchParams();
+  for (const [name, value] of parameters) shown.append(name, isSecretName(name) ? HIDDEN : value);
+  return `${url.slice(0, queryStart)}?${shown.toString()}`;
 }
 
 /** The parsed query with its secrets hidden: a copy, since the request's own is what the routes read. */
 function loggedQuery(query: Record<string, unknown>): Record<string, unknown> {
-  if (!SECRET_QUERY_PARAMETERS.some((name) => name in query)) return query;
+  const names = Object.keys(query);
+  if (!names.some(isSecretName)) return query;
   const copy = { ...query };
-  for (const name of SECRET_QUERY_PARAMETERS) if (name in copy) copy[name] = HIDDEN;
+  for (const name of names) if (isSecretName(name)) copy[name] = HIDDEN;
   return copy;
 }
 
@@ -44,13 +63,13 @@ function loggedQuery(query: Record<string, unknown>): Record<string, unknown> {
 function accessLine(req: Request, res: Response): Record<string, unknown> {
   const code = res.getHeader(ERROR_CODE_HEADER);
   const url = req.originalUrl;
-  const queryStart = url.indexOf('?');
+  const withQuery = url.includes('?');
   return {
     req: {
       id: req.id,
       method: req.method,
-      url: queryStart === -1 ? url : loggedUrl(url, queryStart),
-      query: queryStart === -1 ? NO_QUERY : loggedQuery(req.query),
+      url: withQuery ? loggedUrl(url) : url,
+      query: withQuery ? loggedQuery(req.query) : NO_QUERY,
       remoteAddress: req.socket.remoteAddress,
     },
     ...(res.headersSent ? { res: { statusCode: res.statusCode } } : {}),
