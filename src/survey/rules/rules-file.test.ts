@@ -29,7 +29,27 @@ describe('mistakes in a rules file, each with its line and column', () => {
 
   test('a pattern that is not a regular expression', () => {
     expect(mistakesOf('rules:\n  - when:\n      any_answer: { matches: "(" }\n    answer: a\notherwise: r\n')).toEqual([
-      'line 3, column 30: rules[0].when.any_answer.matches: is not a valid pattern: Invalid regular expression: /(/u: Unterminated group',
+      'line 3, column 30: rules[0].when.any_answer.matches: is not a valid pattern: missing closing ): `(`',
+    ]);
+  });
+
+  test('a pattern that needs backtracking (a backreference, a lookaround) is refused, at its line', () => {
+    const yaml =
+      'rules:\n  - when:\n      any_answer: { matches: "(a)\\\\1" }\n    answer: a\n' +
+      '  - when:\n      answer: { question: 0, matches: "yes(?=!)" }\n    answer: b\n' +
+      '  - when:\n      dnis: { matches: "(?<!1)800" }\n    answer: c\notherwise: r\n';
+    const linear = '(backreferences and lookarounds are not supported: matching must take linear time)';
+    expect(mistakesOf(yaml)).toEqual([
+      `line 3, column 30: rules[0].when.any_answer.matches: not a pattern this server runs: invalid escape sequence: \`\\1\` ${linear}`,
+      `line 6, column 39: rules[1].when.answer.matches: not a pattern this server runs: invalid or unsupported Perl syntax: \`(?=\` ${linear}`,
+      `line 9, column 24: rules[2].when.dnis.matches: not a pattern this server runs: invalid named capture: \`(?<!1)800\` ${linear}`,
+    ]);
+  });
+
+  test('the same refusal in a JSON file', () => {
+    const json = '{\n  "rules": [\n    { "when": { "any_answer": { "matches": "(\\\\w)\\\\1" } }, "answer": "a" }\n  ],\n  "otherwise": "r"\n}\n';
+    expect(mistakesOf(json, 'json')).toEqual([
+      'line 3, column 44: rules[0].when.any_answer.matches: not a pattern this server runs: invalid escape sequence: `\\1` (backreferences and lookarounds are not supported: matching must take linear time)',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { readRules } from './rules-file';
 import { isRecording, rulesHandler } from './rules-handler';
+import { compilePattern, PatternEngine } from './rules-pattern';
 import type { SurveyCall, SurveyHandler } from '../survey-handler';
 
 /** The handler of a rules file written in YAML; the file must be valid. */
@@ -163,5 +164,31 @@ otherwise: none
   test('a rule without when always holds, and the first rule that holds answers', async () => {
     const always = handlerOf('rules:\n  - answer: first\n  - answer: second\notherwise: never\n');
     expect(await always({ questionTexts: [], answers: [], state: undefined })).toEqual({ response: 'first', state: { flags: [] } });
+  });
+});
+
+describe('matches runs on RE2: linear in the length of the answer, whatever the pattern (issue 41)', () => {
+  test('a pattern is compiled by RE2JS, not as a JavaScript RegExp', () => {
+    expect(compilePattern('^(a+)+$')).toBeInstanceOf(PatternEngine);
+  });
+
+  // On a backtracking RegExp, thirty `a` and a `!` took 15 s of one synchronous call, and every other
+  // request waited; the evaluation below completes (jest's timeout is the safety net, no timing is asserted).
+  test.each([
+    ['thirty a and a !', `${'a'.repeat(30)}!`, 'miss'],
+    ['100,000 a and a !', `${'a'.repeat(100_000)}!`, 'miss'],
+    ['100,000 a', 'a'.repeat(100_000), 'hit'],
+  ])('the reported ^(a+)+$ against %s: %s', async (_name, answer, expected) => {
+    expect(await answerWhen('{ any_answer: { matches: "^(a+)+$" } }', page(answer))).toBe(expected);
+  });
+
+  test.each([
+    ['{ any_answer: { matches: "(?i)^yes$" } }', ['YES'], 'hit'],
+    ['{ any_answer: { matches: "^\\\\d{3}-\\\\d{4}$" } }', ['555-0123'], 'hit'],
+    ['{ any_answer: { matches: "^.$" } }', ['😀'], 'hit'],
+    ['{ any_answer: { matches: "a$" } }', ['a\n'], 'miss'],
+    ['{ any_answer: { matches: "(?P<word>\\\\w+)" } }', ['-'], 'miss'],
+  ])('%s with answers %j: %s', async (when, answers, expected) => {
+    expect(await answerWhen(when, page(...answers))).toBe(expected);
   });
 });

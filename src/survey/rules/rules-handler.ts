@@ -1,4 +1,5 @@
 import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from '../survey-handler';
+import { compilePattern } from './rules-pattern';
 import type { AnswerTest, Conditions, FlagTest, Rule, RulesFile, TextTest } from './rules-schema';
 
 /** The state a rules handler keeps for a survey: the flags its rules have set, in the order they were set. */
@@ -64,7 +65,8 @@ function textPredicate(test: TextTest): TextPredicate {
   if (equals !== undefined) checks.push((value) => value === equals);
   if (oneOf !== undefined) checks.push((value) => oneOf.includes(value));
   if (matches !== undefined) {
-    const pattern = new RegExp(matches, 'u');
+    // RE2 (rules-pattern.ts): linear in the length of the answer, so no answer holds the event loop.
+    const pattern = compilePattern(matches);
     checks.push((value) => pattern.test(value));
   }
   const numeric = (holds: (number: number) => boolean): TextPredicate => (value) => {

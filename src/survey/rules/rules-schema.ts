@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compilePattern, PatternRefusal } from './rules-pattern';
 
 /*
  * The rules file of a survey (docs/survey-web-service.md, "Logic without code: rules files"): rules in
@@ -35,11 +36,13 @@ function describe(value: unknown): string {
 const text = z.string({ error: wrongType('a text (in quotes if it looks like a number or true/false)') });
 const number = z.number({ error: wrongType('a number') });
 
+/** A pattern RE2 takes (rules-pattern.ts): one that needs backtracking is refused here, at its line. */
 const pattern = text.superRefine((source, context) => {
   try {
-    new RegExp(source, 'u');
+    compilePattern(source);
   } catch (error) {
-    context.addIssue({ code: 'custom', message: `is not a valid pattern: ${(error as Error).message}` });
+    if (!(error instanceof PatternRefusal)) throw error;
+    context.addIssue({ code: 'custom', message: error.message });
   }
 });
 
