@@ -9,7 +9,21 @@ export const MOST_TEXT_CHARACTERS = 1000;
 export const FIRST_BYTES = 16;
 /** An answer this long or longer that is all Base64 is taken for a recording. */
 const RECORDING_MIN_CHARACTERS = 128;
-const BASE64_TEXT = /^[A-Za-z0-9+/\r\n\t ]+={0,2}[\r\n\t ]*$/;
+const BASE64_WHITESPACE = '\r\n\t ';
+/** A character that Base64 text, wrapped in lines or not, never holds before its padding. */
+const NOT_BASE64 = /[^A-Za-z0-9+/\r\n\t ]/;
+
+/**
+ * Whether the text is Base64 (letters, digits, + and /, wrapped in lines or not), padded with at most two
+ * `=`, then perhaps whitespace. Checked by a search for a character that does not belong, not by one
+ * pattern anchored at both ends: its backtracking stack overflowed on an answer of 10 Mi characters.
+ */
+function isBase64Text(text: string): boolean {
+  let end = text.length;
+  while (end > 0 && BASE64_WHITESPACE.includes(text[end - 1] ?? '')) end -= 1;
+  for (let padding = 0; padding < 2 && text[end - 1] === '='; padding += 1) end -= 1;
+  return end > 0 && !NOT_BASE64.test(text.slice(0, end));
+}
 
 const shownTextSchema = z
   .union([
@@ -115,7 +129,7 @@ function mediaTypeOf(firstBytes: Buffer): string | undefined {
 
 /** An answer as an entry keeps it: a recording (long Base64 text) by its size, type and first bytes; a text cut. */
 export function shownAnswer(answer: string): ShownAnswer {
-  if (answer.length < RECORDING_MIN_CHARACTERS || !BASE64_TEXT.test(answer)) return shownText(answer);
+  if (answer.length < RECORDING_MIN_CHARACTERS || !isBase64Text(answer)) return shownText(answer);
   // SOAP clients may wrap Base64 in lines: a copy without them only when there are some.
   const compact = /\s/.test(answer) ? answer.replace(/\s/g, '') : answer;
   const firstBytes = Buffer.from(compact.slice(0, 64), 'base64').subarray(0, FIRST_BYTES);

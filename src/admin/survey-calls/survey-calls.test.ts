@@ -82,6 +82,21 @@ describe('what an entry keeps of a text', () => {
     expect(shownAnswer(unknown.toString('base64'))).toEqual({ recording: { size: 300, first_bytes: unknown.subarray(0, 16).toString('hex') } });
     expect(shownAnswer('yes')).toBe('yes');
   });
+
+  test('Base64 padded with = and followed by a line break is a recording; an = inside it, or text that is only spaces, is not', () => {
+    const padded = Buffer.alloc(299, 7).toString('base64');
+    expect(padded.endsWith('=')).toBe(true);
+    expect(shownAnswer(`${padded}\r\n`)).toEqual({ recording: { size: 299, first_bytes: '07'.repeat(16) } });
+    const equalsInside = `${padded.slice(0, 100)}=${padded.slice(100)}`;
+    expect(shownAnswer(equalsInside)).toBe(equalsInside);
+    expect(shownAnswer(' '.repeat(200))).toEqual(' '.repeat(200));
+  });
+
+  test('an answer of 10 Mi characters, Base64 or not, is shown without a stack overflow (a pattern anchored at both ends overflowed)', () => {
+    const letters = 'A'.repeat(10 * 1024 * 1024);
+    expect(shownAnswer(letters)).toEqual({ recording: { size: 7_864_320, first_bytes: '00'.repeat(16) } });
+    expect(shownAnswer(`${letters}!`)).toEqual({ text: 'A'.repeat(1000), length: 10 * 1024 * 1024 + 1, truncated: true });
+  });
 });
 
 describe('GET /admin/survey/calls', () => {
