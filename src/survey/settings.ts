@@ -58,12 +58,14 @@ export const surveySettings = z
       }
       return;
     }
-    const { soapPath, restPath, plumPath } = singleService(variables);
+    // Compared as Express routes them: in any letter case.
+    const service = singleService(variables);
+    const [soapPath, restPath, plumPath] = [service.soapPath, service.restPath, service.plumPath].map((path) => path.toLowerCase());
     if (restPath === soapPath) {
-      context.addIssue({ code: 'custom', path: ['SURVEY_REST_PATH'], message: 'must differ from SOAP_PATH' });
+      context.addIssue({ code: 'custom', path: ['SURVEY_REST_PATH'], message: 'must differ from SOAP_PATH, in any letter case' });
     }
     if (plumPath === soapPath || plumPath === restPath) {
-      context.addIssue({ code: 'custom', path: ['SURVEY_PLUM_PATH'], message: 'must differ from SOAP_PATH and SURVEY_REST_PATH' });
+      context.addIssue({ code: 'custom', path: ['SURVEY_PLUM_PATH'], message: 'must differ from SOAP_PATH and SURVEY_REST_PATH, in any letter case' });
     }
   })
   .transform((variables, context) => ({

@@ -79,8 +79,6 @@ describe('SURVEY_SERVICES, a file of survey services', () => {
     ]);
   });
 
-  const RESERVED = "must not be one of the server's own paths or under them: /api, /admin, /docs, /openapi.json, /dashboard, /inspector, /healthz, /readyz, /metrics";
-
   test.each([
     ['a name that is not one', 'services:\n  - name: Consent Form\n', 'line 2, column 11: services[0].name: must be 1 to 40 lowercase letters, digits or -, such as consent'],
     ['a name twice', 'services:\n  - name: one\n  - name: one\n', 'line 3, column 11: services[1].name: is the name of services[0] too'],
@@ -89,7 +87,7 @@ describe('SURVEY_SERVICES, a file of survey services', () => {
       'services:\n  - name: one\n    path: /ivr\n  - name: two\n    path: /IVR/rest\n',
       'line 5, column 11: services[1].path: makes /IVR/rest a path of two services (one answers there)',
     ],
-    ['a path of the server\'s own', 'services:\n  - name: one\n    path: /api/one\n', `line 3, column 11: services[0].path: ${RESERVED}`],
+    ['a path of the server\'s own', 'services:\n  - name: one\n    path: /api/one\n', "line 3, column 11: services[0].path: is under the server's own /api (the reporting API)"],
     [
       'a flavour it does not know',
       'services:\n  - name: one\n    flavours: [svcEval, soap]\n',
@@ -102,6 +100,39 @@ describe('SURVEY_SERVICES, a file of survey services', () => {
   ])('stops the start naming the line and the mistake: %s', (_case, text, mistake) => {
     const file = servicesFile(text);
     expect(refusal({ SURVEY_SERVICES: file })).toContain(`invalid configuration: SURVEY_SERVICES=${JSON.stringify(file)}: ${mistake}`);
+  });
+
+  const OTHER_CASE = 'in another letter case, which Express routes alike';
+  const EMPTY_SEGMENT = 'must not have an empty segment (//): proxies merge the slashes, and the calls would not reach it';
+  const dotSegment = (path: string, called: string) => `must not have a . or .. segment: clients resolve it before they send, so ${path} is called as ${called}`;
+
+  describe.each([
+    ['/Inspector', `is the server's own /inspector (the call inspector's page) ${OTHER_CASE}`],
+    ['/DOCS', `is the server's own /docs (the API reference) ${OTHER_CASE}`],
+    ['/ADMIN', `is the server's own /admin (the admin API) ${OTHER_CASE}`],
+    ['/Healthz', `is the server's own /healthz (the liveness probe) ${OTHER_CASE}`],
+    ['/docs/survey', "is under the server's own /docs (the API reference)"],
+    ['/Admin/survey/', `is under the server's own /admin (the admin API) ${OTHER_CASE}`],
+    ['/survey/../api', dotSegment('/survey/../api', '/api')],
+    ['/..', dotSegment('/..', '/')],
+    ['/x/.', dotSegment('/x/.', '/x/')],
+    ['//x', EMPTY_SEGMENT],
+    ['/x//y', EMPTY_SEGMENT],
+  ])('a path %s', (servicePath, mistake) => {
+    test('in YAML stops the start at its line and column', () => {
+      const file = servicesFile(`services:\n  - name: one\n  - name: two\n    path: ${servicePath}\n`);
+      expect(refusal({ SURVEY_SERVICES: file })).toBe(`invalid configuration: SURVEY_SERVICES=${JSON.stringify(file)}: line 4, column 11: services[1].path: ${mistake}`);
+    });
+
+    test('in JSON stops the start at its line and column', () => {
+      const file = servicesFile(`{\n  "services": [\n    {"name": "one"},\n    {"name": "two", "path": ${JSON.stringify(servicePath)}}\n  ]\n}\n`, 'services.json');
+      expect(refusal({ SURVEY_SERVICES: file })).toBe(`invalid configuration: SURVEY_SERVICES=${JSON.stringify(file)}: line 4, column 29: services[1].path: ${mistake}`);
+    });
+  });
+
+  test('paths beside the server\'s own, in any letter case, and dots inside a segment are taken', () => {
+    const file = servicesFile('services:\n  - name: one\n    path: /Surveys/API\n  - name: two\n    path: /apis/v1.2/\n  - name: three\n    path: /x/.../docs\n');
+    expect(loadConfig({ SURVEY_SERVICES: file }).survey.services.map(({ soapPath }) => soapPath)).toEqual(['/Surveys/API', '/apis/v1.2', '/x/.../docs']);
   });
 
   test('a file that cannot be read stops the start naming it', () => {

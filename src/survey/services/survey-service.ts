@@ -1,22 +1,38 @@
 import { z } from 'zod';
+import { ownPathOf } from '../../own-paths';
+
+/** Segments of the characters a URL needs no escape for, and the slashes between them. */
+const PATH_CHARACTERS = /^\/[A-Za-z0-9._~/-]*$/;
+
+/** Why a service path, one trailing slash dropped, cannot be one; undefined when it can. */
+function pathMistake(path: string): string | undefined {
+  if (!PATH_CHARACTERS.test(path) || path === '/') return 'must be a path such as /survey';
+  const segments = path.slice(1).split('/');
+  if (segments.includes('')) return 'must not have an empty segment (//): proxies merge the slashes, and the calls would not reach it';
+  if (segments.some((segment) => segment === '.' || segment === '..')) {
+    return `must not have a . or .. segment: clients resolve it before they send, so ${path} is called as ${new URL(path, 'http://host').pathname}`;
+  }
+  const own = ownPathOf(path);
+  if (own === undefined) return undefined;
+  const where = path.toLowerCase() === own.path ? 'is' : 'is under';
+  const letterCase = path.startsWith(own.path) ? '' : ' in another letter case, which Express routes alike';
+  return `${where} the server's own ${own.path} (${own.serves})${letterCase}`;
+}
 
 /**
- * The paths the server's own routes answer (the reporting and admin APIs, the API reference and its
- * document, the dashboard's files and the call inspector's page, the probes and the metrics): a survey service mounted on one of
- * them would hide the route or be hidden by it, depending on the order.
+ * An absolute URL path of plain segments, outside the server's own (src/own-paths.ts), so it is safe in
+ * routes, cookies and the WSDL; one trailing slash is dropped.
  */
-const RESERVED_PATHS = ['/api', '/admin', '/docs', '/openapi.json', '/dashboard', '/inspector', '/healthz', '/readyz', '/metrics'] as const;
-
-/** An absolute URL path of plain segments, so it is safe in routes, cookies and the WSDL. */
 export const urlPath = z
   .string()
   .trim()
-  .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, 'must be a path such as /survey')
-  .transform((value) => value.replace(/\/+$/, ''))
-  .refine(
-    (value) => !RESERVED_PATHS.some((taken) => value === taken || value.startsWith(`${taken}/`)),
-    `must not be one of the server's own paths or under them: ${RESERVED_PATHS.join(', ')}`,
-  );
+  .transform((value, context) => {
+    const path = value.length > 1 && value.endsWith('/') ? value.slice(0, -1) : value;
+    const mistake = pathMistake(path);
+    if (mistake === undefined) return path;
+    context.addIssue({ code: 'custom', message: mistake, input: value });
+    return z.NEVER;
+  });
 
 /** The ways a survey system calls a service: the two SOAP operations, each with its WSDL, and the form post. */
 export const SURVEY_FLAVOURS = ['svcEval', 'plumEval', 'rest'] as const;
