@@ -1,13 +1,14 @@
 import { readRules } from './rules-file';
+import { INLINE_MATCH_CHARACTERS, PatternWorker } from './pattern-worker';
 import { isRecording, rulesHandler } from './rules-handler';
 import { compilePattern, PatternEngine } from './rules-pattern';
 import type { SurveyCall, SurveyHandler } from '../survey-handler';
 
 /** The handler of a rules file written in YAML; the file must be valid. */
-function handlerOf(yaml: string): SurveyHandler {
+function handlerOf(yaml: string, worker?: PatternWorker): SurveyHandler {
   const reading = readRules(yaml, 'yaml');
   if (!reading.ok) throw new Error(JSON.stringify(reading.mistakes));
-  return rulesHandler(reading.rules);
+  return rulesHandler(reading.rules, worker);
 }
 
 /** The answer of a one-rule file whose rule has `when` (YAML flow text): 'hit' when it holds, 'miss' when not. */
@@ -190,5 +191,49 @@ describe('matches runs on RE2: linear in the length of the answer, whatever the 
     ['{ any_answer: { matches: "(?P<word>\\\\w+)" } }', ['-'], 'miss'],
   ])('%s with answers %j: %s', async (when, answers, expected) => {
     expect(await answerWhen(when, page(...answers))).toBe(expected);
+  });
+});
+
+describe("a call's matches past 128 Ki characters run on the pattern worker, off the event loop", () => {
+  /** A pattern worker that notes the length of each text sent to it, then matches it as the real one does. */
+  class NotingWorker extends PatternWorker {
+    readonly lengths: number[] = [];
+    override test(source: string, text: string): Promise<boolean> {
+      this.lengths.push(text.length);
+      return super.test(source, text);
+    }
+  }
+
+  const reported = 'rules:\n  - when: { any_answer: { matches: "^(a+)+$" } }\n    answer: hit\notherwise: miss\n';
+
+  test.each([
+    ['10 Mi a and a !', `${'a'.repeat(10 * 1024 * 1024)}!`, 'miss'],
+    ['10 Mi a', 'a'.repeat(10 * 1024 * 1024), 'hit'],
+  ])('the reported ^(a+)+$ against %s answers %s from the worker', async (_name, answer, expected) => {
+    const worker = new NotingWorker();
+    const evaluation = await handlerOf(reported, worker)({ questionTexts: ['Q1'], answers: [answer], state: undefined });
+    expect(evaluation).toEqual({ response: expected, state: { flags: [] } });
+    expect(worker.lengths).toEqual([answer.length]);
+  });
+
+  test('the event loop turns while a 10 Mi-character answer is matched', async () => {
+    const turns: string[] = [];
+    const evaluation = handlerOf(reported)({ questionTexts: ['Q1'], answers: [`${'a'.repeat(10 * 1024 * 1024)}!`], state: undefined });
+    // A match on the event loop would finish before any callback; on the worker, the loop runs them meanwhile.
+    setImmediate(() => turns.push('the loop turned'));
+    void Promise.resolve(evaluation).then(() => turns.push('the call was answered'));
+    await evaluation;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(turns).toEqual(['the loop turned', 'the call was answered']);
+  });
+
+  test('texts within the budget are matched on the event loop; once a call has matched the budget, the rest go to the worker', async () => {
+    const worker = new NotingWorker();
+    const handler = handlerOf('rules:\n  - when: { any_answer: { matches: "^b+$" } }\n    answer: hit\notherwise: miss\n', worker);
+    const half = 'a'.repeat(INLINE_MATCH_CHARACTERS / 2);
+    expect((await handler({ questionTexts: ['Q1', 'Q2'], answers: [half, half], state: undefined })).response).toBe('miss');
+    expect(worker.lengths).toEqual([]);
+    expect((await handler({ questionTexts: ['Q1', 'Q2', 'Q3'], answers: [half, half, 'bbb'], state: undefined })).response).toBe('hit');
+    expect(worker.lengths).toEqual([3]);
   });
 });

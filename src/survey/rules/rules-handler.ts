@@ -1,4 +1,5 @@
 import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from '../survey-handler';
+import { INLINE_MATCH_CHARACTERS, patternWorker, type PatternWorker } from './pattern-worker';
 import { compilePattern } from './rules-pattern';
 import type { AnswerTest, Conditions, FlagTest, Rule, RulesFile, TextTest } from './rules-schema';
 
@@ -56,19 +57,35 @@ export function isRecording(answer: string, files: readonly SurveyFile[] | undef
   return compact.length % 4 === 0 && BASE64.test(compact);
 }
 
-/** The tests of a rule, made once when the file is loaded (each pattern compiled once). */
-type TextPredicate = (value: string, call: SurveyCall) => boolean;
+/** What one call has matched on the event loop so far: the rest goes to the pattern worker. */
+interface MatchBudget {
+  inlineCharacters: number;
+}
 
-function textPredicate(test: TextTest): TextPredicate {
+/** The tests of a rule, made once when the file is loaded (each pattern compiled once). */
+type TextPredicate = (value: string, call: SurveyCall, budget: MatchBudget) => boolean | Promise<boolean>;
+
+function patternPredicate(source: string, worker: PatternWorker): TextPredicate {
+  // RE2 (rules-pattern.ts): linear in the length of the answer; past the call's budget, off the event loop.
+  const pattern = compilePattern(source);
+  return (value, _call, budget) => {
+    if (budget.inlineCharacters + value.length > INLINE_MATCH_CHARACTERS) return worker.test(source, value);
+    budget.inlineCharacters += value.length;
+    return pattern.test(value);
+  };
+}
+
+async function allHold(checks: readonly TextPredicate[], value: string, call: SurveyCall, budget: MatchBudget): Promise<boolean> {
+  for (const check of checks) if (!(await check(value, call, budget))) return false;
+  return true;
+}
+
+function textPredicate(test: TextTest, worker: PatternWorker): TextPredicate {
   const checks: TextPredicate[] = [];
   const { equals, one_of: oneOf, matches, greater_than: above, less_than: below, at_least: atLeast, at_most: atMost, empty, recording } = test;
   if (equals !== undefined) checks.push((value) => value === equals);
   if (oneOf !== undefined) checks.push((value) => oneOf.includes(value));
-  if (matches !== undefined) {
-    // RE2 (rules-pattern.ts): linear in the length of the answer, so no answer holds the event loop.
-    const pattern = compilePattern(matches);
-    checks.push((value) => pattern.test(value));
-  }
+  if (matches !== undefined) checks.push(patternPredicate(matches, worker));
   const numeric = (holds: (number: number) => boolean): TextPredicate => (value) => {
     const number = numberOf(value);
     return number !== undefined && holds(number);
@@ -79,18 +96,18 @@ function textPredicate(test: TextTest): TextPredicate {
   if (atMost !== undefined) checks.push(numeric((number) => number <= atMost));
   if (empty !== undefined) checks.push((value) => (value.trim() === '') === empty);
   if (recording !== undefined) checks.push((value, call) => isRecording(value, call.files) === recording);
-  return (value, call) => checks.every((check) => check(value, call));
+  return (value, call, budget) => allHold(checks, value, call, budget);
 }
 
-type CallPredicate = (call: SurveyCall, flags: ReadonlySet<string>) => boolean;
+type CallPredicate = (call: SurveyCall, flags: ReadonlySet<string>, budget: MatchBudget) => boolean | Promise<boolean>;
 
-function answerPredicate(test: AnswerTest): CallPredicate {
-  const holds = textPredicate(test);
+function answerPredicate(test: AnswerTest, worker: PatternWorker): CallPredicate {
+  const holds = textPredicate(test, worker);
   const { question } = test;
-  return (call) => {
+  return (call, _flags, budget) => {
     const index = typeof question === 'number' ? question : call.questionTexts.indexOf(question);
     const answer = index >= 0 ? call.answers[index] : undefined;
-    return answer !== undefined && holds(answer, call);
+    return answer !== undefined && holds(answer, call, budget);
   };
 }
 
@@ -98,13 +115,16 @@ function flagPredicate({ set = [], not_set: notSet = [] }: FlagTest): CallPredic
   return (_call, flags) => set.every((flag) => flags.has(flag)) && notSet.every((flag) => !flags.has(flag));
 }
 
-function conditionsPredicate(when: Conditions = {}): CallPredicate {
+function conditionsPredicate(when: Conditions, worker: PatternWorker): CallPredicate {
   const some = (values: (call: SurveyCall) => readonly string[]) => (test: TextTest): CallPredicate => {
-    const holds = textPredicate(test);
-    return (call) => values(call).some((value) => holds(value, call));
+    const holds = textPredicate(test, worker);
+    return async (call, _flags, budget) => {
+      for (const value of values(call)) if (await holds(value, call, budget)) return true;
+      return false;
+    };
   };
   const predicates: CallPredicate[] = [
-    ...(when.answer ?? []).map(answerPredicate),
+    ...(when.answer ?? []).map((test) => answerPredicate(test, worker)),
     ...(when.any_answer ?? []).map(some((call) => call.answers)),
     ...(when.question_text ?? []).map(some((call) => call.questionTexts)),
     // An absent ani_ip or dnis (a web survey's dnis) is read as '': empty, and equal to nothing else.
@@ -112,7 +132,10 @@ function conditionsPredicate(when: Conditions = {}): CallPredicate {
     ...(when.dnis ?? []).map(some((call) => [call.dnis ?? ''])),
     ...(when.flag ?? []).map(flagPredicate),
   ];
-  return (call, flags) => predicates.every((holds) => holds(call, flags));
+  return async (call, flags, budget) => {
+    for (const holds of predicates) if (!(await holds(call, flags, budget))) return false;
+    return true;
+  };
 }
 
 interface CompiledRule {
@@ -124,11 +147,18 @@ interface CompiledRule {
  * The handler a rules file describes: the first rule whose conditions all hold sets and clears its flags
  * and returns its answer; when none holds, `otherwise` is returned and the flags stay as they were.
  */
-export function rulesHandler(file: RulesFile): SurveyHandler {
-  const compiled: CompiledRule[] = file.rules.map((rule) => ({ rule, holds: conditionsPredicate(rule.when) }));
-  return (call: SurveyCall): SurveyEvaluation => {
+export function rulesHandler(file: RulesFile, worker: PatternWorker = patternWorker): SurveyHandler {
+  const compiled: CompiledRule[] = file.rules.map((rule) => ({ rule, holds: conditionsPredicate(rule.when ?? {}, worker) }));
+  return async (call: SurveyCall): Promise<SurveyEvaluation> => {
     const flags = new Set(flagsOf(call.state));
-    const chosen = compiled.find(({ holds }) => holds(call, flags));
+    const budget: MatchBudget = { inlineCharacters: 0 };
+    let chosen: CompiledRule | undefined;
+    for (const rule of compiled) {
+      if (await rule.holds(call, flags, budget)) {
+        chosen = rule;
+        break;
+      }
+    }
     if (chosen === undefined) return { response: file.otherwise, state: { flags: [...flags] } satisfies RulesState };
     for (const flag of chosen.rule.clear ?? []) flags.delete(flag);
     for (const flag of chosen.rule.set ?? []) flags.add(flag);
