@@ -81,9 +81,9 @@ type ReplaceableDependencies = Partial<Omit<ProcessDependencies, 'movableClock' 
 export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableDependencies;
 
 /**
- * Every default of a shared dependency, decided once: the system clock (movable with SANDBOX_CLOCK, and kept
- * unmoved for the upkeep of raw calls), logs
- * at LOG_LEVEL, fresh metrics, no shutdown begun, SURVEY_HANDLER or the sample.
+ * Every default of a shared dependency, decided once: the system clock (movable with SANDBOX_CLOCK, and
+ * kept unmoved for the upkeep of raw calls), logs at LOG_LEVEL, fresh metrics, no shutdown begun,
+ * SURVEY_HANDLER or the sample.
  */
 function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
   const clock = given.clock ?? systemClock;
