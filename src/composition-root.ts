@@ -50,6 +50,11 @@ interface SharedDependencies {
   readonly clock: Clock;
   /** Set with SANDBOX_CLOCK: the admin API moves it forward. */
   readonly movableClock: MovableClock | undefined;
+  /**
+   * The clock given, never moved: what the upkeep of raw calls reads (months made ready, retention), since
+   * a month dropped by a sandbox's clock moved on would be gone for good.
+   */
+  readonly systemClock: Clock;
   readonly logger: Logger;
   readonly metrics: AppMetrics;
   /** Begun at the first signal (src/server-process.ts): GET /readyz then answers 503. */
@@ -66,15 +71,19 @@ interface SharedDependencies {
 /** The shared dependencies but the store, which is opened with the logger decided here. */
 type ProcessDependencies = Omit<SharedDependencies, 'store'>;
 
-/** What a test may put in place of a default: not the movable clock, which SANDBOX_CLOCK makes around the clock given. */
-type ReplaceableDependencies = Partial<Omit<ProcessDependencies, 'movableClock' | 'surveyServices'>>;
+/**
+ * What a test may put in place of a default: not the movable clock, which SANDBOX_CLOCK makes around the
+ * clock given, nor the system clock, which is the clock given.
+ */
+type ReplaceableDependencies = Partial<Omit<ProcessDependencies, 'movableClock' | 'systemClock' | 'surveyServices'>>;
 
 /** The shared dependencies a caller brings: a store always, and whichever fakes a test puts in place of the defaults. */
 export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableDependencies;
 
 /**
- * Every default of a shared dependency, decided once: the system clock (movable with SANDBOX_CLOCK), logs
- * at LOG_LEVEL, fresh metrics, no shutdown begun, SURVEY_HANDLER or the sample.
+ * Every default of a shared dependency, decided once: the system clock (movable with SANDBOX_CLOCK, and
+ * kept unmoved for the upkeep of raw calls), logs at LOG_LEVEL, fresh metrics, no shutdown begun,
+ * SURVEY_HANDLER or the sample.
  */
 function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
   const clock = given.clock ?? systemClock;
@@ -84,6 +93,7 @@ function processDependencies(config: Config, given: ReplaceableDependencies): Pr
   return {
     clock: movableClock ?? clock,
     movableClock,
+    systemClock: clock,
     logger,
     metrics: given.metrics ?? createAppMetrics(),
     shutdown: given.shutdown ?? shutdownState(),
@@ -136,7 +146,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
             clock: { clock, movable: shared.movableClock },
             scenarios: { store, clock, enabled: config.scenarios.enabled, mostActive: config.scenarios.mostActive },
             surveyCalls: { inspector },
-            retention: { store, clock, logger, months: config.retention.months },
+            retention: { store, clock: shared.systemClock, logger, months: config.retention.months },
           },
     survey: {
       call: {
@@ -207,7 +217,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
   try {
     const shared: SharedDependencies = { ...dependencies, store };
     const { demo, seed } = await loadStartupData(config, shared);
-    const maintenance = await startMaintenance({ store, clock: shared.clock, logger, months: config.retention.months });
+    const maintenance = await startMaintenance({ store, clock: shared.systemClock, logger, months: config.retention.months });
     const running = await listen(createApp(createServices(config, shared)), config.server.host, config.server.port, listenOptions(config.server, logger)).catch(
       async (error: unknown) => {
         await maintenance.stop();

@@ -9,6 +9,8 @@ import { FakeClock } from '../../test/support/fake-clock';
 import { LogLines } from '../../test/support/log-lines';
 import { createTestSchema, describeWithPostgres } from '../../test/support/services';
 import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
+import { dailyTotals } from '../../test/support/day-totals';
+import { epochDayOf } from '../time/calendar';
 import { startMaintenance } from './maintenance';
 
 const call = (callId: string, startedAt: string) =>
@@ -68,6 +70,36 @@ describeWithPostgres("the server's upkeep of raw calls on PostgreSQL", () => {
       clock.set(Date.parse('2019-02-01T00:00:00Z'));
       await (await startMaintenance({ store, clock, logger: createLogger('silent'), months: 2 })).stop();
       expect(await partitions()).toEqual(['calls_2018_12', 'calls_2019_01', 'calls_2019_02', 'calls_2019_03', 'calls_2019_04', 'calls_2019_05']);
+    } finally {
+      await client.end();
+      await store.close();
+      await schema.drop();
+    }
+  });
+
+  test('sets a retention horizon later than any the system clock allows back at start, logged, so that a time-zone change moves the calls after it', async () => {
+    const schema = await createTestSchema();
+    const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS);
+    const client = new Client({ connectionString: schema.url });
+    await client.connect();
+    try {
+      await store.accounts.save({ id: 'dev:alice', tool: 'dev', login: 'alice', passwordHash: 'x', active: true, timeZone: 'UTC', credentialGeneration: 0 });
+      await store.phones.assign('15550001', 'dev:alice');
+      const minute = (index: number) => String(index % 60).padStart(2, '0');
+      await store.calls.add(Array.from({ length: 100 }, (_, index) => call(`late-${index}`, `2026-11-25T02:${minute(index)}:${minute(Math.floor(index / 60))}Z`)));
+      // What retention by a sandbox's clock moved a year on recorded before it read the system's.
+      await client.query('INSERT INTO retention_horizon (dropped_before) VALUES ($1)', [Date.parse('2027-11-01T00:00:00Z')]);
+      const logs = new LogLines();
+      const clock = new FakeClock(Date.parse('2026-11-27T20:00:00Z'));
+      await (await startMaintenance({ store, clock, logger: pino(logs), months: 1 })).stop();
+      expect(logs.lines.filter((line) => line.level === 40).map(({ msg, horizon, setTo }) => ({ msg, horizon, setTo }))).toEqual([
+        { msg: 'retention horizon later than retention can reach by the system clock: set back', horizon: '2027-11-01T00:00:00.000Z', setTo: '2026-10-01T00:00:00.000Z' },
+      ]);
+      expect((await client.query('SELECT dropped_before FROM retention_horizon')).rows).toEqual([{ dropped_before: String(Date.parse('2026-10-01T00:00:00Z')) }]);
+
+      await store.accounts.update('dev:alice', { timeZone: 'America/New_York' });
+      const [november24, november25] = [epochDayOf({ year: 2026, month: 11, day: 24 }), epochDayOf({ year: 2026, month: 11, day: 25 })];
+      expect((await dailyTotals(store, ['15550001'], november24, november25)).map((totals) => [totals.day, totals.calls])).toEqual([[november24, 100]]);
     } finally {
       await client.end();
       await store.close();

@@ -179,6 +179,13 @@ export interface CallRepository extends CallReads {
    * days before the first one that starts at or after the cut-off, and computes the later ones again.
    */
   dropRawCallsBefore(cutoffMs: number, dryRun: boolean): Promise<RawCallMonths[]>;
+  /**
+   * Sets the instant recorded by `dropRawCallsBefore` back to `latestMs` when it is later, and returns the
+   * one it replaced (undefined when it was not later, or none was recorded): a horizon past every cut-off
+   * retention can reach would keep rollup rebuilds away from the days before it, calls added since
+   * included, for as long as the store lasts.
+   */
+  capRetentionHorizon(latestMs: number): Promise<number | undefined>;
 }
 
 /** The reads of calls a report makes: from rollups only. */

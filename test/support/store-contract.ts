@@ -743,6 +743,25 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         await store.phones.assign('15550001', 'dev:bob');
         expect((await dailyTotals(store, { ownedBy: 'dev:bob' }, ...winter)).map((totals) => [totals.day, totals.calls])).toEqual(expected);
       });
+
+      test('sets a horizon later than the one given back to it, so that a time-zone change rebuilds the days after it again', async () => {
+        const lateNovember = [day(2026, 11, 23), day(2026, 11, 26)] as const;
+        const onDays = async () => (await dailyTotals(store, ['15550001'], ...lateNovember)).map((totals) => [totals.day, totals.calls]);
+        expect(await store.calls.capRetentionHorizon(Date.UTC(2026, 9, 1))).toBeUndefined();
+        await store.accounts.update('dev:alice', { timeZone: 'UTC' });
+        // A cut-off a year ahead, as retention by a sandbox's clock moved on recorded one: everything goes.
+        await store.calls.add([v2('before', '2026-11-20T12:00:00Z', '6175550123', 'a')]);
+        await store.calls.dropRawCallsBefore(Date.UTC(2027, 10, 1), false);
+        await store.calls.add([v2('late-1', '2026-11-25T02:10:00Z', '6175550123', 'a'), v2('late-2', '2026-11-25T02:50:00Z', '6175550124', 'a')]);
+        expect(await onDays()).toEqual([[day(2026, 11, 25), 2]]);
+
+        expect(await store.calls.capRetentionHorizon(Date.UTC(2026, 9, 1))).toBe(Date.UTC(2027, 10, 1));
+        expect(await store.calls.capRetentionHorizon(Date.UTC(2026, 9, 1))).toBeUndefined();
+        expect(await store.calls.capRetentionHorizon(Date.UTC(2027, 0, 1))).toBeUndefined();
+        // 21:10 and 21:50 on 24 November in New York.
+        await store.accounts.update('dev:alice', { timeZone: 'America/New_York' });
+        expect(await onDays()).toEqual([[day(2026, 11, 24), 2]]);
+      });
     });
 
     describe('survey sessions', () => {

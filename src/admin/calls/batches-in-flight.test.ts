@@ -21,6 +21,7 @@ function heldCalls(): { calls: CallRepository; pending: PendingAdd[] } {
     formItemTotals: unused,
     prepareMonths: unused,
     dropRawCallsBefore: unused,
+    capRetentionHorizon: unused,
   };
   return { calls, pending };
 }

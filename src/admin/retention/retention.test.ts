@@ -66,6 +66,20 @@ describe('/admin/retention', () => {
     expect((await postNdjson(running.url, CALLS)).body).toMatchObject({ inserted: 0, duplicates: 4 });
   });
 
+  test("with SANDBOX_CLOCK reads the system's clock, not the moved one: a year on, the same months go and this month's calls stay", async () => {
+    await startWithCalls({ RETENTION_MONTHS: '1', SANDBOX_CLOCK: 'true' });
+    const before = await winter();
+    expect((await admin(running.url).post('/admin/clock').send({ advance_seconds: 31_536_000 })).body).toMatchObject({ now: '2019-02-07T15:00:00.000Z' });
+    const expected = { retention_months: 1, cutoff: '2018-01-01T00:00:00.000Z', dry_run: true, months: [{ first_month: '2017-12', last_month: '2017-12', calls: 1 }] };
+    expect((await admin(running.url).get('/admin/retention')).body).toEqual(expected);
+    expect((await admin(running.url).post('/admin/retention')).body).toEqual({ ...expected, dry_run: false });
+    expect(await running.testApp.store.calls.dropRawCallsBefore(Date.parse('2018-03-01T00:00:00Z'), true)).toEqual([
+      { firstMonth: '2018-01', lastMonth: '2018-01', calls: 2 },
+      { firstMonth: '2018-02', lastMonth: '2018-02', calls: 1 },
+    ]);
+    expect(await winter()).toEqual(before);
+  });
+
   test('without RETENTION_MONTHS keeps every call', async () => {
     await startWithCalls({});
     const expected = { retention_months: null, cutoff: null, dry_run: false, months: [] };

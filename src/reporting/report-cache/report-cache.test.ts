@@ -33,6 +33,7 @@ function countingReads(store: Store): { store: Store; builds: () => number } {
     add: (records) => store.calls.add(records),
     prepareMonths: (fromMs, toMs) => store.calls.prepareMonths(fromMs, toMs),
     dropRawCallsBefore: (cutoffMs, dryRun) => store.calls.dropRawCallsBefore(cutoffMs, dryRun),
+    capRetentionHorizon: (latestMs) => store.calls.capRetentionHorizon(latestMs),
     ...counted(store.calls),
   };
   const { replicas } = store;

@@ -42,5 +42,6 @@ export function memoryCalls(data: MemoryData): Store['calls'] {
       const dropped = [...data.dropCallsBefore(cutoffMs, dryRun)].sort(([a], [b]) => a - b);
       return Promise.resolve(dropped.map(([month, calls]): RawCallMonths => ({ firstMonth: monthName(month), lastMonth: monthName(month), calls })));
     },
+    capRetentionHorizon: (latestMs) => Promise.resolve(data.capRetentionHorizon(latestMs)),
   };
 }

@@ -82,6 +82,14 @@ export class MemoryData {
     return dropped;
   }
 
+  /** CallRepository.capRetentionHorizon. */
+  capRetentionHorizon(latestMs: number): number | undefined {
+    const horizon = this.retentionHorizon;
+    if (horizon === undefined || horizon <= latestMs) return undefined;
+    this.retentionHorizon = latestMs;
+    return horizon;
+  }
+
   dataVersion(accountId: string): number {
     return this.dataVersions.get(accountId) ?? 0;
   }

@@ -6,7 +6,7 @@ import { DayTotalsTable } from '../day-totals';
 import { isAccountPhones, type CallReads, type CallRepository, type PhoneScope } from '../store';
 import { DAY_LINE, parseDayTotals } from './day-totals-text';
 import { ingestCalls } from './ingest';
-import { CallPartitions, NO_PARTITION } from './partitions';
+import { CallPartitions, capRetentionHorizon, NO_PARTITION } from './partitions';
 import { FormItemIds } from './paths';
 import { ownedPhones } from './phones';
 import { DAY_SUMS } from './rollups';
@@ -84,6 +84,7 @@ export function postgresCalls(pool: Pool): CallRepository {
     },
     prepareMonths: (fromMs, toMs) => partitions.prepare(monthsBetween(fromMs, toMs)),
     dropRawCallsBefore: (cutoffMs, dryRun) => partitions.dropBefore(cutoffMs, dryRun),
+    capRetentionHorizon: (latestMs) => capRetentionHorizon(pool, latestMs),
     ...postgresCallReads(readsOn(pool)),
   };
 }

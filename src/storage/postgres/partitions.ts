@@ -113,6 +113,16 @@ export class CallPartitions {
   }
 }
 
+/** CallRepository.capRetentionHorizon: one statement, which returns the value it replaced. */
+export async function capRetentionHorizon(pool: Pool, latestMs: number): Promise<number | undefined> {
+  const { rows } = await pool.query<{ dropped_before: string }>(
+    `WITH replaced AS (SELECT dropped_before FROM retention_horizon WHERE dropped_before > $1 FOR UPDATE)
+     UPDATE retention_horizon SET dropped_before = $1 FROM replaced RETURNING replaced.dropped_before`,
+    [latestMs],
+  );
+  return rows[0] === undefined ? undefined : Number(rows[0].dropped_before);
+}
+
 /** The instant before which raw calls were dropped; undefined while none was. */
 export async function retentionHorizon(client: PoolClient): Promise<number | undefined> {
   const { rows } = await client.query<{ dropped_before: string }>('SELECT dropped_before FROM retention_horizon');
