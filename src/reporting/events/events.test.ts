@@ -303,8 +303,9 @@ describe('GET /api/events: periods that would start before 1970', () => {
 
   test('keys the first periods that start at or after 1970-01-01T00:00:00Z from 0 up', async () => {
     await setUp({}, 'UTC');
-    const [days, weeks, months] = await Promise.all(['19700101/19700102/day', '19700105/19700112/week', '19700101/19700201/month'].map((path) => events(`${path}/ALL`)));
-    expect([days.body.calls, weeks.body.calls, months.body.calls]).toEqual([{ 0: 0, 86400: 0 }, { 345600: 0, 950400: 0 }, { 0: 0, 2678400: 0 }]);
+    const keys = [];
+    for (const path of ['19700101/19700102/day', '19700105/19700112/week', '19700101/19700201/month']) keys.push((await events(`${path}/ALL`)).body.calls);
+    expect(keys).toEqual([{ 0: 0, 86400: 0 }, { 345600: 0, 950400: 0 }, { 0: 0, 2678400: 0 }]);
   });
 
   test('keys the first day of 1970 in New York by 18000, the Unix second of its midnight there', async () => {

@@ -47,7 +47,9 @@ const dateParam = (name: 'start' | 'end') =>
     }
     return day;
   }).meta({
-    description: `The ${name === 'start' ? 'first' : 'last'} local day of the range, included: a real date YYYYMMDD from 19700101`,
+    description:
+      `The ${name === 'start' ? 'first' : 'last'} local day of the range, included: a real date YYYYMMDD from 19700101` +
+      (name === 'start' ? "; its day, week or month must start at or after 1970-01-01T00:00:00Z in the account's time zone" : ''),
     pattern: COMPACT_DATE_PATTERN,
   });
 
