@@ -57,9 +57,12 @@ export function canonicalAddress(address: string): string {
   return (mapped?.[1] ?? address).toLowerCase();
 }
 
-const statusSchema = z.literal(REPORTING_STATUSES, {
-  error: `must be one of ${REPORTING_STATUSES.join(', ')} (for the survey ${SURVEY_STATUSES.join(', ')})`,
-});
+const statusSchema = z
+  .literal(REPORTING_STATUSES, {
+    error: `must be one of ${REPORTING_STATUSES.join(', ')} (for the survey ${SURVEY_STATUSES.join(', ')})`,
+  })
+  // zod-to-openapi writes a literal of several values as an enum of its first alone.
+  .meta({ type: 'integer', enum: [...REPORTING_STATUSES] });
 
 /** `{id}` of /admin/scenarios/{id}: what POST answered. */
 export const scenarioPathSchema = z.object({
