@@ -180,7 +180,7 @@ async function demoStore(): Promise<{ store: Store; account: Account }> {
 
 /** The event tracker's report as the route builds it (WEEK_START and MAX_RANGE_DAYS at their defaults). */
 async function eventReport(store: Store, account: Account, path: Record<string, string>): Promise<SeriesReport> {
-  const query = parseSeriesQuery(path, 3660);
+  const query = parseSeriesQuery(path, { maxRangeDays: 3660, weekStart: 'monday', timeZone: account.timeZone });
   const basis = await store.accounts.reportBasis(account.id, askedPhone(query.phone));
   return seriesReporter('monday', eventSeries)(account, query, phoneScope(account, query.phone, basis.ownsPhone), store.calls);
 }

@@ -16,6 +16,8 @@ import { BEARER_AUTH, errorResponse, JSON_TYPE, jsonOnly, type SharedHeaders } f
 export const ADMIN_TAG = 'Admin API';
 
 const NDJSON_TYPE = 'application/x-ndjson';
+/** The 400 of a scenario's own routes: an id the routes refuse before they look it up. */
+const NOT_A_SCENARIO_ID = 'An id that is not a UUID in lower case, as POST /admin/scenarios answers them (IVR_INVALID_PARAMETER)';
 
 
 type AdminRoute = Omit<RouteConfig, 'responses' | 'tags' | 'security'> & { readonly responses: Record<number, ResponseConfig> };
@@ -241,7 +243,7 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
     operationId: 'getScenario',
     summary: 'One scenario',
     request: { params: scenarioPathSchema },
-    responses: { 200: scenario('The scenario'), 404: failure('No such scenario') },
+    responses: { 200: scenario('The scenario'), 400: failure(NOT_A_SCENARIO_ID), 404: failure('No such scenario') },
   });
   register({
     method: 'delete',
@@ -249,7 +251,7 @@ export function registerAdminOperations(registry: OpenAPIRegistry, headers: Shar
     operationId: 'removeScenario',
     summary: 'Remove one scenario',
     request: { params: scenarioPathSchema },
-    responses: { 204: { description: 'Removed', headers: { ...limited } }, 404: failure('No such scenario') },
+    responses: { 204: { description: 'Removed', headers: { ...limited } }, 400: failure(NOT_A_SCENARIO_ID), 404: failure('No such scenario') },
   });
   register({
     method: 'get',

@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   IVR_MISSING_FIELD: { status: 400, when: 'a required field is absent (tool, login, password; a new account\'s password)' },
   IVR_END_BEFORE_START: { status: 400, when: 'a report\'s end date is earlier than its start date' },
   IVR_RANGE_TOO_LONG: { status: 400, when: 'a report\'s range covers more days than MAX_RANGE_DAYS' },
+  IVR_PERIOD_BEFORE_EPOCH: { status: 400, when: 'a report\'s first day, week or month starts before 1970-01-01T00:00:00Z in the account\'s time zone, so that its key in Unix seconds would be negative (the message names the earliest start accepted)' },
   IVR_CLOCK_LIMIT: { status: 400, when: 'POST /admin/clock would move the sandbox clock more than a hundred years ahead in all (the message says how far it may still move)' },
   IVR_PHONE_NOT_OWNED: { status: 400, when: 'a report asks for a number that is not on the authenticated account' },
   IVR_FLOW_TOO_LARGE: { status: 400, when: 'the diagnostic flow of the range would hold more than 10,000 form items' },
@@ -113,6 +114,12 @@ export const errors = {
   endBeforeStart: (start: string, end: string) => make('IVR_END_BEFORE_START', `end ${end} is earlier than start ${start}`),
   rangeTooLong: (days: number, maxDays: number) =>
     make('IVR_RANGE_TOO_LONG', `the range covers ${days} days; at most ${maxDays} days can be asked for at once`),
+  periodBeforeEpoch: (start: string, period: string, timeZone: string, earliest: string) =>
+    make(
+      'IVR_PERIOD_BEFORE_EPOCH',
+      `start ${start}: its ${period} starts before 1970-01-01T00:00:00Z in ${timeZone}, and a period is keyed by the Unix second it starts at; ` +
+        `the earliest start for ${period} periods is ${earliest}`,
+    ),
   phoneNotOwned: (phone: string) => make('IVR_PHONE_NOT_OWNED', `phone ${phone} is not on this account`),
   flowTooLarge: (mostEntries: number) =>
     make(

@@ -32,7 +32,7 @@ export interface DataResourceSettings {
 
 /** The raw-data resources (specification.md §2.4, §2.5), each one declaration. */
 export function dataResources(store: Store, { weekStart, maxRangeDays, reports }: DataResourceSettings): DataResource[] {
-  const context = { store, reports, maxRangeDays };
+  const context = { store, reports, maxRangeDays, weekStart };
   const series = (name: ReportTarget, path: string, definition: SeriesDefinition): DataResource => ({
     name,
     path,

@@ -169,7 +169,9 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
         },
         304: { description: 'The report is the one If-None-Match names', headers: { ...headers.rateLimit, ...headers.entityTag } },
         400: errorResponse(
-          'A path part that is not valid (dates, range, period, phone), or a number that is not on the account',
+          'A path part that is not valid (dates, range, period, phone), a number that is not on the account, or a first period ' +
+            "(a day for the geographic and flow reports) that starts before 1970-01-01T00:00:00Z in the account's time zone " +
+            '(IVR_PERIOD_BEFORE_EPOCH, naming the earliest start accepted): keys are Unix seconds, never negative',
           { xml: true, headers: headers.rateLimit },
         ),
         401: errorResponse('Missing, unknown or expired temporary credentials, or an inactive account', {

@@ -2,7 +2,8 @@ import type { Request, Response } from 'express';
 import type { Account } from '../accounts/account';
 import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation/representation';
 import type { CallReads, PhoneScope, ReportBasis, Store } from '../storage/store';
-import type { RangeQuery } from './query/params';
+import type { QueryBounds, RangeQuery } from './query/params';
+import type { WeekStart } from './query/periods';
 import { askedPhone, phoneScope } from './query/phone-scope';
 import { namesEntity } from './report-cache/if-none-match';
 import { finishedReport, type FinishedReport, type ReportCache } from './report-cache/report-cache';
@@ -11,7 +12,7 @@ import { finishedReport, type FinishedReport, type ReportCache } from './report-
 export interface ResourceSteps<Query extends RangeQuery, Report> {
   /** Names the resource in the keys of kept reports. */
   readonly name: string;
-  readonly parse: (params: Record<string, string>, maxRangeDays: number) => Query;
+  readonly parse: (params: Record<string, string>, bounds: QueryBounds) => Query;
   /** `scope`: the numbers in scope, whose ownership is checked on every request; `calls`: where it reads them. */
   readonly report: (account: Account, query: Query, scope: PhoneScope, calls: CallReads) => Promise<Report>;
   readonly represent: (report: Report) => Representation;
@@ -22,6 +23,7 @@ export interface ResourceContext {
   /** Undefined when REPORT_CACHE_BYTES is 0. */
   readonly reports: ReportCache | undefined;
   readonly maxRangeDays: number;
+  readonly weekStart: WeekStart;
 }
 
 async function buildReport<Query extends RangeQuery, Report>(
@@ -53,10 +55,10 @@ export type ResourceAnswer = (req: Request, res: Response, account: Account) => 
  */
 export function resourceRoute<Query extends RangeQuery, Report>(
   steps: ResourceSteps<Query, Report>,
-  { store, reports, maxRangeDays }: ResourceContext,
+  { store, reports, maxRangeDays, weekStart }: ResourceContext,
 ): ResourceAnswer {
   return async (req, res, account) => {
-    const query = steps.parse(req.params as Record<string, string>, maxRangeDays);
+    const query = steps.parse(req.params as Record<string, string>, { maxRangeDays, weekStart, timeZone: account.timeZone });
     const phone = askedPhone(query.phone);
     const needsBasis = reports !== undefined || phone !== undefined || store.replicas !== undefined;
     const basis = needsBasis ? await store.accounts.reportBasis(account.id, phone) : undefined;

@@ -8,7 +8,7 @@ const instant = new RegExp(INSTANT_WITH_OFFSET_PATTERN, 'u');
 
 function serverTakesDate(text: string): boolean {
   try {
-    parseSeriesQuery({ start: text, end: text, period: 'day', phone: 'ALL' }, 1);
+    parseSeriesQuery({ start: text, end: text, period: 'day', phone: 'ALL' }, { maxRangeDays: 1, weekStart: 'monday', timeZone: 'UTC' });
     return true;
   } catch {
     return false;

@@ -43,6 +43,8 @@ interface NegativeCase {
   readonly request: GeneratedRequest;
   /** The constraint it breaks, as the schema states it: `path start: pattern`, `body login: maxLength`. */
   readonly breaks: string;
+  /** The catalogue code of its refusal, where a case drawn for one rule knows it. */
+  readonly code?: string;
 }
 
 let running: RunningServer;
@@ -190,10 +192,20 @@ const DAY_MS = 86_400_000;
 const compactDate = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
 const dateMs = (text: string) => Date.UTC(Number(text.slice(0, 4)), Number(text.slice(4, 6)) - 1, Number(text.slice(6, 8)));
 
-/** The range rules of the raw-data resources: end not before start, at most MAX_RANGE_DAYS days; a number of the account. */
+/**
+ * The first day whose week starts at or after 1970-01-01T00:00:00Z in the account's zone (New York, weeks from
+ * Monday): the week of 1970-01-01 began on 1969-12-29. Its days and months start after the epoch from 19700101.
+ */
+const FIRST_KEYED_WEEK_DAY = '19700105';
+
+/**
+ * The range rules of the raw-data resources: end not before start, at most MAX_RANGE_DAYS days, a first period
+ * that starts at or after the Unix epoch; a number of the account.
+ */
 function withinTheRangeRules(path: Record<string, string>, phone: string): Record<string, string> {
-  const [first, last] = [dateMs(path.start as string), dateMs(path.end as string)].sort((a, b) => a - b) as [number, number];
-  const end = Math.min(last, first + (MAX_RANGE_DAYS - 1) * DAY_MS);
+  const sorted = [dateMs(path.start as string), dateMs(path.end as string)].sort((a, b) => a - b) as [number, number];
+  const first = path.period === 'week' ? Math.max(sorted[0], dateMs(FIRST_KEYED_WEEK_DAY)) : sorted[0];
+  const end = Math.min(Math.max(sorted[1], first), first + (MAX_RANGE_DAYS - 1) * DAY_MS);
   return { ...path, start: compactDate(first), end: compactDate(end), phone };
 }
 
@@ -337,6 +349,65 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
   },
 };
 
+const SERIES_OPERATIONS = ['getVolume', 'getEvents', 'getPerformance', 'getCallerProfile'];
+const LOGIN_OPERATIONS = ['getAccount', 'putAccount', 'revokeCredentials', 'expireCredentials', 'assignPhone', 'releasePhone'];
+const SCENARIO_ID_OPERATIONS = ['getScenario', 'removeScenario'];
+/** DEL and every C1 control: what a generator that reads the login's pattern loosely sends. */
+const DEL_AND_C1 = Array.from({ length: 0x21 }, (_, index) => String.fromCharCode(0x7f + index));
+
+/**
+ * Negative cases drawn for one rule each, beside those the schemas' generators draw: rules a schema states
+ * only in words (the epoch), and values a generic near miss seldom reaches (a control in the middle of a
+ * login, a UUID in capitals, an empty client_address). Each is refused with its code.
+ */
+function targetedCases(operationId: string, valid: fc.Arbitrary<GeneratedRequest>): fc.Arbitrary<NegativeCase> | undefined {
+  if (SERIES_OPERATIONS.includes(operationId)) {
+    // 1970-01-01 to 01-04 are in the week of 1969-12-29, which began before the epoch in New York.
+    return fc.tuple(valid, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 60 })).map(([base, first, days]) => ({
+      request: { ...base, path: { ...base.path, start: compactDate(first * DAY_MS), end: compactDate((first + days) * DAY_MS), period: 'week' } },
+      breaks: 'a first week that starts before 1970-01-01T00:00:00Z (the words of the 400)',
+      code: 'IVR_PERIOD_BEFORE_EPOCH',
+    }));
+  }
+  if (LOGIN_OPERATIONS.includes(operationId)) {
+    return fc.tuple(valid, fc.constantFrom(...DEL_AND_C1), fc.nat()).map(([base, control, at]) => {
+      const login = [...(base.path.login as string)].slice(0, 199);
+      login.splice(at % (login.length + 1), 0, control);
+      return {
+        request: { ...base, path: { ...base.path, login: login.join('') } },
+        breaks: `path login: pattern (U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`,
+        code: 'IVR_INVALID_PARAMETER',
+      };
+    });
+  }
+  if (SCENARIO_ID_OPERATIONS.includes(operationId)) {
+    const notAnId = fc.oneof(
+      fc.uuid().map((id) => id.toUpperCase()),
+      fc.uuid().map((id) => id.replaceAll('-', '')),
+      fc.uuid().map((id) => `{${id}}`),
+      fc.string({ minLength: 1, maxLength: 40 }),
+    ).filter((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) && transportable(id, 'path'));
+    return fc.tuple(valid, notAnId).map(([base, id]) => ({ request: { ...base, path: { id } }, breaks: 'path id: pattern', code: 'IVR_INVALID_PARAMETER' }));
+  }
+  if (operationId === 'addScenario') {
+    return valid.map((base) => ({
+      request: { ...base, body: { mediaType: JSON_TYPE, value: { ...(base.body?.value as object), client_address: '' } } },
+      breaks: 'body (application/json) client_address: minLength',
+      code: 'IVR_INVALID_PARAMETER',
+    }));
+  }
+  return undefined;
+}
+
+/** Whether the operation documents an answer of this status, and, for an error, the code it sent. */
+function documentedAnswer(operation: DocumentedOperation, response: request.Response): string {
+  const documented = Object.keys(operation.operation.responses as object);
+  const code = response.headers['x-error-code'];
+  if (!documented.includes(String(response.status))) return `${response.status} not documented (${documented.join(', ')})`;
+  if (response.status >= 400 && code === undefined) return `${response.status} without X-Error-Code`;
+  return 'documented';
+}
+
 /** Operations whose input no JSON Schema describes: the SOAP envelopes (the WSDL is their contract, tested by the SOAP clients' suites). */
 const WITHOUT_SCHEMA_INPUT = new Set(['svcEval', 'plumEval']);
 
@@ -371,6 +442,29 @@ describe('the OpenAPI document against the server', () => {
     expect(invalid).toEqual([]);
   });
 
+  test('refuses in its schemas the values the server refuses: a login with DEL or a C1 control, an id that is no UUID, an empty client_address', () => {
+    const schemas = documentSchemas(document);
+    const pathSchema = (operationId: string, name: string) =>
+      schemas.of(((operationById(document, operationId).operation.parameters ?? []) as Parameter[]).find((parameter) => parameter.name === name)?.schema as object);
+    const login = pathSchema('getAccount', 'login');
+    const id = pathSchema('getScenario', 'id');
+    const rule = schemas.request(operationById(document, 'addScenario'), JSON_TYPE);
+    expect({
+      logins: DEL_AND_C1.map((control) => login(`a${control}b`)),
+      ids: ['3F2504E0-4F89-41D3-9A0C-0305E82C3301', '3f2504e04f8941d39a0c0305e82c3301', 'scenario'].map((value) => id(value)),
+      clientAddresses: ['', '192.0.2.1'].map((address) => rule({ target: 'data', status: 500, client_address: address })),
+    }).toEqual({ logins: DEL_AND_C1.map(() => false), ids: [false, false, false], clientAddresses: [false, true] });
+  });
+
+  test('states path patterns in characters a path can carry: percent-encoded UTF-8 has no unpaired surrogate', () => {
+    const naming = documentedOperations(document).flatMap(({ operation }) =>
+      ((operation.parameters ?? []) as Parameter[])
+        .filter((parameter) => parameter.in === 'path' && /\\uD[89A-F]/i.test((parameter.schema.pattern as string | undefined) ?? ''))
+        .map(({ name }) => `${String(operation.operationId)} ${name}`),
+    );
+    expect(naming).toEqual([]);
+  });
+
   describe.each(Object.keys(RULES_BEYOND_THE_SCHEMA))('%s', (operationId) => {
     test(
       `a request its schemas allow is never refused as malformed (${RUNS} cases, seed ${SEED})`,
@@ -381,11 +475,12 @@ describe('the OpenAPI document against the server', () => {
           fc.asyncProperty(exercise.valid(operation), async (generated) => {
             const response = await send(operation, generated);
             const accepted = exercise.accepted.includes(response.status) && exercise.refused?.(response) !== true;
-            expect({ request: generated, status: response.status, body: response.body as unknown, accepted }).toEqual({
+            expect({ request: generated, status: response.status, body: response.body as unknown, accepted, answer: documentedAnswer(operation, response) }).toEqual({
               request: generated,
               status: response.status,
               body: response.body as unknown,
               accepted: true,
+              answer: 'documented',
             });
           }),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
@@ -400,14 +495,20 @@ describe('the OpenAPI document against the server', () => {
         const exercise = RULES_BEYOND_THE_SCHEMA[operationId] as Exercise;
         const operation = operationById(document, operationId);
         const refused = exercise.refused ?? ((response: request.Response) => response.status === 400);
+        const generic = negativeCases(operation, exercise.valid(operation), exercise.mediaTypes);
+        const targeted = targetedCases(operationId, exercise.valid(operation));
+        const cases = targeted === undefined ? generic : fc.oneof(generic, targeted);
         await fc.assert(
-          fc.asyncProperty(negativeCases(operation, exercise.valid(operation), exercise.mediaTypes), async ({ request: generated, breaks }) => {
+          fc.asyncProperty(cases, async ({ request: generated, breaks, code }) => {
             const response = await send(operation, generated);
-            expect({ breaks, request: generated, status: response.status, refused: refused(response) }).toEqual({
+            const answered = response.headers['x-error-code'];
+            expect({ breaks, request: generated, status: response.status, refused: refused(response), answer: documentedAnswer(operation, response), code: answered }).toEqual({
               breaks,
               request: generated,
               status: response.status,
               refused: true,
+              answer: 'documented',
+              code: code ?? answered,
             });
           }),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { authenticate, call } from '../../../test/support/reporting';
 import { admin, postNdjson, startAdminServer, type AdminServer } from '../../../test/support/admin';
+import { documentOf, operationById } from '../../../test/support/openapi';
 
 let running: AdminServer;
 
@@ -126,6 +127,28 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
     const response = await admin(running.url).put('/admin/accounts/dev/%E0%A4%A').send({ password: 'pw' });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'path part %E0%A4%A is not valid percent-encoded UTF-8' });
+  });
+
+  test("takes exactly the logins the document's {login} pattern takes, for each character of U+0000-U+00FF and a few beyond", async () => {
+    const parameter = (operationById(documentOf(running.testApp), 'getAccount').operation.parameters as { name: string; schema: { pattern: string } }[])
+      .find(({ name }) => name === 'login');
+    const pattern = new RegExp(parameter?.schema.pattern ?? '', 'u');
+    const characters = [...Array.from({ length: 0x100 }, (_, code) => String.fromCodePoint(code)), '\u2028', '\uFEFF', '\uFFFE', '\u{1F600}', '\u{10FFFF}'];
+    const disagreements: string[] = [];
+    for (const character of characters) {
+      const login = `a${character}b`;
+      const response = await admin(running.url).get(`/admin/accounts/dev/${encodeURIComponent(login)}`);
+      const taken = response.status === 404 && response.headers['x-error-code'] === 'IVR_ACCOUNT_NOT_FOUND';
+      const refused = response.status === 400 && response.headers['x-error-code'] === 'IVR_INVALID_PARAMETER';
+      if (!taken && !refused) disagreements.push(`U+${character.codePointAt(0)?.toString(16)}: ${response.status}`);
+      else if (taken !== pattern.test(login)) disagreements.push(`U+${character.codePointAt(0)?.toString(16)}: server ${taken}, pattern ${!taken}`);
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  test('refuses a login with an unpaired surrogate, which a path cannot carry, as a path part that is not UTF-8', async () => {
+    const response = await admin(running.url).get('/admin/accounts/dev/a%ED%A0%80b');
+    expect({ status: response.status, code: response.headers['x-error-code'] }).toEqual({ status: 400, code: 'IVR_MALFORMED_PATH_PART' });
   });
 
   test('refuses a corrupt gzip JSON body with 400 naming the Content-Encoding', async () => {

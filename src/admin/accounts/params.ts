@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { phoneNumberSchema } from '../../domain/phone-number';
 import { timeZoneSchema } from '../../domain/time-zone';
 import { errors } from '../../errors/catalogue';
-import { boundedText, storableIdentifier } from '../../domain/storable-text';
+import { boundedText, PATH_STORABLE_TEXT_PATTERN, storableIdentifier } from '../../domain/storable-text';
 import { toolSchema } from '../../accounts/account';
 import { describeIssues } from '../field-errors';
 import type { AccountChanges, AccountKey } from './account-admin';
 
-
 // At most what POST /api/auth accepts, so that every account created here can log in.
-const loginSchema = storableIdentifier(200).meta({ description: "The account's login, URL-encoded in the path" });
+const loginSchema = storableIdentifier(200).meta({
+  description: "The account's login, URL-encoded in the path: 1 to 200 characters, none a control character (U+0000-U+001F, U+007F-U+009F)",
+  pattern: PATH_STORABLE_TEXT_PATTERN,
+});
 
 /** `{tool}/{login}` of the account routes, each part as it is validated below. */
 export const accountPathSchema = z.object({ tool: toolSchema, login: loginSchema });

@@ -57,16 +57,19 @@ export function canonicalAddress(address: string): string {
   return (mapped?.[1] ?? address).toLowerCase();
 }
 
-const statusSchema = z.literal(REPORTING_STATUSES, {
-  error: `must be one of ${REPORTING_STATUSES.join(', ')} (for the survey ${SURVEY_STATUSES.join(', ')})`,
-});
+const statusSchema = z
+  .literal(REPORTING_STATUSES, {
+    error: `must be one of ${REPORTING_STATUSES.join(', ')} (for the survey ${SURVEY_STATUSES.join(', ')})`,
+  })
+  // zod-to-openapi writes a literal of several values as an enum of its first alone.
+  .meta({ type: 'integer', enum: [...REPORTING_STATUSES] });
 
 /** `{id}` of /admin/scenarios/{id}: what POST answered. */
 export const scenarioPathSchema = z.object({
   id: z
     .string()
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a scenario id, as POST /admin/scenarios answered it (a UUID)')
-    .meta({ description: 'The id POST /admin/scenarios answered' }),
+    .meta({ description: 'The id POST /admin/scenarios answered: a UUID in lower case; anything else is a 400', format: 'uuid' }),
 });
 
 /** The body of POST /admin/scenarios. */
@@ -81,7 +84,8 @@ export const scenarioRuleSchema = z
       .string()
       .refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address')
       .optional()
-      .meta({ description: 'Only the requests from this client address (as TRUST_PROXY reads it)' }),
+      // isIP's rule has no pattern of reasonable size; the length bound is what a schema can state, the rest is in words.
+      .meta({ description: 'Only the requests from this client address (as TRUST_PROXY reads it): an IPv4 or IPv6 address, anything else a 400', minLength: 1 }),
     status: statusSchema.optional().meta({
       description:
         'The status answered instead, as the real rule answers it (429 with Retry-After and X-RateLimit-*, 401 with its challenge); 503 is an outage, which the reporting API answers as a 500 with Retry-After, and the SOAP service as a soap:Server fault',

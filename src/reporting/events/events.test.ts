@@ -280,3 +280,37 @@ describe('GET /api/events: week start and time zones from configuration', () => 
     expect(response.body.calls).toEqual({ 1517961600: 0, 1518048000: 1 });
   });
 });
+
+describe('GET /api/events: periods that would start before 1970', () => {
+  const before = (period: string, zone: string, earliest: string, start = '19700101') =>
+    `start ${start}: its ${period} starts before 1970-01-01T00:00:00Z in ${zone}, and a period is keyed by the Unix second it starts at; ` +
+    `the earliest start for ${period} periods is ${earliest}`;
+
+  test.each([
+    ['a Monday week of 1969-12-29 in New York', {}, 'America/New_York', '19700101/19720229/week/ALL', before('week', 'America/New_York', '19700105')],
+    ['a Sunday week of 1969-12-28 in New York', { WEEK_START: 'sunday' }, 'America/New_York', '19700101/19700110/week/ALL', before('week', 'America/New_York', '19700104')],
+    ['the first day of 1970 in Tokyo, which began in 1969 in UTC', {}, 'Asia/Tokyo', '19700101/19700103/day/ALL', before('day', 'Asia/Tokyo', '19700102')],
+    ['January 1970 in Tokyo', {}, 'Asia/Tokyo', '19700115/19700301/month/ALL', before('month', 'Asia/Tokyo', '19700201', '19700115')],
+  ])('refuses %s with a 400 naming the earliest start', async (_case, env, zone, path, message) => {
+    await setUp(env, zone);
+    const response = await events(path);
+    expect({ status: response.status, code: response.headers['x-error-code'], body: response.body }).toEqual({
+      status: 400,
+      code: 'IVR_PERIOD_BEFORE_EPOCH',
+      body: { error: message },
+    });
+  });
+
+  test('keys the first periods that start at or after 1970-01-01T00:00:00Z from 0 up', async () => {
+    await setUp({}, 'UTC');
+    const keys = [];
+    for (const path of ['19700101/19700102/day', '19700105/19700112/week', '19700101/19700201/month']) keys.push((await events(`${path}/ALL`)).body.calls);
+    expect(keys).toEqual([{ 0: 0, 86400: 0 }, { 345600: 0, 950400: 0 }, { 0: 0, 2678400: 0 }]);
+  });
+
+  test('keys the first day of 1970 in New York by 18000, the Unix second of its midnight there', async () => {
+    await setUp();
+    const response = await events('19700101/19700101/day/ALL');
+    expect(response.body.calls).toEqual({ 18000: 0 });
+  });
+});

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { periodsOverlapping } from './periods';
+import { firstKeyedDay, keyedFromEpoch, PERIODS, periodsOverlapping, WEEK_STARTS } from './periods';
 import { calendarDateOf, epochDayOf, isoWeekdayIndex, localDayStartSeconds, localEpochDay } from '../../time/calendar';
 import { offsetMinutes, offsetSpans } from '../../time/zone-offsets';
 
@@ -141,4 +141,32 @@ describe('the spans of one UTC offset of a zone', () => {
   test('are one span where the offset never changes', () => {
     expect(offsetSpans('UTC', 1000, 5000)).toEqual([{ startMs: 1000, endMs: 5001, offsetMinutes: 0 }]);
   });
+});
+
+describe('the first day whose period starts at or after the Unix epoch', () => {
+  test.each([
+    ['day', 'monday', 'UTC', day(1970, 1, 1)],
+    ['day', 'monday', 'America/New_York', day(1970, 1, 1)],
+    ['day', 'monday', 'Asia/Tokyo', day(1970, 1, 2)],
+    ['week', 'monday', 'America/New_York', day(1970, 1, 5)],
+    ['week', 'sunday', 'UTC', day(1970, 1, 4)],
+    ['month', 'monday', 'America/New_York', day(1970, 1, 1)],
+    ['month', 'sunday', 'Asia/Tokyo', day(1970, 2, 1)],
+  ] as const)('is that of a %s (weeks from %s) in %s', (period, weekStart, zone, expected) => {
+    expect(firstKeyedDay(period, weekStart, zone)).toBe(expected);
+  });
+
+  test.each(['UTC', 'America/New_York', 'Asia/Tokyo', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Kathmandu'])(
+    'keys its period at or after 0 and the period before it below 0, and every day from 1970-02-01 is keyed, in %s',
+    (zone) => {
+      for (const period of PERIODS) {
+        for (const weekStart of WEEK_STARTS) {
+          const first = firstKeyedDay(period, weekStart, zone);
+          const [before, keyed] = periodsOverlapping(first - 1, first, period, weekStart);
+          expect([localDayStartSeconds(before?.start ?? NaN, zone) < 0, localDayStartSeconds(keyed?.start ?? NaN, zone) >= 0]).toEqual([true, true]);
+          expect([keyedFromEpoch(first - 1, period, weekStart, zone), keyedFromEpoch(first, period, weekStart, zone), keyedFromEpoch(day(1970, 2, 1), period, weekStart, zone)]).toEqual([false, true, true]);
+        }
+      }
+    },
+  );
 });

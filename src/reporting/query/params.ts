@@ -3,7 +3,7 @@ import { normalisePhone, PHONE_PATTERN } from '../../domain/phone-number';
 import { errors } from '../../errors/catalogue';
 import { calendarDateOf, epochDayOf, type EpochDay } from '../../time/calendar';
 import { COMPACT_DATE_PATTERN } from '../../time/calendar-patterns';
-import { PERIODS, type Period } from './periods';
+import { firstKeyedDay, keyedFromEpoch, PERIODS, type Period, type WeekStart } from './periods';
 
 export const ALL_PHONES = 'ALL';
 
@@ -18,6 +18,14 @@ export interface RangeQuery {
 /** The validated `{start}/{end}/{period}/{phone}` of the series resources. */
 export interface SeriesQuery extends RangeQuery {
   readonly period: Period;
+}
+
+/** What a path is checked against beyond its own text: the longest range, and the account's calendar. */
+export interface QueryBounds {
+  readonly maxRangeDays: number;
+  readonly weekStart: WeekStart;
+  /** The account's time zone, in which its days, weeks and months start. */
+  readonly timeZone: string;
 }
 
 /** A user's value inside a message: quoted, shortened, control characters escaped. */
@@ -39,7 +47,9 @@ const dateParam = (name: 'start' | 'end') =>
     }
     return day;
   }).meta({
-    description: `The ${name === 'start' ? 'first' : 'last'} local day of the range, included: a real date YYYYMMDD from 19700101`,
+    description:
+      `The ${name === 'start' ? 'first' : 'last'} local day of the range, included: a real date YYYYMMDD from 19700101` +
+      (name === 'start' ? "; its day, week or month must start at or after 1970-01-01T00:00:00Z in the account's time zone" : ''),
     pattern: COMPACT_DATE_PATTERN,
   });
 
@@ -71,26 +81,39 @@ function parsed<Schema extends z.ZodType>(schema: Schema, params: Record<string,
   return result.data;
 }
 
-function checkedRange(params: Record<string, string>, start: EpochDay, end: EpochDay, maxRangeDays: number): void {
+const compactDate = (day: EpochDay): string => {
+  const { year, month, day: dayOfMonth } = calendarDateOf(day);
+  return `${year}${String(month).padStart(2, '0')}${String(dayOfMonth).padStart(2, '0')}`;
+};
+
+/**
+ * End not before start, at most maxRangeDays days, and a first period (for the range resources, the first
+ * day) that starts at or after the Unix epoch in the account's zone: its key, Unix seconds, would otherwise
+ * be negative, where the reference keys periods by a digit string.
+ */
+function checkedRange(params: Record<string, string>, start: EpochDay, end: EpochDay, period: Period, bounds: QueryBounds): void {
   if (end < start) {
     throw errors.endBeforeStart(String(params.start), String(params.end));
   }
   const days = end - start + 1;
-  if (days > maxRangeDays) {
-    throw errors.rangeTooLong(days, maxRangeDays);
+  if (days > bounds.maxRangeDays) {
+    throw errors.rangeTooLong(days, bounds.maxRangeDays);
+  }
+  if (!keyedFromEpoch(start, period, bounds.weekStart, bounds.timeZone)) {
+    throw errors.periodBeforeEpoch(String(params.start), period, bounds.timeZone, compactDate(firstKeyedDay(period, bounds.weekStart, bounds.timeZone)));
   }
 }
 
 /** `{start}/{end}/{phone}`: the geographic report and the diagnostic flow. */
-export function parseRangeQuery(params: Record<string, string>, maxRangeDays: number): RangeQuery {
+export function parseRangeQuery(params: Record<string, string>, bounds: QueryBounds): RangeQuery {
   const { start, end, phone } = parsed(rangePathSchema, params);
-  checkedRange(params, start, end, maxRangeDays);
+  checkedRange(params, start, end, 'day', bounds);
   return { from: start, to: end, phone };
 }
 
 /** `{start}/{end}/{period}/{phone}`: the event tracker and the other series resources. */
-export function parseSeriesQuery(params: Record<string, string>, maxRangeDays: number): SeriesQuery {
+export function parseSeriesQuery(params: Record<string, string>, bounds: QueryBounds): SeriesQuery {
   const { start, end, period, phone } = parsed(seriesPathSchema, params);
-  checkedRange(params, start, end, maxRangeDays);
+  checkedRange(params, start, end, period, bounds);
   return { from: start, to: end, period, phone };
 }

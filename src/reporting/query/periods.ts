@@ -1,4 +1,4 @@
-import { calendarDateOf, epochDayOf, isoWeekdayIndex, type EpochDay } from '../../time/calendar';
+import { calendarDateOf, epochDayOf, isoWeekdayIndex, localDayStartSeconds, type EpochDay } from '../../time/calendar';
 
 export const PERIODS = ['day', 'week', 'month'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -52,4 +52,26 @@ export function periodsOverlapping(from: EpochDay, to: EpochDay, period: Period,
     start = next;
   }
   return spans;
+}
+
+/**
+ * From this day on, every day, week and month starts at or after 1970-01-01T00:00:00Z in every zone: the
+ * first of February 1970 begins at most 14 hours (the widest offset) before its UTC midnight.
+ */
+const KEYED_IN_EVERY_ZONE_FROM: EpochDay = 31;
+
+/**
+ * The first day whose period (of `period`'s kind, in `timeZone`) starts at or after the Unix epoch, so that
+ * its key, in Unix seconds, is not negative: 1970-01-01 but for a zone east of UTC (its first of January
+ * began in 1969) or a week that began in December 1969.
+ */
+export function firstKeyedDay(period: Period, weekStart: WeekStart, timeZone: string): EpochDay {
+  let start = periodStart(-1, period, weekStart);
+  while (localDayStartSeconds(start, timeZone) < 0) start = nextPeriodStart(start, period);
+  return start;
+}
+
+/** Whether the periods from `from` on all start at or after the Unix epoch in `timeZone`. */
+export function keyedFromEpoch(from: EpochDay, period: Period, weekStart: WeekStart, timeZone: string): boolean {
+  return from >= KEYED_IN_EVERY_ZONE_FROM || from >= firstKeyedDay(period, weekStart, timeZone);
 }
