@@ -4,14 +4,14 @@ import type { ImportedCallsCounter } from '../operations/app-metrics';
 import type { Store } from '../storage/store';
 import type { AccountAdmin } from './accounts/account-admin';
 import { accountRoutes } from './accounts/routes';
-import { clockRoutes, type ClockAdmin } from './clock/routes';
+import { clockRoutes, type ClockAdmin } from '../sandbox/clock/routes';
 import { requireAdminToken } from './admin-token';
 import { retentionRoutes } from './retention/routes';
 import type { Retention } from '../retention/retention';
 import type { CallRecordReader } from './calls/call-import';
 import { importCallsRoute } from './calls/route';
-import { scenarioRoutes, type ScenarioAdmin } from './scenarios/routes';
-import { surveyCallRoutes, type SurveyCallsAdmin } from './survey-calls/routes';
+import { scenarioRoutes, type ScenarioAdmin } from '../sandbox/scenarios/routes';
+import { surveyCallRoutes, type SurveyCallsAdmin } from '../sandbox/survey-calls/routes';
 
 /** What the admin API is made of, built once in the composition root. */
 export interface AdminServices {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { accountSettings } from '../accounts/settings';
 import { adminSettings } from '../admin/settings';
-import { clockSettings } from '../admin/clock/settings';
-import { scenarioSettings } from '../admin/scenarios/settings';
+import { clockSettings } from '../sandbox/clock/settings';
+import { scenarioSettings } from '../sandbox/scenarios/settings';
 import { serverSettings } from '../http/settings';
 import { operationsSettings } from '../operations/settings';
 import { rateLimitSettings } from '../rate-limit/settings';

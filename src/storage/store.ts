@@ -1,5 +1,5 @@
 import type { Account, Tool } from '../accounts/account';
-import type { Scenario, ScenarioTarget } from '../admin/scenarios/scenario';
+import type { Scenario, ScenarioTarget } from '../sandbox/scenarios/scenario';
 import type { CallRecord, PathStep } from '../domain/call-record';
 import type { Region } from '../domain/caller-region';
 import type { EpochDay } from '../time/calendar';
@@ -275,7 +275,7 @@ export interface ScenarioRequest {
   readonly targets: readonly ScenarioTarget[];
   /** The account it is for, when known (auth: the login posted; data: the credentials' account). */
   readonly account: { readonly tool: Tool; readonly login: string } | undefined;
-  /** Canonical (admin/scenarios/scenario.ts's canonicalAddress). */
+  /** Canonical (sandbox/scenarios/scenario.ts's canonicalAddress). */
   readonly clientAddress: string;
 }
 

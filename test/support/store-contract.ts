@@ -1,7 +1,7 @@
 import { callRecordSchema, type CallRecord, type CallRecordInput, type PathStep } from '../../src/domain/call-record';
 import { accountId, type Account } from '../../src/accounts/account';
 import type { RegionCalls, ScenarioRequest, Store } from '../../src/storage/store';
-import type { Scenario } from '../../src/admin/scenarios/scenario';
+import type { Scenario } from '../../src/sandbox/scenarios/scenario';
 import { dailyTotals, dayTotals } from './day-totals';
 import { epochDayOf } from '../../src/time/calendar';
 

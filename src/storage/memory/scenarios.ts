@@ -1,4 +1,4 @@
-import { isActive, matches, type Scenario } from '../../admin/scenarios/scenario';
+import { isActive, matches, type Scenario } from '../../sandbox/scenarios/scenario';
 import type { ScenarioRepository } from '../store';
 
 interface Kept {

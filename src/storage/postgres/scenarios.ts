@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { ForcedStatus, Scenario, ScenarioTarget } from '../../admin/scenarios/scenario';
+import type { ForcedStatus, Scenario, ScenarioTarget } from '../../sandbox/scenarios/scenario';
 import type { Tool } from '../../accounts/account';
 import type { ScenarioRepository } from '../store';
 
@@ -39,7 +39,7 @@ function toScenario(row: ScenarioRow): Scenario {
 }
 
 /**
- * The rule of admin/scenarios/scenario.ts's `matches`, in SQL, and the oldest match with answers left
+ * The rule of sandbox/scenarios/scenario.ts's `matches`, in SQL, and the oldest match with answers left
  * taking one. The UPDATE re-reads a row another request changed meanwhile (READ COMMITTED), so a
  * scenario shared by several instances answers exactly `times` requests between them.
  */

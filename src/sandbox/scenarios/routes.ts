@@ -4,8 +4,8 @@ import { errors } from '../../errors/catalogue';
 import { methodNotAllowed } from '../../http/error-handler/error-handler';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
-import { describeIssues } from '../field-errors';
-import { requireJsonIfAny } from '../json-body';
+import { describeIssues } from '../../admin/field-errors';
+import { requireJsonIfAny } from '../../admin/json-body';
 import { isActive, scenarioPathSchema, scenarioRuleSchema, scenarioView, toScenarioRule, type Scenario } from './scenario';
 
 function parseScenarioId(params: Record<string, string>): string {
