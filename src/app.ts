@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { clockDateHeader } from './admin/clock/date-header';
+import { clockDateHeader } from './sandbox/clock/date-header';
 import { adminRouter, type AdminServices } from './admin/router';
 import type { Clock } from './time/clock';
 import type { DashboardAssets } from './dashboard/assets';

@@ -57,6 +57,21 @@ describe('the start banner', () => {
     expect(warnings({})).toEqual([]);
   });
 
+  test('names, with NODE_ENV=production, the sandbox features on, and does not offer the call inspector unless it is named', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://ivr.example.com', ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    const quiet = banner(URL, loadConfig(production), { demo: undefined, seed: undefined });
+    expect(line(quiet, 'Warning: ')).toBeUndefined();
+    expect(line(quiet, 'Admin API')).toBe('Admin API: on at https://ivr.example.com/admin (Bearer ADMIN_TOKEN)');
+    const sandbox = banner(URL, loadConfig({ ...production, SANDBOX_SCENARIOS: 'true', SURVEY_INSPECT_CALLS: '20' }), { demo: undefined, seed: undefined });
+    expect(line(sandbox, 'Warning: ')).toBe(
+      'Warning: NODE_ENV=production with sandbox features on: failure scenarios (SANDBOX_SCENARIOS=true), the call inspector (SURVEY_INSPECT_CALLS=20); ' +
+        'they are for client authors: unset them unless this server is a sandbox',
+    );
+    expect(line(sandbox, 'Admin API')).toBe(
+      'Admin API: on at https://ivr.example.com/admin (Bearer ADMIN_TOKEN); survey calls in the call inspector at https://ivr.example.com/inspector',
+    );
+  });
+
   test('says which clock the server runs: the system\'s, or one the admin API moves forward with SANDBOX_CLOCK', () => {
     const clock = (env: NodeJS.ProcessEnv) => line(banner(URL, loadConfig(env), { demo: undefined, seed: undefined }), 'Clock');
     expect(clock({})).toBe("Clock: the system's (SANDBOX_CLOCK=true lets the admin API move it forward)");

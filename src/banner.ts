@@ -84,8 +84,8 @@ export function banner(url: string, config: Config, { demo, seed }: LoadedData):
     ...config.survey.services.flatMap((service) => surveyServiceLines(base, service, config.survey.servicesFile !== undefined)),
     config.admin.token === undefined
       ? 'Admin API: off (set ADMIN_TOKEN to turn it on)'
-      : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)${config.survey.inspectCalls > 0 ? `; survey calls in the call inspector at ${base}/inspector` : ''}`,
-    config.clock.movable
+      : `Admin API: on at ${base}/admin (Bearer ADMIN_TOKEN)${config.sandbox.inspectCalls > 0 ? `; survey calls in the call inspector at ${base}/inspector` : ''}`,
+    config.sandbox.movableClock
       ? `Clock: movable (SANDBOX_CLOCK): POST ${base}/admin/clock {"advance_seconds": n} moves it forward`
       : "Clock: the system's (SANDBOX_CLOCK=true lets the admin API move it forward)",
     ...(seed === undefined ? [] : [seedLine(config, seed)]),

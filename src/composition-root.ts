@@ -3,9 +3,6 @@ import type { Logger } from 'pino';
 import { passwordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
 import { readCallRecord } from './admin/calls/call-import';
-import { MovableClock } from './admin/clock/movable-clock';
-import { noScenarios, scenarioAnswers } from './admin/scenarios/forced-answers';
-import { callInspector } from './admin/survey-calls/inspector';
 import { createApp, type AppServices } from './app';
 import { configWarnings, loadConfig, type Config } from './config/config';
 import { loadDashboardAssets } from './dashboard/assets';
@@ -23,6 +20,7 @@ import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
 import { reportCache } from './reporting/report-cache/report-cache';
 import { startMaintenance } from './retention/maintenance';
+import { createSandbox, sandboxClock, type MovableClock } from './sandbox/sandbox';
 import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo/demo-account';
 import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
 import { openStore } from './storage/open-store';
@@ -86,14 +84,14 @@ export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableD
  * SURVEY_HANDLER or the sample.
  */
 function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
-  const clock = given.clock ?? systemClock;
-  const movableClock = config.clock.movable ? new MovableClock(clock) : undefined;
+  const unmoved = given.clock ?? systemClock;
+  const { clock, movable: movableClock } = sandboxClock(config.sandbox, unmoved);
   const logger = given.logger ?? createLogger(config.server.logLevel);
   const surveyHandler = given.surveyHandler ?? sampleSurveyHandler;
   return {
-    clock: movableClock ?? clock,
+    clock,
     movableClock,
-    systemClock: clock,
+    systemClock: unmoved,
     logger,
     metrics: given.metrics ?? createAppMetrics(),
     shutdown: given.shutdown ?? shutdownState(),
@@ -113,10 +111,14 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
   const limitDependencies = { store, clock, logger, refusals: metrics };
   const { rateLimits } = config;
   const credentials = temporaryCredentials({ store, clock, ttlSeconds: config.reporting.credentialTtlSeconds });
-  const scenariosOn = config.admin.token !== undefined && config.scenarios.enabled;
-  const scenarios = scenariosOn ? scenarioAnswers({ store, clock, counter: metrics, limits: rateLimits }) : noScenarios;
-  // The call inspector keeps calls only for the admin API to show: without it, or with SURVEY_INSPECT_CALLS=0, none is kept.
-  const inspector = config.admin.token !== undefined && config.survey.inspectCalls > 0 ? callInspector(config.survey.inspectCalls) : undefined;
+  const sandbox = createSandbox(config.sandbox, {
+    store,
+    clock,
+    movableClock: shared.movableClock,
+    counter: metrics,
+    limits: rateLimits,
+    adminApi: config.admin.token !== undefined,
+  });
   const passwords = passwordHasher({ concurrency: config.accounts.passwordHashConcurrency, mostWaiting: config.accounts.passwordHashQueue });
   return {
     logger,
@@ -130,7 +132,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
         maxRangeDays: config.reporting.maxRangeDays,
         reports: reportCache(config.reporting.reportCacheBytes),
       }),
-      scenarios,
+      scenarios: sandbox.answers,
     },
     // Without ADMIN_TOKEN the admin API does not exist.
     admin:
@@ -143,9 +145,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
             store,
             readCallRecord,
             importedCalls: metrics,
-            clock: { clock, movable: shared.movableClock },
-            scenarios: { store, clock, enabled: config.scenarios.enabled, mostActive: config.scenarios.mostActive },
-            surveyCalls: { inspector },
+            sandbox,
             retention: { store, clock: shared.systemClock, logger, months: config.retention.months },
           },
     survey: {
@@ -162,8 +162,8 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
       services: shared.surveyServices,
       publicUrl: config.server.publicUrl,
       logger,
-      scenarios,
-      inspector,
+      scenarios: sandbox.answers,
+      inspector: sandbox.inspector,
     },
     operations: operationsServices({ metrics, store, clock, logger, settings: config.operations, shutdown: shared.shutdown }),
     // Built at start, so a mistake in it stops the start; its examples are dated from that day.

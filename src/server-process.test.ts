@@ -120,6 +120,21 @@ describe('the server process', () => {
     ]);
   });
 
+  test('with NODE_ENV=production, names the sandbox features set on the banner and in one log line (issue 41)', async () => {
+    const production = { LOG_LEVEL: 'info', NODE_ENV: 'production', PUBLIC_URL: 'https://ivr.example.com', ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    server = startServerProcess({ ...production, SANDBOX_CLOCK: 'true', SANDBOX_SCENARIOS: 'true' });
+    await server.listening();
+    const warning =
+      'NODE_ENV=production with sandbox features on: the movable clock (SANDBOX_CLOCK=true), failure scenarios (SANDBOX_SCENARIOS=true); ' +
+      'they are for client authors: unset them unless this server is a sandbox';
+    expect(server.messages.text()).toContain(`\nWarning: ${warning}\n`);
+    const lines = server.logs.text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.map(({ level, msg }) => [level, msg])).toEqual([
+      [40, warning],
+      [30, 'listening'],
+    ]);
+  });
+
   test('names a misspelt setting, on the banner and as a log line, with the setting it probably means, and starts without it', async () => {
     server = startServerProcess({ LOG_LEVEL: 'info', WEEK_STRAT: 'sunday', ADMIN_TOKNE: 'a-long-enough-admin-token' });
     await server.listening();

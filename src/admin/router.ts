@@ -4,14 +4,12 @@ import type { ImportedCallsCounter } from '../operations/app-metrics';
 import type { Store } from '../storage/store';
 import type { AccountAdmin } from './accounts/account-admin';
 import { accountRoutes } from './accounts/routes';
-import { clockRoutes, type ClockAdmin } from './clock/routes';
 import { requireAdminToken } from './admin-token';
 import { retentionRoutes } from './retention/routes';
 import type { Retention } from '../retention/retention';
 import type { CallRecordReader } from './calls/call-import';
 import { importCallsRoute } from './calls/route';
-import { scenarioRoutes, type ScenarioAdmin } from './scenarios/routes';
-import { surveyCallRoutes, type SurveyCallsAdmin } from './survey-calls/routes';
+import { sandboxRoutes, type Sandbox } from '../sandbox/sandbox';
 
 /** What the admin API is made of, built once in the composition root. */
 export interface AdminServices {
@@ -25,12 +23,8 @@ export interface AdminServices {
   readonly readCallRecord: CallRecordReader;
   /** Where the import's outcomes are counted (the app's metrics). */
   readonly importedCalls: ImportedCallsCounter;
-  /** The server's clock, and whether it moves (SANDBOX_CLOCK). */
-  readonly clock: ClockAdmin;
-  /** The sandbox's failure scenarios. */
-  readonly scenarios: ScenarioAdmin;
-  /** The call inspector: the last survey calls of this instance. */
-  readonly surveyCalls: SurveyCallsAdmin;
+  /** The server's clock and whether it moves, the failure scenarios, the call inspector's last survey calls. */
+  readonly sandbox: Sandbox;
   /** RETENTION_MONTHS over the store and the server's clock. */
   readonly retention: Retention;
 }
@@ -45,13 +39,11 @@ const answerInJson: RequestHandler = (req, _res, next) => {
 };
 
 /** The admin API, mounted at /admin only when ADMIN_TOKEN is set. */
-export function adminRouter({ token, limit, accounts, store, readCallRecord, importedCalls, clock, scenarios, surveyCalls, retention }: AdminServices): Router {
+export function adminRouter({ token, limit, accounts, store, readCallRecord, importedCalls, sandbox, retention }: AdminServices): Router {
   const router = Router();
   router.use(answerInJson, limit, requireAdminToken(token));
   router.use(accountRoutes(accounts));
-  router.use(clockRoutes(clock));
-  router.use(scenarioRoutes(scenarios));
-  router.use(surveyCallRoutes(surveyCalls));
+  router.use(sandboxRoutes(sandbox));
   router.use(retentionRoutes(retention));
   router.route('/calls').post(importCallsRoute(store, importedCalls, readCallRecord)).all(methodNotAllowed(['POST']));
   return router;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AccountView } from '../admin/accounts/account-admin';
 import type { RetentionView } from '../admin/retention/routes';
-import type { ScenarioView } from '../admin/scenarios/scenario';
+import type { ScenarioView } from '../sandbox/scenarios/scenario';
 import type { Tool } from '../accounts/account';
 import { CliError } from './cli-error';
 

@@ -1,4 +1,4 @@
-import type { ScenarioView } from '../admin/scenarios/scenario';
+import type { ScenarioView } from '../sandbox/scenarios/scenario';
 
 function accountOf(scenario: ScenarioView): string | undefined {
   return scenario.tool === undefined ? undefined : `${scenario.tool}/${scenario.login ?? ''}`;

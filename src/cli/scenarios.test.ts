@@ -101,7 +101,7 @@ describe('ivr-reporting scenario add', () => {
     expect([run.code, run.stdout, run.stderr]).toEqual([
       1,
       '',
-      'ivr-reporting: POST /admin/scenarios: 409 scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default) to add them\n',
+      'ivr-reporting: POST /admin/scenarios: 409 scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default, but with NODE_ENV=production) to add them\n',
     ]);
   });
 

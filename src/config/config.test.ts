@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, configWarnings, loadConfig } from './config';
 
 describe('configuration', () => {
   test('uses the defaults of docs/specification.md and .env.example when nothing is set', () => {
@@ -20,8 +20,7 @@ describe('configuration', () => {
       reporting: { weekStart: 'monday', maxRangeDays: 3660, reportCacheBytes: 67_108_864, credentialTtlSeconds: 86_400 },
       rateLimits: { auth: 15, data: 150, admin: 90_000, survey: 20_000, windowSeconds: 900 },
       admin: { token: undefined },
-      clock: { movable: false },
-      scenarios: { enabled: true, mostActive: 100 },
+      sandbox: { movableClock: false, scenarios: { enabled: true, mostActive: 100 }, inspectCalls: 200 },
       survey: {
         services: [
           {
@@ -41,7 +40,6 @@ describe('configuration', () => {
         sessionTtlSeconds: 3600,
         handlerTimeoutSeconds: 10,
         maxSessions: 100_000,
-        inspectCalls: 200,
         messageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },
       },
       operations: { metricsToken: undefined, readinessTimeoutSeconds: 2, shutdownDrainSeconds: 0 },
@@ -213,6 +211,30 @@ describe('configuration', () => {
     ],
   ])('stops with a message naming %s when it is %s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(`invalid configuration: ${message}`));
+  });
+
+  test('turns no sandbox feature on with NODE_ENV=production unless its variable names it (issue 41)', () => {
+    const production = { NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    expect(loadConfig(production).sandbox).toEqual({ movableClock: false, scenarios: { enabled: false, mostActive: 100 }, inspectCalls: 0 });
+    expect(loadConfig({ ...production, SANDBOX_CLOCK: 'true', SANDBOX_SCENARIOS: 'true', SURVEY_INSPECT_CALLS: '50' }).sandbox).toEqual({
+      movableClock: true,
+      scenarios: { enabled: true, mostActive: 100 },
+      inspectCalls: 50,
+    });
+    expect(loadConfig({ ...production, SANDBOX_SCENARIOS: 'false', SURVEY_INSPECT_CALLS: '0' }).sandbox).toEqual(loadConfig(production).sandbox);
+    expect(loadConfig({ NODE_ENV: 'development' }).sandbox).toEqual(loadConfig({}).sandbox);
+  });
+
+  test('warns once, with NODE_ENV=production, of the sandbox features on, naming each', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://ivr.example.com', ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    expect(configWarnings(loadConfig(production))).toEqual([]);
+    expect(configWarnings(loadConfig({ ...production, SANDBOX_CLOCK: 'true', SANDBOX_SCENARIOS: 'true', SURVEY_INSPECT_CALLS: '50' }))).toEqual([
+      'NODE_ENV=production with sandbox features on: the movable clock (SANDBOX_CLOCK=true), failure scenarios (SANDBOX_SCENARIOS=true), ' +
+        'the call inspector (SURVEY_INSPECT_CALLS=50); they are for client authors: unset them unless this server is a sandbox',
+    ]);
+    // The scenarios and the inspector are reached only through the admin API: without it they are not on.
+    expect(configWarnings(loadConfig({ ...production, ADMIN_TOKEN: '', SANDBOX_SCENARIOS: 'true', SURVEY_INSPECT_CALLS: '50' }))).toEqual([]);
+    expect(configWarnings(loadConfig({ ADMIN_TOKEN: production.ADMIN_TOKEN, SANDBOX_CLOCK: 'true' }))).toEqual([]);
   });
 
   test('caps connections per address at 100 unless TRUST_PROXY puts a proxy in front, where every connection is its own', () => {

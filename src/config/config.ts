@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { accountSettings } from '../accounts/settings';
 import { adminSettings } from '../admin/settings';
-import { clockSettings } from '../admin/clock/settings';
-import { scenarioSettings } from '../admin/scenarios/settings';
 import { serverSettings } from '../http/settings';
 import { operationsSettings } from '../operations/settings';
 import { rateLimitSettings } from '../rate-limit/settings';
 import { reportingSettings } from '../reporting/settings';
 import { retentionSettings } from '../retention/settings';
+import { sandboxFeaturesOn, sandboxSettings } from '../sandbox/settings';
 import { startupDataSettings } from '../startup-data/settings';
 import { storageSettings } from '../storage/settings';
 import { surveySettings } from '../survey/settings';
@@ -27,8 +26,7 @@ const FEATURE_SETTINGS = {
   reporting: reportingSettings,
   rateLimits: rateLimitSettings,
   admin: adminSettings,
-  clock: clockSettings,
-  scenarios: scenarioSettings,
+  sandbox: sandboxSettings,
   survey: surveySettings,
   operations: operationsSettings,
   retention: retentionSettings,
@@ -41,10 +39,10 @@ export type Config = { readonly [Feature in keyof FeatureSettings]: Readonly<z.o
   readonly strayVariables: readonly StrayVariable[];
 };
 
-/** Every environment variable the server reads. */
-export const CONFIG_VARIABLES: readonly string[] = Object.freeze(
-  Object.values(FEATURE_SETTINGS).flatMap((settings) => Object.keys(settings.in.shape)),
-);
+/** Every environment variable the server reads, once (NODE_ENV decides the server's warnings and the sandbox's defaults). */
+export const CONFIG_VARIABLES: readonly string[] = Object.freeze([
+  ...new Set(Object.values(FEATURE_SETTINGS).flatMap((settings) => Object.keys(settings.in.shape))),
+]);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -133,7 +131,14 @@ export function configWarnings(config: Config): string[] {
         'set PUBLIC_URL to the address survey systems reach',
     );
   }
-  if (config.clock.movable && config.admin.token === undefined) {
+  const sandbox = sandboxFeaturesOn(config.sandbox, config.admin.token !== undefined);
+  if (config.server.production && sandbox.length > 0) {
+    warnings.push(
+      `NODE_ENV=production with sandbox features on: ${sandbox.join(', ')}; ` +
+        'they are for client authors: unset them unless this server is a sandbox',
+    );
+  }
+  if (config.sandbox.movableClock && config.admin.token === undefined) {
     warnings.push('SANDBOX_CLOCK=true without ADMIN_TOKEN: the clock can be moved only through the admin API, which is off');
   }
   if (config.survey.reload && config.survey.services.every((service) => service.handler === undefined)) {

@@ -17,4 +17,9 @@ describe('.env.example', () => {
   test('gives each variable its real default (a blank line means unset)', () => {
     expect(loadConfig(Object.fromEntries(assignments))).toEqual(loadConfig({}));
   });
+
+  test('copied with NODE_ENV=production, turns no sandbox feature on: it names none (issue 41)', () => {
+    const production = { ...Object.fromEntries(assignments), NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    expect(loadConfig(production).sandbox).toEqual({ movableClock: false, scenarios: { enabled: false, mostActive: 100 }, inspectCalls: 0 });
+  });
 });

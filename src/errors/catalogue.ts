@@ -68,7 +68,7 @@ export const ERROR_CODES = {
   IVR_PHONE_OWNED_BY_ANOTHER: { status: 409, when: 'the admin API assigns a number that another account has' },
   IVR_CLOCK_NOT_MOVABLE: { status: 409, when: 'POST /admin/clock on a server started without SANDBOX_CLOCK=true' },
   IVR_TOO_MANY_SCENARIOS: { status: 409, when: 'POST /admin/scenarios while SANDBOX_MAX_SCENARIOS scenarios have answers left' },
-  IVR_SCENARIOS_OFF: { status: 409, when: 'POST /admin/scenarios on a server started with SANDBOX_SCENARIOS=false' },
+  IVR_SCENARIOS_OFF: { status: 409, when: 'POST /admin/scenarios on a server started with SANDBOX_SCENARIOS=false, or with NODE_ENV=production without SANDBOX_SCENARIOS=true' },
   IVR_PAYLOAD_TOO_LARGE: { status: 413, when: 'a survey call\'s body is over SOAP_MAX_BYTES' },
   IVR_UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'the body\'s Content-Type is not one the route takes' },
   IVR_RATE_LIMITED: { status: 429, when: 'past a rate limit\'s window (Retry-After says when it ends)' },
@@ -254,7 +254,7 @@ export const errors = {
     ),
   scenarioNotFound: (id: string) => make('IVR_SCENARIO_NOT_FOUND', `no scenario ${id}`),
   scenariosOff: () =>
-    make('IVR_SCENARIOS_OFF', 'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default) to add them'),
+    make('IVR_SCENARIOS_OFF', 'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default, but with NODE_ENV=production) to add them'),
   tooManyScenarios: (mostActive: number) =>
     make(
       'IVR_TOO_MANY_SCENARIOS',

@@ -2,7 +2,7 @@ import { Counter, Gauge, Registry, type Metric, type OpenMetricsContentType } fr
 import type { RateLimitRefusals } from '../rate-limit/groups';
 import { processMetrics } from './process-metrics';
 import { RequestTally, type Outcome } from './request-tally';
-import type { ScenarioAnswerCounter } from '../admin/scenarios/forced-answers';
+import type { ScenarioAnswerCounter } from '../sandbox/sandbox';
 import type { ReplicaReadCount } from '../storage/store';
 
 /** Records of an import, counted as each is settled: rejected as it is read, the others as the store answers their batch. */

@@ -1,4 +1,4 @@
-import type { ReportTarget } from '../admin/scenarios/scenario';
+import type { ReportTarget } from '../sandbox/sandbox';
 import type { Store } from '../storage/store';
 import type { ReportCache } from './report-cache/report-cache';
 import { EVENTS_PATH, eventSeries } from './events/series';

@@ -7,7 +7,7 @@ import { authenticatedAccount, requireCredentials } from './basic-auth/require-c
 import type { DataResource } from './data-resources';
 import type { RateLimitGroups } from '../rate-limit/groups';
 import { withinContractStatuses } from './contract-statuses';
-import type { ScenarioAnswers } from '../admin/scenarios/forced-answers';
+import type { ScenarioAnswers } from '../sandbox/sandbox';
 
 /** What the reporting API is made of, built once in the composition root. */
 export interface ReportingServices {

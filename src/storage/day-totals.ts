@@ -1,5 +1,20 @@
 import type { EpochDay } from '../time/calendar';
-import type { DayTotals } from './store';
+
+/** Sums over the calls of one local day; an absent counter of a call counts 0. */
+export interface DayTotals {
+  readonly day: EpochDay;
+  readonly calls: number;
+  readonly logEvents: number;
+  readonly loops: number;
+  readonly formItems: number;
+  readonly durationMs: number;
+  readonly transfers: number;
+  readonly transferMs: number;
+  readonly jsErrors: number;
+  readonly fetchErrors: number;
+  readonly pageLoads: number;
+  readonly pageLoadMs: number;
+}
 
 /** The sums of a day, or of any span of days, without the day. */
 export type Sums = { -readonly [Field in Exclude<keyof DayTotals, 'day'>]: number };

@@ -1,9 +1,11 @@
 import type { Account, Tool } from '../accounts/account';
-import type { Scenario, ScenarioTarget } from '../admin/scenarios/scenario';
 import type { CallRecord, PathStep } from '../domain/call-record';
 import type { Region } from '../domain/caller-region';
 import type { EpochDay } from '../time/calendar';
 import type { DayTotalsTable } from './day-totals';
+
+// Defined beside the table of them, which the interface returns: the table's file needs no other of storage.
+export type { DayTotals } from './day-totals';
 
 /**
  * The storage interface. Every method is asynchronous so that the in-memory store and a networked one
@@ -19,22 +21,6 @@ export interface TemporaryCredential {
   readonly generation: number;
   /** Milliseconds since the epoch of the last successful use (or of issue). */
   readonly lastUsedAt: number;
-}
-
-/** Sums over the calls of one local day; an absent counter of a call counts 0. */
-export interface DayTotals {
-  readonly day: EpochDay;
-  readonly calls: number;
-  readonly logEvents: number;
-  readonly loops: number;
-  readonly formItems: number;
-  readonly durationMs: number;
-  readonly transfers: number;
-  readonly transferMs: number;
-  readonly jsErrors: number;
-  readonly fetchErrors: number;
-  readonly pageLoads: number;
-  readonly pageLoadMs: number;
 }
 
 /** Local days `first`..`last`, both included. */
@@ -269,33 +255,61 @@ export interface SurveySessionRepository {
   live(now: number): Promise<number>;
 }
 
+/**
+ * A failure scenario of the sandbox as the store keeps it (src/sandbox/scenarios/scenario.ts gives it its
+ * meaning): which requests it matches, what it answers them, and how many it has answered.
+ */
+export interface StoredScenario {
+  readonly id: string;
+  /** One of the targets a request is (ScenarioRequest.targets). */
+  readonly target: string;
+  /** Only the requests of this account. */
+  readonly account: { readonly tool: Tool; readonly login: string } | undefined;
+  /** Only the requests from this client address, canonical as ScenarioRequest.clientAddress. */
+  readonly clientAddress: string | undefined;
+  readonly status: number | undefined;
+  readonly faultString: string | undefined;
+  readonly delayMs: number | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  /** How many matching requests it answers; undefined: every one until it is removed. */
+  readonly times: number | undefined;
+  /** How many requests it has answered. */
+  readonly fired: number;
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number;
+}
+
+/** Whether a scenario has answers left: only those are matched. */
+export const hasAnswersLeft = (scenario: StoredScenario): boolean => scenario.times === undefined || scenario.fired < scenario.times;
+
 /** A request as the sandbox's scenarios match it. */
 export interface ScenarioRequest {
   /** The targets it is: `auth`; `data` and the resource's name; `survey`. */
-  readonly targets: readonly ScenarioTarget[];
+  readonly targets: readonly string[];
   /** The account it is for, when known (auth: the login posted; data: the credentials' account). */
   readonly account: { readonly tool: Tool; readonly login: string } | undefined;
-  /** Canonical (admin/scenarios/scenario.ts's canonicalAddress). */
+  /** Canonical (sandbox/scenarios/scenario.ts's canonicalAddress). */
   readonly clientAddress: string;
 }
 
 export interface ScenarioFiring {
   /** The scenario that answers the request, its use counted (fired includes this request). */
-  readonly fired: Scenario | undefined;
+  readonly fired: StoredScenario | undefined;
   /** How many scenarios matching the request still have answers left after it. */
   readonly stillActive: number;
 }
 
 export interface ScenarioRepository {
-  add(scenario: Scenario): Promise<void>;
+  add(scenario: StoredScenario): Promise<void>;
   /** Every scenario, the used-up ones too, oldest first. */
-  list(): Promise<Scenario[]>;
+  list(): Promise<StoredScenario[]>;
   /** Returns whether there was one. */
   remove(id: string): Promise<boolean>;
   /** Returns how many went. */
   clear(): Promise<number>;
   /**
-   * The oldest scenario that matches the request and has answers left takes one, in one atomic step:
+   * The oldest scenario that matches the request (one of its targets, and the account and address the
+   * scenario names, if it names them) and has answers left takes one, in one atomic step:
    * scenarios shared by several instances answer exactly `times` requests between them.
    */
   fire(request: ScenarioRequest): Promise<ScenarioFiring>;

@@ -14,9 +14,7 @@ import { evalResponseEnvelope } from './eval-response';
 import { sendSoapFault } from './soap-fault';
 import { readSoapCall } from './soap-request';
 import { renderWsdl, SURVEY_OPERATIONS, type SurveyOperation } from './wsdl';
-import type { ScenarioAnswers, ScenarioMatch } from '../admin/scenarios/forced-answers';
-import type { ReadCall } from '../admin/survey-calls/call-entry';
-import { inspectCall, type CallInspection, type CallInspector } from '../admin/survey-calls/inspector';
+import { inspectCall, type CallInspection, type CallInspector, type ReadCall, type ScenarioAnswers, type ScenarioMatch } from '../sandbox/sandbox';
 
 /** One survey service as built at start: its settings and its logic. */
 export interface SurveyService {

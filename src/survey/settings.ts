@@ -46,7 +46,6 @@ export const surveySettings = z
     SURVEY_MAX_ITEMS: integer(1).default(1000),
     SURVEY_MAX_ATTRIBUTES: integer(6).default(32),
     SURVEY_MAX_TEXT_LENGTH: integer(1).default(10_485_760),
-    SURVEY_INSPECT_CALLS: integer(0, 10_000).default(200),
     SURVEY_SERVICES: optionalText,
   })
   .superRefine((variables, context) => {
@@ -85,11 +84,6 @@ export const surveySettings = z
     handlerTimeoutSeconds: variables.SURVEY_HANDLER_TIMEOUT_SECONDS,
     /** Live survey sessions kept at most; beyond it the longest idle is forgotten first. */
     maxSessions: variables.SURVEY_MAX_SESSIONS,
-    /**
-     * The last calls kept in memory for GET /admin/survey/calls (the call inspector), per instance; 0:
-     * none kept. Only with ADMIN_TOKEN, without which nobody could read them.
-     */
-    inspectCalls: variables.SURVEY_INSPECT_CALLS,
     messageLimits: {
       maxDepth: variables.SURVEY_MAX_DEPTH,
       maxElements: variables.SURVEY_MAX_ELEMENTS,

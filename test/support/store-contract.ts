@@ -1,7 +1,6 @@
 import { callRecordSchema, type CallRecord, type CallRecordInput, type PathStep } from '../../src/domain/call-record';
 import { accountId, type Account } from '../../src/accounts/account';
-import type { RegionCalls, ScenarioRequest, Store } from '../../src/storage/store';
-import type { Scenario } from '../../src/admin/scenarios/scenario';
+import type { RegionCalls, ScenarioRequest, Store, StoredScenario } from '../../src/storage/store';
 import { dailyTotals, dayTotals } from './day-totals';
 import { epochDayOf } from '../../src/time/calendar';
 
@@ -815,7 +814,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     });
 
     describe('scenarios', () => {
-      const scenario = (id: string, fields: Partial<Scenario> = {}): Scenario => ({
+      const scenario = (id: string, fields: Partial<StoredScenario> = {}): StoredScenario => ({
         id,
         target: 'data',
         account: undefined,

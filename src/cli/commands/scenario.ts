@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Tool } from '../../accounts/account';
-import { SCENARIO_TARGETS } from '../../admin/scenarios/scenario';
+import { SCENARIO_TARGETS } from '../../sandbox/scenarios/scenario';
 import { describeScenario, scenarioTable } from '../scenario-format';
 import { CliError } from '../cli-error';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';

@@ -26,7 +26,7 @@ const page = {
   rows: byId('call-rows'),
 };
 
-/** What the server takes as ?session= (src/admin/survey-calls/routes.ts): checked here first, see `showSession`. */
+/** What the server takes as ?session= (src/sandbox/survey-calls/routes.ts): checked here first, see `showSession`. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**

@@ -5,7 +5,7 @@ import { fields, send } from '../../http/representation/representation';
 import type { Authenticate } from './authenticate';
 import { parseAuthenticationRequest } from './params';
 import { ISSUED_SHAPE } from './temporary-credentials';
-import type { ScenarioAnswers } from '../../admin/scenarios/forced-answers';
+import type { ScenarioAnswers } from '../../sandbox/sandbox';
 
 const BODY_LIMIT = '16kb';
 

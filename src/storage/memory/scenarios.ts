@@ -1,10 +1,19 @@
-import { isActive, matches, type Scenario } from '../../admin/scenarios/scenario';
-import type { ScenarioRepository } from '../store';
+import { hasAnswersLeft, type ScenarioRepository, type ScenarioRequest, type StoredScenario } from '../store';
 
 interface Kept {
   /** Its place in creation order. */
   readonly position: number;
-  readonly scenario: Scenario;
+  readonly scenario: StoredScenario;
+}
+
+/** The request is one of the scenario's targets, and of the account and from the address it names, if it names them. */
+function matches(scenario: StoredScenario, request: ScenarioRequest): boolean {
+  return (
+    request.targets.includes(scenario.target) &&
+    (scenario.account === undefined ||
+      (scenario.account.tool === request.account?.tool && scenario.account.login === request.account.login)) &&
+    (scenario.clientAddress === undefined || scenario.clientAddress === request.clientAddress)
+  );
 }
 
 /**
@@ -19,7 +28,7 @@ export function memoryScenarios(): ScenarioRepository {
   return {
     add: (scenario) => {
       added += 1;
-      (isActive(scenario) ? active : usedUp).set(scenario.id, { position: added, scenario });
+      (hasAnswersLeft(scenario) ? active : usedUp).set(scenario.id, { position: added, scenario });
       return Promise.resolve();
     },
     list: () =>
@@ -34,13 +43,13 @@ export function memoryScenarios(): ScenarioRepository {
       return Promise.resolve(count);
     },
     fire: (request) => {
-      let fired: Scenario | undefined;
+      let fired: StoredScenario | undefined;
       let stillActive = 0;
       for (const [id, { position, scenario }] of active) {
         if (!matches(scenario, request)) continue;
         if (fired === undefined) {
           fired = { ...scenario, fired: scenario.fired + 1 };
-          if (isActive(fired)) {
+          if (hasAnswersLeft(fired)) {
             active.set(id, { position, scenario: fired });
             stillActive += 1;
           } else {

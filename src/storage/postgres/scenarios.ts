@@ -1,15 +1,14 @@
 import type { Pool } from 'pg';
-import type { ForcedStatus, Scenario, ScenarioTarget } from '../../admin/scenarios/scenario';
 import type { Tool } from '../../accounts/account';
-import type { ScenarioRepository } from '../store';
+import type { ScenarioRepository, StoredScenario } from '../store';
 
 interface ScenarioRow {
   id: string;
-  target: ScenarioTarget;
+  target: string;
   tool: Tool | null;
   login: string | null;
   client_address: string | null;
-  status: ForcedStatus | null;
+  status: number | null;
   fault_string: string | null;
   delay_ms: number | null;
   retry_after_seconds: number | null;
@@ -22,7 +21,7 @@ const COLUMNS = 'id, target, tool, login, client_address, status, fault_string, 
 
 const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
 
-function toScenario(row: ScenarioRow): Scenario {
+function toScenario(row: ScenarioRow): StoredScenario {
   return {
     id: row.id,
     target: row.target,
@@ -39,8 +38,8 @@ function toScenario(row: ScenarioRow): Scenario {
 }
 
 /**
- * The rule of admin/scenarios/scenario.ts's `matches`, in SQL, and the oldest match with answers left
- * taking one. The UPDATE re-reads a row another request changed meanwhile (READ COMMITTED), so a
+ * ScenarioRepository.fire's rule (memory/scenarios.ts's `matches`) in SQL, and the oldest match with
+ * answers left taking one. The UPDATE re-reads a row another request changed meanwhile (READ COMMITTED), so a
  * scenario shared by several instances answers exactly `times` requests between them.
  */
 const FIRE = `

@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, errors } from '../../errors/catalogue';
 import { clientGoneSignal } from '../../http/client-gone/client-gone';
 import { REALM } from '../../reporting/basic-auth/require-credentials';
-import type { ScenarioRequest, Store } from '../../storage/store';
+import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import type { RateLimitSettings } from '../../rate-limit/settings';
-import { canonicalAddress, type ForcedStatus, type Scenario, type ScenarioTarget } from './scenario';
+import type { Tool } from '../../accounts/account';
+import { canonicalAddress, scenarioOf, type ForcedStatus, type Scenario, type ScenarioTarget } from './scenario';
 
 /** Set on every answer a scenario delayed or forced: which one. */
 export const SCENARIO_HEADER = 'X-Sandbox-Scenario';
@@ -28,7 +29,12 @@ export interface ScenarioAnswerDependencies {
 }
 
 /** What a request is, for the scenarios: its targets, and its account when it has one. */
-export type ScenarioMatch = Pick<ScenarioRequest, 'targets' | 'account'>;
+export interface ScenarioMatch {
+  /** `auth`; `data` and the resource's name; `survey`. */
+  readonly targets: readonly ScenarioTarget[];
+  /** Auth: the login posted; data: the credentials' account. */
+  readonly account: { readonly tool: Tool; readonly login: string } | undefined;
+}
 
 /**
  * Runs the scenario a request matches, if one has answers left: waits its delay, then throws the error it
@@ -82,9 +88,10 @@ function forcedError(scenario: Scenario, status: ForcedStatus, { clock, limits }
 export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): ScenarioAnswers {
   const { store, counter } = dependencies;
   return async (req, res, match) => {
-    const { fired, stillActive } = await store.scenarios.fire({ ...match, clientAddress: canonicalAddress(req.ip ?? '') });
-    if (stillActive > 0) res.setHeader(ACTIVE_SCENARIOS_HEADER, String(stillActive));
-    if (fired === undefined) return;
+    const firing = await store.scenarios.fire({ ...match, clientAddress: canonicalAddress(req.ip ?? '') });
+    if (firing.stillActive > 0) res.setHeader(ACTIVE_SCENARIOS_HEADER, String(firing.stillActive));
+    if (firing.fired === undefined) return;
+    const fired = scenarioOf(firing.fired);
     counter.scenarioAnswered(fired.target, fired.status === undefined ? 'delay' : String(fired.status));
     if (fired.delayMs !== undefined) {
       // In real time, not the sandbox clock's: it is the client's wait that is under test. A client that

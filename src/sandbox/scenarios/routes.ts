@@ -2,11 +2,11 @@ import express, { Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors/catalogue';
 import { methodNotAllowed } from '../../http/error-handler/error-handler';
-import type { Store } from '../../storage/store';
+import { hasAnswersLeft, type Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
-import { describeIssues } from '../field-errors';
-import { requireJsonIfAny } from '../json-body';
-import { isActive, scenarioPathSchema, scenarioRuleSchema, scenarioView, toScenarioRule, type Scenario } from './scenario';
+import { describeIssues } from '../../admin/field-errors';
+import { requireJsonIfAny } from '../../admin/json-body';
+import { scenarioOf, scenarioPathSchema, scenarioRuleSchema, scenarioView, toScenarioRule, type Scenario } from './scenario';
 
 function parseScenarioId(params: Record<string, string>): string {
   const path = scenarioPathSchema.safeParse(params);
@@ -29,7 +29,7 @@ export function scenarioRoutes({ store, clock, enabled, mostActive }: ScenarioAd
   router
     .route('/scenarios')
     .get(async (_req, res) => {
-      res.status(200).json({ scenarios: (await store.scenarios.list()).map(scenarioView) });
+      res.status(200).json({ scenarios: (await store.scenarios.list()).map((stored) => scenarioView(scenarioOf(stored))) });
     })
     .post(requireJsonIfAny, express.json({ limit: '4kb', strict: false }), async (req, res) => {
       // No body at all names every missing field, as an empty object does.
@@ -38,7 +38,7 @@ export function scenarioRoutes({ store, clock, enabled, mostActive }: ScenarioAd
       if (!enabled) throw errors.scenariosOff();
       // Counted, then added: two additions at the same moment may pass the bound by one. It bounds the
       // matching's cost, which one more scenario does not change.
-      if ((await store.scenarios.list()).filter(isActive).length >= mostActive) throw errors.tooManyScenarios(mostActive);
+      if ((await store.scenarios.list()).filter(hasAnswersLeft).length >= mostActive) throw errors.tooManyScenarios(mostActive);
       const scenario: Scenario = { ...toScenarioRule(body.data), id: randomUUID(), createdAt: clock.now(), fired: 0 };
       await store.scenarios.add(scenario);
       res.status(201).location(`${req.baseUrl}/scenarios/${scenario.id}`).json(scenarioView(scenario));
@@ -51,9 +51,9 @@ export function scenarioRoutes({ store, clock, enabled, mostActive }: ScenarioAd
     .route('/scenarios/:id')
     .get(async (req, res) => {
       const id = parseScenarioId(req.params);
-      const scenario = (await store.scenarios.list()).find((candidate) => candidate.id === id);
-      if (scenario === undefined) throw errors.scenarioNotFound(id);
-      res.status(200).json(scenarioView(scenario));
+      const stored = (await store.scenarios.list()).find((candidate) => candidate.id === id);
+      if (stored === undefined) throw errors.scenarioNotFound(id);
+      res.status(200).json(scenarioView(scenarioOf(stored)));
     })
     .delete(async (req, res) => {
       const id = parseScenarioId(req.params);

@@ -121,9 +121,34 @@ describe('POST /admin/scenarios with SANDBOX_SCENARIOS=false', () => {
       await addScenario({ target: 'data', status: 500 }),
       409,
       'IVR_SCENARIOS_OFF',
-      'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default) to add them',
+      'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default, but with NODE_ENV=production) to add them',
     );
     expect((await events()).status).toBe(200);
+  });
+});
+
+describe('POST /admin/scenarios with NODE_ENV=production (issue 41)', () => {
+  const login = () => request(app).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+
+  test('refuses with 409 unless SANDBOX_SCENARIOS=true names them, and real logins go on working', async () => {
+    await setUp({ NODE_ENV: 'production' });
+    expectRefusal(
+      await addScenario({ target: 'auth', status: 503 }),
+      409,
+      'IVR_SCENARIOS_OFF',
+      'scenarios are off on this server: start it with SANDBOX_SCENARIOS=true (the default, but with NODE_ENV=production) to add them',
+    );
+    expect((await listScenarios()).body).toEqual({ scenarios: [] });
+    const loggedIn = await login();
+    expect(loggedIn.status).toBe(200);
+    expect(loggedIn.headers['x-sandbox-scenarios-active']).toBeUndefined();
+  });
+
+  test('adds them and forces their answers with SANDBOX_SCENARIOS=true', async () => {
+    await setUp({ NODE_ENV: 'production', SANDBOX_SCENARIOS: 'true' });
+    await scenarioId({ target: 'auth', status: 503, times: 1 });
+    expectRefusal(await login(), 500, 'IVR_DEPENDENCY_UNAVAILABLE', 'unknown error');
+    expect((await login()).status).toBe(200);
   });
 });
 

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
 import { methodNotAllowed } from '../../http/error-handler/error-handler';
-import { describeIssues } from '../field-errors';
+import { describeIssues } from '../../admin/field-errors';
 import { surveyCallEntrySchema, type SurveyCallEntry } from './call-entry';
 import type { CallInspector } from './inspector';
 

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { toolSchema, type Tool } from '../../accounts/account';
 import { boundedText, storableIdentifier } from '../../domain/storable-text';
-import type { ScenarioRequest } from '../../storage/store';
+import { hasAnswersLeft, type StoredScenario } from '../../storage/store';
 
 /** The raw-data resources by name, each a target of its own; `data` is all of them. */
 export const REPORT_TARGETS = ['volume', 'events', 'performance', 'caller-profile', 'geographic', 'flow'] as const;
@@ -41,6 +41,7 @@ export interface ScenarioRule {
   readonly times: number | undefined;
 }
 
+/** A rule as the store keeps it (StoredScenario, which it is one of): with its id, its time and its use. */
 export interface Scenario extends ScenarioRule {
   readonly id: string;
   readonly createdAt: number;
@@ -48,8 +49,20 @@ export interface Scenario extends ScenarioRule {
   readonly fired: number;
 }
 
-/** Whether a scenario has answers left. */
-export const isActive = (scenario: Scenario): boolean => scenario.times === undefined || scenario.fired < scenario.times;
+const isTarget = (target: string): target is ScenarioTarget => (SCENARIO_TARGETS as readonly string[]).includes(target);
+const isForcedStatus = (status: number): status is ForcedStatus => (REPORTING_STATUSES as readonly number[]).includes(status);
+
+/**
+ * A stored scenario read back: the store keeps what POST /admin/scenarios made, so a target or status
+ * this server does not know means the data was written by another version of it.
+ */
+export function scenarioOf(stored: StoredScenario): Scenario {
+  const { target, status } = stored;
+  if (!isTarget(target) || (status !== undefined && !isForcedStatus(status))) {
+    throw new Error(`scenario ${stored.id}: target ${target} with status ${String(status)} is not one this server answers`);
+  }
+  return { ...stored, target, status };
+}
 
 /** IPv4 addresses as Express reports them on a dual-stack socket (`::ffff:10.0.0.1`) and as people write them. */
 export function canonicalAddress(address: string): string {
@@ -177,17 +190,7 @@ export function scenarioView(scenario: Scenario): ScenarioView {
     retry_after_seconds: scenario.retryAfterSeconds,
     times: scenario.times,
     fired: scenario.fired,
-    active: isActive(scenario),
+    active: hasAnswersLeft(scenario),
     created_at: new Date(scenario.createdAt).toISOString(),
   };
-}
-
-/** The request matching a scenario: one of its targets, and the account and address the scenario names, if it names them. */
-export function matches(scenario: ScenarioRule, request: ScenarioRequest): boolean {
-  return (
-    request.targets.includes(scenario.target) &&
-    (scenario.account === undefined ||
-      (scenario.account.tool === request.account?.tool && scenario.account.login === request.account.login)) &&
-    (scenario.clientAddress === undefined || scenario.clientAddress === request.clientAddress)
-  );
 }
