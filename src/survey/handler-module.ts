@@ -10,8 +10,11 @@ import { isRulesFile, mistakeText, readRulesFile, type RulesReading } from './ru
 import { rulesHandler } from './rules/rules-handler';
 
 export interface SurveyHandlerOptions {
-  /** SURVEY_RELOAD: the file is read again on the first call after it changed on disk. */
-  readonly reload: boolean;
+  /**
+   * SURVEY_RELOAD: the file is read again on the first call after it changed on disk, a version not
+   * loaded within SURVEY_HANDLER_TIMEOUT_SECONDS counting as one that does not load.
+   */
+  readonly reload: false | { readonly loadTimeoutSeconds: number };
   /** Where reloads, and the versions refused, are logged. */
   readonly logger: Logger;
   /** Where the path came from, as messages name it; `SURVEY_HANDLER="<path>"` unless given. */
@@ -164,9 +167,10 @@ export function loadSurveyHandler(modulePath: string, cwd: string, options: Surv
   const file = path.resolve(cwd, modulePath);
   const loader = isRulesFile(file) ? rulesLoader(file) : moduleLoader(file);
   // Taken before the file is read: a change made while it loads is then seen on the next call.
-  const stamp = options.reload ? fileStampSync(file) : undefined;
+  const stamp = options.reload === false ? undefined : fileStampSync(file);
   const reading = loader.atStart();
   if (!reading.ok) throw startRefused(setting, file, reading.refusal);
-  if (stamp === undefined) return reading.handler;
-  return reloadingHandler({ file, setting, logger: options.logger, first: { handler: reading.handler, stamp }, readAgain: loader.again });
+  if (options.reload === false || stamp === undefined) return reading.handler;
+  const { loadTimeoutSeconds } = options.reload;
+  return reloadingHandler({ file, setting, logger: options.logger, first: { handler: reading.handler, stamp }, readAgain: loader.again, loadTimeoutSeconds });
 }
