@@ -194,6 +194,7 @@ describe('configuration', () => {
     ['RETENTION_MONTHS', '0', 'RETENTION_MONTHS="0": must be a whole number from 1 to 1200'],
     ['SANDBOX_CLOCK', 'yes', 'SANDBOX_CLOCK="yes": must be one of true, false'],
     ['SURVEY_RELOAD', 'on', 'SURVEY_RELOAD="on": must be one of true, false'],
+    ['SURVEY_HANDLER_ISOLATION', 'thread', 'SURVEY_HANDLER_ISOLATION="thread": must be one of event-loop, worker'],
     ['STORE', 'mongodb', 'STORE="mongodb": must be one of memory, postgres'],
     ['DATABASE_POOLER', 'pgbouncer', 'DATABASE_POOLER="pgbouncer": must be one of none, transaction'],
     ['DATABASE_READ_POOLER', 'session', 'DATABASE_READ_POOLER="session": must be one of none, transaction'],

@@ -183,7 +183,8 @@ function startRefused(setting: string, file: string, refusal: Refusal): ConfigEr
  * without top-level await; or a rules file, by its extension. Throws ConfigError naming the setting, so
  * that a bad file stops the start instead of failing on the first call. With `reload`, the handler
  * returned reads the file again on the first call after it changed (handler-reload.ts); without, it is
- * the module's own function, and a call costs nothing more.
+ * the module's own function, and a call costs nothing more. With `worker`, a module is loaded and run on
+ * a worker thread (handler-worker.ts).
  */
 export function loadSurveyHandler(modulePath: string, cwd: string, options: SurveyHandlerOptions): SurveyHandler {
   const setting = options.setting ?? `SURVEY_HANDLER=${JSON.stringify(modulePath)}`;

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, watch } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { composeApp } from '../composition-root';
@@ -106,6 +106,20 @@ describe('SURVEY_HANDLER_ISOLATION=worker', () => {
     expect(starting).toThrow(
       new ConfigError(`SURVEY_HANDLER=${JSON.stringify(file)}: cannot load ${file}: not loaded within SURVEY_HANDLER_TIMEOUT_SECONDS (1 s)`),
     );
+  });
+
+  test('with SURVEY_RELOAD, a changed module is loaded on a worker of its own and answers the next call', async () => {
+    const file = path.join(directory, 'handler.js');
+    const write = (response: string, seconds: number) => {
+      writeFileSync(file, `module.exports = () => ({ response: '${response}', state: null });\n`);
+      utimesSync(file, seconds, seconds);
+    };
+    write('one', 1_500_000_000);
+    const url = await start({ SURVEY_HANDLER: file, SURVEY_RELOAD: 'true', ...ISOLATED });
+    expect(await answer(url, ['x'])).toBe('200 one');
+    write('two', 1_500_000_060);
+    expect(await answer(url, ['x'])).toBe('200 two');
+    await logs.waitFor('survey handler reloaded');
   });
 
   test('a module that exports no function is refused at start, as on the event loop', () => {
