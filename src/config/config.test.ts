@@ -40,6 +40,7 @@ describe('configuration', () => {
         reload: false,
         sessionTtlSeconds: 3600,
         handlerTimeoutSeconds: 10,
+        isolation: 'event-loop',
         maxSessions: 100_000,
         inspectCalls: 200,
         messageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },

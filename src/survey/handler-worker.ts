@@ -6,7 +6,7 @@ import type { SurveyCall, SurveyEvaluation, SurveyHandler } from './survey-handl
  * SURVEY_HANDLER_ISOLATION=worker: a handler module loaded and run on a worker thread of its own, so that a
  * handler that never yields (`while (true) {}`) holds that thread, not the event loop: the call gets the
  * timeout's fault, the worker is stopped and another started. A call costs a message each way, its parts
- * copied (bench figures in docs/survey-web-service.md).
+ * copied (measured in docs/survey-web-service.md, "Where a module runs").
  */
 
 // Plain JavaScript evaluated by the worker, so that it runs the same from src/ under jest as from dist/.
@@ -190,9 +190,9 @@ async function startWorker(module: IsolatedModule): Promise<HandlerWorker | Load
 
 /**
  * The handler of a module run on worker threads, one at a time, and how to end it once a reload replaced it
- * (its calls still running are answered first). Each call has the handler timeout: past it
- * the worker is stopped with every call it held, and the call is answered as any handler too slow (its timer
- * is set before answer-call.ts's, so it is this one that fires). The next call starts a worker again.
+ * (its calls still running are answered first). Each call has the handler timeout: past it the worker is
+ * stopped with every call it held, and the call is answered as any handler too slow (this timer or
+ * answer-call.ts's, whichever fires first, gives the same fault). The next call starts a worker again.
  */
 function isolatedHandler(module: IsolatedModule, first: HandlerWorker): { handler: SurveyHandler; retire: () => void } {
   let current = first;
@@ -225,6 +225,7 @@ function isolatedHandler(module: IsolatedModule, first: HandlerWorker): { handle
       return await Promise.race([worker.run(call), timeout]);
     } finally {
       clearTimeout(timer);
+      // A worker started again after its version was replaced ends too, once its calls are answered.
       if (retired) worker.retire();
     }
   };
