@@ -98,7 +98,15 @@ function processDependencies(config: Config, given: ReplaceableDependencies): Pr
     surveyHandler,
     surveyServices: config.survey.services.map((settings) => ({
       settings,
-      handler: settings.handler === undefined ? surveyHandler : loadSurveyHandler(settings.handler.file, process.cwd(), { reload: config.survey.reload, logger, setting: settings.handler.setting }),
+      handler:
+        settings.handler === undefined
+          ? surveyHandler
+          : loadSurveyHandler(settings.handler.file, process.cwd(), {
+              reload: config.survey.reload && { loadTimeoutSeconds: config.survey.handlerTimeoutSeconds },
+              worker: config.survey.isolation === 'worker' ? { timeoutSeconds: config.survey.handlerTimeoutSeconds } : undefined,
+              logger,
+              setting: settings.handler.setting,
+            }),
     })),
   };
 }

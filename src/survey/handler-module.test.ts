@@ -14,7 +14,7 @@ import { faultBody, post, responseBody, sessionCookieOf, svcEval } from '../../t
 import { LogLines } from '../../test/support/log-lines';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
-const ONCE = { reload: false, logger: createLogger('silent') };
+const ONCE = { reload: false, logger: createLogger('silent') } as const;
 const fixture = (name: string) => loadSurveyHandler(path.join(FIXTURES, name), process.cwd(), ONCE);
 const HANDLER_FAILED = 'the survey handler failed; the server log has the cause';
 

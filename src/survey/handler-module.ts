@@ -6,13 +6,22 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../config/config';
 import { fileStampSync, reloadingHandler, type HandlerReading, type Refusal } from './handler-reload';
 import type { SurveyHandler } from './survey-handler';
+import { loadOnWorker, loadOnWorkerSync, loadProblem, type IsolatedModule, type WorkerLoad } from './handler-worker';
 import { isRulesFile, mistakeText, readRulesFile, type RulesReading } from './rules/rules-file';
 import { rulesHandler } from './rules/rules-handler';
 
 export interface SurveyHandlerOptions {
-  /** SURVEY_RELOAD: the file is read again on the first call after it changed on disk. */
-  readonly reload: boolean;
-  /** Where reloads, and the versions refused, are logged. */
+  /**
+   * SURVEY_RELOAD: the file is read again on the first call after it changed on disk, a version not
+   * loaded within SURVEY_HANDLER_TIMEOUT_SECONDS counting as one that does not load.
+   */
+  readonly reload: false | { readonly loadTimeoutSeconds: number };
+  /**
+   * SURVEY_HANDLER_ISOLATION=worker: a module is loaded and run on a worker thread, stopped and started
+   * again when a call takes longer than the handler timeout (handler-worker.ts). Rules files never are.
+   */
+  readonly worker?: { readonly timeoutSeconds: number };
+  /** Where reloads, the versions refused and the workers stopped are logged. */
   readonly logger: Logger;
   /** Where the path came from, as messages name it; `SURVEY_HANDLER="<path>"` unless given. */
   readonly setting?: string;
@@ -61,12 +70,13 @@ function loadFailure(error: unknown, file: string): ModuleReading {
   };
 }
 
+const exportsNoFunction = (file: string): Refusal => ({
+  reason: `${file} exports no function; use module.exports = fn, a default export, or an export named evaluate`,
+});
+
 function moduleReading(loaded: unknown, handler: SurveyHandler | undefined, file: string): ModuleReading {
   const viaEsModuleLoader = types.isModuleNamespaceObject(loaded);
-  if (handler === undefined) {
-    const reason = `${file} exports no function; use module.exports = fn, a default export, or an export named evaluate`;
-    return { ok: false, refusal: { reason }, viaEsModuleLoader };
-  }
+  if (handler === undefined) return { ok: false, refusal: exportsNoFunction(file), viaEsModuleLoader };
   return { ok: true, handler, viaEsModuleLoader };
 }
 
@@ -146,6 +156,22 @@ function moduleLoader(file: string): FileLoader {
   };
 }
 
+/** A module as a worker loaded it: each version on a thread of its own, the one it replaces ended once idle. */
+function workerLoader(module: IsolatedModule): FileLoader {
+  let retireLast = (): void => {};
+  const reading = (load: WorkerLoad): HandlerReading => {
+    if (load.kind === 'loaded') {
+      retireLast();
+      retireLast = load.retire;
+      return { ok: true, handler: load.handler };
+    }
+    if (load.kind === 'failed') return loadFailure(load.error, module.file);
+    if (load.kind === 'no function') return { ok: false, refusal: exportsNoFunction(module.file) };
+    return { ok: false, refusal: { reason: `cannot load ${module.file}: ${loadProblem(module, load)}` } };
+  };
+  return { atStart: () => reading(loadOnWorkerSync(module)), again: async () => reading(await loadOnWorker(module)) };
+}
+
 /** The ConfigError of a start: one line per mistake, each naming the setting. */
 function startRefused(setting: string, file: string, refusal: Refusal): ConfigError {
   const lines = 'reason' in refusal ? [refusal.reason] : refusal.mistakes.map((mistake) => `${file}, ${mistake}`);
@@ -157,16 +183,23 @@ function startRefused(setting: string, file: string, refusal: Refusal): ConfigEr
  * without top-level await; or a rules file, by its extension. Throws ConfigError naming the setting, so
  * that a bad file stops the start instead of failing on the first call. With `reload`, the handler
  * returned reads the file again on the first call after it changed (handler-reload.ts); without, it is
- * the module's own function, and a call costs nothing more.
+ * the module's own function, and a call costs nothing more. With `worker`, a module is loaded and run on
+ * a worker thread (handler-worker.ts).
  */
 export function loadSurveyHandler(modulePath: string, cwd: string, options: SurveyHandlerOptions): SurveyHandler {
   const setting = options.setting ?? `SURVEY_HANDLER=${JSON.stringify(modulePath)}`;
   const file = path.resolve(cwd, modulePath);
-  const loader = isRulesFile(file) ? rulesLoader(file) : moduleLoader(file);
+  const { worker, logger } = options;
+  const loader = isRulesFile(file)
+    ? rulesLoader(file)
+    : worker === undefined
+      ? moduleLoader(file)
+      : workerLoader({ file, timeoutSeconds: worker.timeoutSeconds, logger });
   // Taken before the file is read: a change made while it loads is then seen on the next call.
-  const stamp = options.reload ? fileStampSync(file) : undefined;
+  const stamp = options.reload === false ? undefined : fileStampSync(file);
   const reading = loader.atStart();
   if (!reading.ok) throw startRefused(setting, file, reading.refusal);
-  if (stamp === undefined) return reading.handler;
-  return reloadingHandler({ file, setting, logger: options.logger, first: { handler: reading.handler, stamp }, readAgain: loader.again });
+  if (options.reload === false || stamp === undefined) return reading.handler;
+  const { loadTimeoutSeconds } = options.reload;
+  return reloadingHandler({ file, setting, logger: options.logger, first: { handler: reading.handler, stamp }, readAgain: loader.again, loadTimeoutSeconds });
 }

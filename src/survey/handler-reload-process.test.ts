@@ -31,8 +31,8 @@ function write(file: string, source: string): void {
   utimesSync(file, seconds, seconds);
 }
 
-async function start(file: string): Promise<string> {
-  server = startServerProcess({ SURVEY_HANDLER: file, SURVEY_RELOAD: 'true', LOG_LEVEL: 'info' });
+async function start(file: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  server = startServerProcess({ SURVEY_HANDLER: file, SURVEY_RELOAD: 'true', LOG_LEVEL: 'info', ...env });
   return server.listening();
 }
 
@@ -136,4 +136,28 @@ test('a CommonJS module turned into an ES module that throws on load, then fixed
   write(file, COMMON_JS.answering('commonjs again'));
   expect(await answer(url)).toBe('200 commonjs again');
   expect((await handlerLines(3)).map(({ level }) => level)).toEqual([50, 30, 30]);
+});
+
+test('an ES module whose top-level await never settles counts as a version that does not load: the last good one answers, the next change is read', async () => {
+  const file = path.join(directory, 'handler.mjs');
+  write(file, ES_MODULE.answering('good'));
+  const url = await start(file, { SURVEY_HANDLER_TIMEOUT_SECONDS: '1' });
+  expect(await answer(url)).toBe('200 good');
+  write(file, `await new Promise(() => {});\n${ES_MODULE.answering('never')}`);
+  // Those that arrive while it loads wait for it, then are answered within their own timeout.
+  expect(await Promise.all(Array.from({ length: 5 }, () => answer(url)))).toEqual(Array.from({ length: 5 }, () => '200 good'));
+  expect(await answer(url)).toBe('200 good');
+  write(file, ES_MODULE.answering('fixed'));
+  expect(await answer(url)).toBe('200 fixed');
+
+  const reason = `cannot load ${file}: not loaded within SURVEY_HANDLER_TIMEOUT_SECONDS (1 s); a top-level await that never settles?`;
+  expect(await handlerLines(2)).toEqual([
+    expect.objectContaining({
+      level: 50,
+      file,
+      reason,
+      msg: `survey handler not reloaded: SURVEY_HANDLER=${JSON.stringify(file)}: ${reason}; the last good one keeps answering`,
+    }),
+    expect.objectContaining({ level: 30, file, msg: 'survey handler reloaded' }),
+  ]);
 });

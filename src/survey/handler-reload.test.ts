@@ -2,12 +2,16 @@ import fsPromises from 'node:fs/promises';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import request from 'supertest';
 import { composeApp } from '../composition-root';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../storage/memory/memory-store';
+import { answerCall } from './answer-call';
 import { loadSurveyHandler } from './handler-module';
+import { fileStampSync, reloadingHandler } from './handler-reload';
 import type { SurveyHandler } from './survey-handler';
 import { FakeClock } from '../../test/support/fake-clock';
 import { LogLines } from '../../test/support/log-lines';
@@ -35,7 +39,7 @@ function write(text: string): void {
 }
 
 function load(reload: boolean): SurveyHandler {
-  return loadSurveyHandler('rules.yaml', directory, { reload, logger: createLogger('info', logs) });
+  return loadSurveyHandler('rules.yaml', directory, { reload: reload && { loadTimeoutSeconds: 10 }, logger: createLogger('info', logs) });
 }
 
 async function answerOf(handler: SurveyHandler): Promise<string> {
@@ -94,7 +98,7 @@ describe('SURVEY_RELOAD=true with a rules file', () => {
   });
 
   test('a file that is gone is said once, under the setting given; written again, it is read', async () => {
-    const handler = loadSurveyHandler(file, '/', { reload: true, logger: createLogger('info', logs), setting: 'SURVEY_SERVICES services[1].handler' });
+    const handler = loadSurveyHandler(file, '/', { reload: { loadTimeoutSeconds: 10 }, logger: createLogger('info', logs), setting: 'SURVEY_SERVICES services[1].handler' });
     rmSync(file);
     expect(await answerOf(handler)).toBe('one');
     expect(await answerOf(handler)).toBe('one');
@@ -119,6 +123,60 @@ describe('SURVEY_RELOAD=true with a rules file', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => answerOf(handler)));
     expect(answers).toEqual(Array.from({ length: 20 }, () => 'two'));
     expect(reloadLines()).toEqual([expect.objectContaining({ msg: 'survey handler reloaded' })]);
+  });
+});
+
+// A full collection on demand, without starting jest with --expose-gc: a new context picks up the flag.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+const heapUsed = (): number => {
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+};
+
+describe('a version still loading after the handler timeout', () => {
+  const MB = 1_000_000;
+  const CALLS = 100;
+  // A flat string of its own, as a parsed body is: 'x'.repeat makes a few shared pieces, not a megabyte.
+  const oneMegabyte = (i: number): string => Buffer.alloc(MB, `${i}x`).toString('latin1');
+
+  test('counts as one that does not load: the calls waiting for it are answered by the last good version, and none keeps its body', async () => {
+    const logger = createLogger('info', logs);
+    // What Node's loader gives for an ES module whose top-level await never settles: a promise that never does.
+    const handler = reloadingHandler({
+      file,
+      setting: 'SURVEY_HANDLER="rules.yaml"',
+      logger,
+      first: { handler: () => ({ response: 'good', state: null }), stamp: fileStampSync(file) },
+      readAgain: () => new Promise(() => {}),
+      loadTimeoutSeconds: 1,
+    });
+    const deps = { store: createMemoryStore(), clock: new FakeClock(), handler, sessionScope: '', sessionTtlSeconds: 3600, maxSessions: CALLS, handlerTimeoutSeconds: 1 };
+    write(answersOnly('never loaded'));
+
+    const before = heapUsed();
+    const answers = await Promise.all(
+      Array.from({ length: CALLS }, (_unused, i) =>
+        answerCall(deps, { questionTexts: ['Agree?'], answers: [oneMegabyte(i)] }, undefined, () => logger).then(
+          ({ response }) => response,
+          (error: Error) => error.message,
+        ),
+      ),
+    );
+    expect(answers).toEqual(Array.from({ length: CALLS }, () => 'good'));
+    // Kept by calls that never finish waiting, the bodies would be 100 MB.
+    expect((heapUsed() - before) / MB).toBeLessThan(20);
+
+    const reason = `cannot load ${file}: not loaded within SURVEY_HANDLER_TIMEOUT_SECONDS (1 s); a top-level await that never settles?`;
+    expect(reloadLines()).toEqual([
+      expect.objectContaining({
+        level: 50,
+        file,
+        reason,
+        msg: `survey handler not reloaded: SURVEY_HANDLER="rules.yaml": ${reason}; the last good one keeps answering`,
+      }),
+    ]);
   });
 });
 

@@ -50,7 +50,11 @@ export interface Reloadable {
   readonly first: { readonly handler: SurveyHandler; readonly stamp: string };
   /** Reads the file again, as it is now. */
   readonly readAgain: () => Promise<HandlerReading>;
+  /** SURVEY_HANDLER_TIMEOUT_SECONDS: a version still loading after it counts as one that does not load. */
+  readonly loadTimeoutSeconds: number;
 }
+
+const LATE = Symbol('late');
 
 /** The log line of a refused version, naming the setting, the file and what is wrong with it. */
 function logRefusal({ file, setting, logger }: Reloadable, refusal: Refusal): void {
@@ -66,19 +70,27 @@ function logRefusal({ file, setting, logger }: Reloadable, refusal: Refusal): vo
  * while the file is looked at or read wait for that one check and answer with its outcome, so there is
  * one reload at a time and every call is answered by a whole version; a call already running keeps the
  * version it started with.
+ *
+ * A check lasts at most the handler timeout: an ES module whose top-level await never settles would
+ * otherwise hold every later call, and its body, for good. Its deadline is set as the check starts, before
+ * the timeout of the call that starts it (answer-call.ts), so that call and those waiting with it are
+ * answered by the last good version rather than timed out. Node's loader keeps the unsettled module.
  */
 export function reloadingHandler(reloadable: Reloadable): SurveyHandler {
-  const { file, logger, readAgain } = reloadable;
+  const { file, logger, readAgain, loadTimeoutSeconds } = reloadable;
   let current = reloadable.first.handler;
   let lastRead = reloadable.first.stamp;
   let checking: Promise<SurveyHandler> | undefined;
 
-  const reloadIfChanged = async (): Promise<SurveyHandler> => {
+  const reloadIfChanged = async (deadline: Promise<typeof LATE>): Promise<SurveyHandler> => {
     const stamp = await fileStamp(file);
     if (stamp === lastRead) return current;
     lastRead = stamp;
-    const reading = await readAgain();
-    if (reading.ok) {
+    const reading = await Promise.race([readAgain(), deadline]);
+    if (reading === LATE) {
+      const reason = `cannot load ${file}: not loaded within SURVEY_HANDLER_TIMEOUT_SECONDS (${loadTimeoutSeconds} s); a top-level await that never settles?`;
+      logRefusal(reloadable, { reason });
+    } else if (reading.ok) {
       current = reading.handler;
       logger.info({ file }, 'survey handler reloaded');
     } else {
@@ -87,10 +99,19 @@ export function reloadingHandler(reloadable: Reloadable): SurveyHandler {
     return current;
   };
 
-  return async (call) => {
-    checking ??= reloadIfChanged().finally(() => {
+  const check = (): Promise<SurveyHandler> => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<typeof LATE>((resolve) => {
+      timer = setTimeout(resolve, loadTimeoutSeconds * 1000, LATE);
+    });
+    return reloadIfChanged(deadline).finally(() => {
+      clearTimeout(timer);
       checking = undefined;
     });
+  };
+
+  return async (call) => {
+    checking ??= check();
     const handler = await checking;
     return handler(call);
   };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { mistakeText } from '../config/positioned-file';
-import { flag, integer, optionalText } from '../config/variables';
+import { flag, integer, oneOf, optionalText } from '../config/variables';
 import { SESSION_COOKIE } from './session-cookie';
 import { readServicesFile } from './services/services-file';
 import { defaultPlumPath, defaultRestPath, SURVEY_FLAVOURS, urlPath, type SurveyServiceSettings } from './services/survey-service';
@@ -38,6 +38,7 @@ export const surveySettings = z
     SURVEY_RELOAD: flag.default(false),
     SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
     SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
+    SURVEY_HANDLER_ISOLATION: oneOf(['event-loop', 'worker']).default('event-loop'),
     SURVEY_REST_PATH: urlPath.optional(),
     SURVEY_PLUM_PATH: urlPath.optional(),
     SURVEY_MAX_SESSIONS: integer(1).default(100_000),
@@ -82,6 +83,11 @@ export const surveySettings = z
     sessionTtlSeconds: variables.SURVEY_SESSION_TTL_SECONDS,
     /** How long a service's handler may take before the call gets a soap:Server fault. */
     handlerTimeoutSeconds: variables.SURVEY_HANDLER_TIMEOUT_SECONDS,
+    /**
+     * Where a handler module runs: on the event loop, as every request does (a handler that never yields
+     * holds them all), or on a worker thread stopped when a call takes longer than the handler timeout.
+     */
+    isolation: variables.SURVEY_HANDLER_ISOLATION,
     /** Live survey sessions kept at most; beyond it the longest idle is forgotten first. */
     maxSessions: variables.SURVEY_MAX_SESSIONS,
     messageLimits: {
