@@ -11,7 +11,7 @@ import { measurePostgresFigures } from './postgres-figures';
 import type { Outcome, Row } from './report';
 import type { Comparison, PieceOut } from './rounds';
 import { measureQueryScale } from './scale';
-import { AUTH_CONNECTIONS, measureScenarioMatching, type StoreFigures } from './scenarios';
+import { AUTH_CONNECTIONS, MATCHES_PER_ROUND, measureScenarioMatching, type StoreFigures } from './scenarios';
 import { settings } from './settings';
 import type { Log } from './standalone';
 import { measureSvcEval } from './survey';
@@ -278,7 +278,7 @@ const logins: RowGroup = {
   },
 };
 
-const microseconds = (value: number) => `${value.toFixed(1)} µs`;
+const microseconds = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} µs`;
 const scenarioFigure = (request: string, store: string, active?: number) =>
   `${request}, ${store}, ${active === undefined ? 'SANDBOX_MAX_SCENARIOS' : `${active} (SANDBOX_MAX_SCENARIOS)`} active scenarios, none matching, vs no scenario`;
 const SCENARIO_STORES = { memory: 'memory store', postgresql: 'PostgreSQL' } as const;
@@ -294,7 +294,8 @@ const scenarios: RowGroup = {
     `baseline: the same app over a store of the same data with no scenario (bench/scenarios.ts); on the memory store, and on PostgreSQL when ` +
     `BENCH_DATABASE_URL is set (a database of its own per store, the rate-limit counts there too; PostgreSQL not pinned); the generator's ` +
     `ceiling: a node:http server sending the app's answer; ${load}; ${rounds}; ratio = median of the rounds' ratios. In the same rounds, the ` +
-    `data request to the app with SANDBOX_SCENARIOS=false, which never asks the store.`,
+    `data request to the app with SANDBOX_SCENARIOS=false, which never asks the store; and, without HTTP, microseconds per ` +
+    `store.scenarios.fire of the data request on a memory store with the cap full and with none, ${count(MATCHES_PER_ROUND)} a round.`,
   unmeasured: Object.values(SCENARIO_STORES).flatMap((store) => [
     { figure: scenarioFigure(DATA_REQUEST, store), goal: '>= 0.9' },
     { figure: scenarioFigure('POST /api/auth', store), goal: '>= 0.9' },
@@ -318,6 +319,9 @@ const scenarios: RowGroup = {
           : rows('postgresql', postgresql.figures)),
       ],
       more: [
+        `Scenarios, the memory store's matching alone (store.scenarios.fire of the data request, without HTTP, in the orchestrating process): ` +
+          `${microseconds(figures.memoryMatching.measured)} with ${figures.mostActive} scenarios active, none matching, ` +
+          `${microseconds(figures.memoryMatching.baseline)} with none.`,
         more('memory store', figures.memory),
         ...('notMeasured' in postgresql ? [] : [more(`PostgreSQL (fsync ${postgresql.fsync})`, postgresql.figures)]),
         ...leftOutLine('Scenarios', figures.leftOut),

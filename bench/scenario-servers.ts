@@ -65,7 +65,7 @@ async function fillCap(url: string, target: 'data' | 'auth'): Promise<number> {
     });
     const body = await response.text();
     if (response.status === 201) continue;
-    if (response.status === 409 && body.includes('IVR_TOO_MANY_SCENARIOS')) return index;
+    if (response.headers.get('x-error-code') === 'IVR_TOO_MANY_SCENARIOS') return index;
     throw new Error(`POST /admin/scenarios answered ${response.status}: ${body.slice(0, 300)}`);
   }
 }

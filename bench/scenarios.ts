@@ -9,7 +9,10 @@
  * apps (bench/scenario-servers.ts) and the generator's ceiling each run in a process of their own pinned to
  * core 0, wrk on core 1 (bench/wrk.ts, bench/load.ts).
  */
+import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
+import type { StoredScenario } from '../src/storage/store';
 import { answersFile, bodyBytes, captureAnswer, type Answer } from './answers';
+import { compiled } from './compiled';
 import { alternateRounds, checkGenerator, checkLine, type GeneratorCheck, type Measured } from './load';
 import { createBenchDatabase, type BenchDatabase } from './postgres';
 import { logFilePath, logWritten, startServerProcess } from './processes';
@@ -37,6 +40,8 @@ export interface StoreFigures {
 
 export interface ScenarioFigures {
   readonly mostActive: number;
+  /** Microseconds of the memory store's matching alone, with the cap full (measured) against none (baseline). */
+  readonly memoryMatching: Comparison;
   readonly calls: number;
   readonly dataBytes: number;
   readonly memory: StoreFigures;
@@ -44,6 +49,50 @@ export interface ScenarioFigures {
   readonly postgresql: { readonly figures: StoreFigures; readonly fsync: string } | { readonly notMeasured: string };
   readonly checks: readonly GeneratorCheck[];
   readonly leftOut: readonly string[];
+}
+
+export const MATCHES_PER_ROUND = 100_000;
+
+/** What bench/scenario-servers.ts adds through the admin API, as the store keeps it. */
+const storedUnmatched = (index: number): StoredScenario => ({
+  id: `bench-${index}`,
+  target: 'data',
+  account: index % 2 === 0 ? { tool: 'dev', login: `other-${index}` } : undefined,
+  clientAddress: index % 2 === 0 ? undefined : `2001:db8::${index.toString(16)}`,
+  status: 500,
+  faultString: undefined,
+  delayMs: undefined,
+  retryAfterSeconds: undefined,
+  times: undefined,
+  fired: 0,
+  createdAt: 0,
+});
+
+/**
+ * The memory store's matching alone, without HTTP, in this process: microseconds per
+ * store.scenarios.fire of the data request, over `mostActive` scenarios none of which it matches and over
+ * none, the two taking turns round by round.
+ */
+async function memoryMatching(mostActive: number): Promise<Comparison> {
+  const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
+  const [none, full] = [createMemoryStore(), createMemoryStore()];
+  for (let index = 0; index < mostActive; index += 1) await full.scenarios.add(storedUnmatched(index));
+  const request = { targets: ['data', 'events'], account: { tool: 'dev' as const, login: 'bench' }, clientAddress: '127.0.0.1' };
+  const timed = async (store: typeof none) => {
+    for (let count = 0; count < MATCHES_PER_ROUND / 10; count += 1) await store.scenarios.fire(request);
+    const started = performance.now();
+    for (let count = 0; count < MATCHES_PER_ROUND; count += 1) {
+      if ((await store.scenarios.fire(request)).fired !== undefined) throw new Error('a scenario matched');
+    }
+    return ((performance.now() - started) * 1000) / MATCHES_PER_ROUND;
+  };
+  const withCap: number[] = [];
+  const without: number[] = [];
+  for (let round = 0; round < settings.runs; round += 1) {
+    without.push(await timed(none));
+    withCap.push(await timed(full));
+  }
+  return compare(withCap, without);
 }
 
 /** The answer must be the same with the cap full: a scenario that matched would have changed it. */
@@ -94,13 +143,13 @@ export async function measureScenarioMatching(log: Log): Promise<ScenarioFigures
       apps === undefined
         ? {}
         : {
+            [`${name} data, scenarios off`]: data(apps.data.off),
             [`${name} data, no scenario`]: data(apps.data.none),
             [`${name} data, cap full`]: data(apps.data.full),
-            [`${name} data, scenarios off`]: data(apps.data.off),
           };
     const authTargets = (name: StoreName, apps: StoreApps | undefined) =>
       apps === undefined ? {} : { [`${name} auth, no scenario`]: auth(apps.auth.none), [`${name} auth, cap full`]: auth(apps.auth.full) };
-    // Each figure's app with the cap full runs right after its baseline.
+    // Each app runs right after the one it is compared with: scenarios off, none, the cap full.
     const { rates, leftOut } = await alternateRounds<string>(
       {
         ...storeTargets('memory', memory),
@@ -126,6 +175,7 @@ export async function measureScenarioMatching(log: Log): Promise<ScenarioFigures
     const servers = (kind: 'data' | 'auth') => Object.fromEntries(Object.entries(rates).filter(([name]) => name.includes(` ${kind}, `)));
     return {
       mostActive,
+      memoryMatching: await memoryMatching(mostActive),
       calls: app.info.calls,
       dataBytes: bodyBytes(dataAnswer),
       memory: figures('memory'),
@@ -158,6 +208,8 @@ function summary(figures: ScenarioFigures): string[] {
   return [
     `${settings.runs} rounds of ${settings.seconds}s per target, wrk -t1 on core 1 (-c${settings.connections} data, -c${AUTH_CONNECTIONS} auth), servers on core 0, medians:`,
     `GET ${DATA_PATH} (${figures.dataBytes} B, kept report over ${figures.calls} calls)`,
+    `memory store's matching alone (store.scenarios.fire, ${MATCHES_PER_ROUND} a round): ${figures.memoryMatching.measured.toFixed(2)} µs with ` +
+      `${figures.mostActive} scenarios active, ${figures.memoryMatching.baseline.toFixed(2)} µs with none`,
     ...store('memory', figures.memory),
     ...('notMeasured' in figures.postgresql ? [`postgresql: not measured: ${figures.postgresql.notMeasured}`] : store(`postgresql (fsync ${figures.postgresql.fsync})`, figures.postgresql.figures)),
     ...figures.checks.map(checkLine),
