@@ -1,4 +1,6 @@
 import type { Express } from 'express';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ADMIN_TOKEN, BEARER } from '../../../test/support/admin';
 import { basic } from '../../../test/support/http';
@@ -6,6 +8,7 @@ import { buildOperationsApp, credentialsFrom, valueOf, type OperationsApp } from
 import { addAccount } from '../../../test/support/test-app';
 import { SOAP_ACTION, svcEval } from '../../../test/survey-clients/support';
 import { METRIC_NAMES } from '../../operations/app-metrics';
+import { MOST_HELD_REQUESTS } from './forced-answers';
 
 // The fake clock's start (test/support/fake-clock.ts): 2018-02-07T15:00:00Z, in the window of 15:00-15:15.
 const START = '2018-02-07T15:00:00.000Z';
@@ -356,5 +359,44 @@ describe('the answers a survey scenario forces', () => {
     expect(response.status).toBe(429);
     expect(response.headers['x-ratelimit-limit']).toBe('20000');
     expect(response.text).toContain('<faultcode>soap:Client</faultcode><faultstring>rate limit exceeded; retry after the time in Retry-After</faultstring>');
+  });
+});
+
+describe('the requests delays hold at once', () => {
+  beforeEach(() => setUp());
+
+  test(`are at most ${MOST_HELD_REQUESTS}: past them a delayed survey call waits no more, so held bodies stay bounded`, async () => {
+    const id = await scenarioId({ target: 'survey', delay_ms: 60_000 });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const body = svcEval(['Agree?'], ['yes']);
+    const call = (signal?: AbortSignal) =>
+      fetch(`http://127.0.0.1:${port}/survey`, { method: 'POST', headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: SOAP_ACTION }, body, signal });
+    const leave = new AbortController();
+    let heldAnswered = 0;
+    const held = Array.from({ length: MOST_HELD_REQUESTS }, () =>
+      call(leave.signal).then(
+        () => (heldAnswered += 1),
+        () => undefined,
+      ),
+    );
+    try {
+      // Each delayed call is counted as it begins to wait.
+      const delayed = () => valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'survey', answer: 'delay' });
+      while ((await delayed()) !== MOST_HELD_REQUESTS) await new Promise((resolve) => setImmediate(resolve));
+
+      const beyond = await call();
+      expect(beyond.status).toBe(200);
+      expect(beyond.headers.get('x-sandbox-scenario')).toBe(id);
+      expect(await beyond.text()).toContain('<svcEvalResponse>accepted</svcEvalResponse>');
+      expect(heldAnswered).toBe(0);
+    } finally {
+      // A client that leaves ends its wait.
+      leave.abort();
+      await Promise.all(held);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
