@@ -102,7 +102,8 @@ function processDependencies(config: Config, given: ReplaceableDependencies): Pr
         settings.handler === undefined
           ? surveyHandler
           : loadSurveyHandler(settings.handler.file, process.cwd(), {
-              reload: config.survey.reload && { loadTimeoutSeconds: config.survey.handlerTimeoutSeconds },
+              // Half the handler timeout: the calls waiting for a version that never loads still have time to be answered.
+              reload: config.survey.reload && { loadTimeoutSeconds: config.survey.handlerTimeoutSeconds / 2 },
               worker: config.survey.isolation === 'worker' ? { timeoutSeconds: config.survey.handlerTimeoutSeconds } : undefined,
               logger,
               setting: settings.handler.setting,

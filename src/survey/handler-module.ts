@@ -13,7 +13,7 @@ import { rulesHandler } from './rules/rules-handler';
 export interface SurveyHandlerOptions {
   /**
    * SURVEY_RELOAD: the file is read again on the first call after it changed on disk, a version not
-   * loaded within SURVEY_HANDLER_TIMEOUT_SECONDS counting as one that does not load.
+   * loaded within half of SURVEY_HANDLER_TIMEOUT_SECONDS counting as one that does not load.
    */
   readonly reload: false | { readonly loadTimeoutSeconds: number };
   /**

@@ -50,7 +50,7 @@ export interface Reloadable {
   readonly first: { readonly handler: SurveyHandler; readonly stamp: string };
   /** Reads the file again, as it is now. */
   readonly readAgain: () => Promise<HandlerReading>;
-  /** SURVEY_HANDLER_TIMEOUT_SECONDS: a version still loading after it counts as one that does not load. */
+  /** Half of SURVEY_HANDLER_TIMEOUT_SECONDS: a version still loading after it counts as one that does not load. */
   readonly loadTimeoutSeconds: number;
 }
 
@@ -71,10 +71,10 @@ function logRefusal({ file, setting, logger }: Reloadable, refusal: Refusal): vo
  * one reload at a time and every call is answered by a whole version; a call already running keeps the
  * version it started with.
  *
- * A check lasts at most the handler timeout: an ES module whose top-level await never settles would
- * otherwise hold every later call, and its body, for good. Its deadline is set as the check starts, before
- * the timeout of the call that starts it (answer-call.ts), so that call and those waiting with it are
- * answered by the last good version rather than timed out. Node's loader keeps the unsettled module.
+ * A check lasts at most `loadTimeoutSeconds`, half the handler timeout: an ES module whose top-level await
+ * never settles would otherwise hold every later call, and its body, for good. The other half leaves the
+ * calls waiting for the check (each under its own timeout, answer-call.ts) the time to be answered by the
+ * last good version, even when the look at the file was itself slow. Node's loader keeps the unsettled module.
  */
 export function reloadingHandler(reloadable: Reloadable): SurveyHandler {
   const { file, logger, readAgain, loadTimeoutSeconds } = reloadable;
@@ -88,7 +88,7 @@ export function reloadingHandler(reloadable: Reloadable): SurveyHandler {
     lastRead = stamp;
     const reading = await Promise.race([readAgain(), deadline]);
     if (reading === LATE) {
-      const reason = `cannot load ${file}: not loaded within SURVEY_HANDLER_TIMEOUT_SECONDS (${loadTimeoutSeconds} s); a top-level await that never settles?`;
+      const reason = `cannot load ${file}: not loaded within ${loadTimeoutSeconds} s, half of SURVEY_HANDLER_TIMEOUT_SECONDS; a top-level await that never settles?`;
       logRefusal(reloadable, { reason });
     } else if (reading.ok) {
       current = reading.handler;
