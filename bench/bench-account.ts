@@ -18,26 +18,35 @@ export const TIME_ZONE = 'America/New_York';
 /** Where the generated histories end: fixed, so that every run builds the same calls. */
 export const HISTORY_END = Date.UTC(2026, 0, 1);
 
-/** A fresh memory store (made of `parts`) holding only the account dev/bench (password `bench`), owner of `phones`. */
-export async function benchAccountStore(phones: readonly string[], parts: MemoryStoreParts = {}): Promise<Store> {
+/** The account dev/bench (password `bench`), owner of `phones`, saved in `store` (memory or PostgreSQL). */
+export async function saveBenchAccount(store: Store, phones: readonly string[]): Promise<void> {
   const { hashPassword } = await compiled<typeof PasswordHash>('accounts/password-hash');
   const { accountId } = await compiled<typeof AccountModule>('accounts/account');
-  const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
-  const store = createMemoryStore(parts);
   const id = accountId('dev', 'bench');
   await store.accounts.save({ id, tool: 'dev', login: 'bench', passwordHash: await hashPassword('bench'), active: true, timeZone: TIME_ZONE, credentialGeneration: 0 });
   for (const phone of phones) await store.phones.assign(phone, id);
+}
+
+/** A fresh memory store (made of `parts`) holding only the account dev/bench (password `bench`), owner of `phones`. */
+export async function benchAccountStore(phones: readonly string[], parts: MemoryStoreParts = {}): Promise<Store> {
+  const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
+  const store = createMemoryStore(parts);
+  await saveBenchAccount(store, phones);
   return store;
+}
+
+/** The demo generator's calls of PHONES over `days` added to `store`; returns how many went in. */
+export async function addBenchHistory(store: Store, days: number, callsPerDay: number): Promise<number> {
+  const { generateDemoCallRecords } = await compiled<typeof DemoCallsModule>('startup-data/demo/calls');
+  const { addCallsInBatches } = await compiled<typeof SeedFileModule>('startup-data/seed-file');
+  const records = generateDemoCallRecords({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: HISTORY_END });
+  return (await addCallsInBatches(store, records)).inserted;
 }
 
 /** The account dev/bench owning PHONES, with the demo generator's calls over `days`. */
 export async function storeWithCalls(days: number, callsPerDay: number): Promise<{ store: Store; calls: number }> {
-  const { generateDemoCallRecords } = await compiled<typeof DemoCallsModule>('startup-data/demo/calls');
-  const { addCallsInBatches } = await compiled<typeof SeedFileModule>('startup-data/seed-file');
   const store = await benchAccountStore(PHONES);
-  const records = generateDemoCallRecords({ phones: PHONES, days, callsPerDay, seed: 7, timeZone: TIME_ZONE, now: HISTORY_END });
-  const { inserted } = await addCallsInBatches(store, records);
-  return { store, calls: inserted };
+  return { store, calls: await addBenchHistory(store, days, callsPerDay) };
 }
 
 /** Temporary credentials of dev/bench from the server at `url`, as an Authorization header. */

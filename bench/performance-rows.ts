@@ -11,6 +11,7 @@ import { measurePostgresFigures } from './postgres-figures';
 import type { Outcome, Row } from './report';
 import type { Comparison, PieceOut } from './rounds';
 import { measureQueryScale } from './scale';
+import { AUTH_CONNECTIONS, MATCHES_PER_ROUND, measureScenarioMatching, type StoreFigures } from './scenarios';
 import { settings } from './settings';
 import type { Log } from './standalone';
 import { measureSvcEval } from './survey';
@@ -277,4 +278,57 @@ const logins: RowGroup = {
   },
 };
 
-export const ROW_GROUPS: readonly RowGroup[] = [eventTracker, svcEval, memory, queryScale, adminImport, postgres, logins];
+const microseconds = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} µs`;
+const scenarioFigure = (request: string, store: string, active?: number) =>
+  `${request}, ${store}, ${active === undefined ? 'SANDBOX_MAX_SCENARIOS' : `${active} (SANDBOX_MAX_SCENARIOS)`} active scenarios, none matching, vs no scenario`;
+const SCENARIO_STORES = { memory: 'memory store', postgresql: 'PostgreSQL' } as const;
+const DATA_REQUEST = 'data request (8 days, one number)';
+
+const scenarios: RowGroup = {
+  name: 'scenarios with the cap full',
+  method:
+    `Scenarios (rows 10-13): requests per second of GET /api/events/20250106/20250113/day/<one number> with Basic credentials (answered from ` +
+    `the kept report) and of POST /api/auth (one scrypt hash each; -c${AUTH_CONNECTIONS}), to the app with the admin API over a store holding ` +
+    `SANDBOX_MAX_SCENARIOS (the default) active scenarios of the request's target, added through POST /admin/scenarios until its 409, none ` +
+    `matching: every other one names another account, the rest another client address, so that each request is compared with every one; ` +
+    `baseline: the same app over a store of the same data with no scenario (bench/scenarios.ts); on the memory store, and on PostgreSQL when ` +
+    `BENCH_DATABASE_URL is set (a database of its own per store, the rate-limit counts there too; PostgreSQL not pinned); the generator's ` +
+    `ceiling: a node:http server sending the app's answer; ${load}; ${rounds}; ratio = median of the rounds' ratios. In the same rounds, the ` +
+    `data request to the app with SANDBOX_SCENARIOS=false, which never asks the store; and, without HTTP, microseconds per ` +
+    `store.scenarios.fire of the data request on a memory store with the cap full and with none, ${count(MATCHES_PER_ROUND)} a round.`,
+  unmeasured: Object.values(SCENARIO_STORES).flatMap((store) => [
+    { figure: scenarioFigure(DATA_REQUEST, store), goal: '>= 0.9' },
+    { figure: scenarioFigure('POST /api/auth', store), goal: '>= 0.9' },
+  ]),
+  async measure(log) {
+    const figures = await measureScenarioMatching(log);
+    const rps = perSecond('req');
+    const rows = (store: keyof typeof SCENARIO_STORES, { data, auth }: StoreFigures) => [
+      { figure: scenarioFigure(DATA_REQUEST, SCENARIO_STORES[store], figures.mostActive), goal: '>= 0.9', outcome: against(data, rps, ratio, data.ratio >= 0.9) },
+      { figure: scenarioFigure('POST /api/auth', SCENARIO_STORES[store], figures.mostActive), goal: '>= 0.9', outcome: against(auth, rps, ratio, auth.ratio >= 0.9) },
+    ];
+    const { postgresql } = figures;
+    const more = (name: string, { dataAsking, dataAddedMicroseconds }: StoreFigures) =>
+      `Scenarios, ${name}: the data request with the cap full took ${microseconds(dataAddedMicroseconds)} more than with none (1/rate less 1/rate, ` +
+      `median of the rounds); with scenarios on and none stored, ${ratio(dataAsking.ratio)} of the rate of the same app with SANDBOX_SCENARIOS=false.`;
+    return {
+      rows: [
+        ...rows('memory', figures.memory),
+        ...('notMeasured' in postgresql
+          ? this.unmeasured.slice(2).map((row) => ({ ...row, outcome: { notMeasured: postgresql.notMeasured } }))
+          : rows('postgresql', postgresql.figures)),
+      ],
+      more: [
+        `Scenarios, the memory store's matching alone (store.scenarios.fire of the data request, without HTTP, in the orchestrating process): ` +
+          `${microseconds(figures.memoryMatching.measured)} with ${figures.mostActive} scenarios active, none matching, ` +
+          `${microseconds(figures.memoryMatching.baseline)} with none.`,
+        more('memory store', figures.memory),
+        ...('notMeasured' in postgresql ? [] : [more(`PostgreSQL (fsync ${postgresql.fsync})`, postgresql.figures)]),
+        ...leftOutLine('Scenarios', figures.leftOut),
+      ],
+      checks: figures.checks,
+    };
+  },
+};
+
+export const ROW_GROUPS: readonly RowGroup[] = [eventTracker, svcEval, memory, queryScale, adminImport, postgres, logins, scenarios];

@@ -117,7 +117,7 @@ class Deadline {
   }
 }
 
-interface BenchDatabase {
+export interface BenchDatabase {
   readonly url: string;
   readonly fsync: string;
   /** VACUUM (ANALYZE) of the whole database. */
@@ -127,7 +127,7 @@ interface BenchDatabase {
 }
 
 /** A database of its own on the server of `url`. */
-async function createBenchDatabase(url: string): Promise<BenchDatabase> {
+export async function createBenchDatabase(url: string): Promise<BenchDatabase> {
   const name = `bench_${randomBytes(6).toString('hex')}`;
   const admin = async <T>(work: (client: Client) => Promise<T>, connectionString = url): Promise<T> => {
     const client = new Client({ connectionString });

@@ -85,7 +85,7 @@ export function renderReport(report: Report): string {
     `- Memory: ${machine.memoryGiB.toFixed(1)} GiB`,
     `- OS: ${machine.os}`,
     `- Node.js: ${machine.node}`,
-    `- Load: the load figures (event tracker, svcEval, logins) were sent by ${report.wrk ?? 'wrk'} (one thread, pinned to core 1 with taskset) ` +
+    `- Load: the load figures (event tracker, svcEval, logins, scenarios) were sent by ${report.wrk ?? 'wrk'} (one thread, pinned to core 1 with taskset) ` +
       'over loopback to servers each in a child process of its own pinned to core 0, running the compiled app (dist/, as npm start runs it) ' +
       "with its standard output, the access log, into a file; each load figure's table line below says the generator's own rate beside " +
       'the fastest server it measured. The other figures send their requests one at a time with fetch from the orchestrating process, ' +

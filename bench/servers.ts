@@ -71,4 +71,5 @@ async function main(): Promise<void> {
   } satisfies EventServers);
 }
 
-void main();
+// Its measuring module imports its names: served only when run as the child process, not in the orchestrator.
+if (require.main === module) void main();

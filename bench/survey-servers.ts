@@ -60,4 +60,5 @@ async function main(): Promise<void> {
   } satisfies SurveyServer);
 }
 
-void main();
+// Its measuring module imports its names: served only when run as the child process, not in the orchestrator.
+if (require.main === module) void main();
