@@ -15,55 +15,65 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { RE2JS } = require(workerData.re2js);
 const compiled = new Map();
-parentPort.on('message', ({ id, source, text }) => {
+parentPort.on('message', ({ source, text }) => {
   let pattern = compiled.get(source);
   if (pattern === undefined) {
-    if (compiled.size >= ${1000}) compiled.clear();
+    if (compiled.size >= 1000) compiled.clear();
     pattern = RE2JS.compile(source);
     compiled.set(source, pattern);
   }
-  parentPort.postMessage({ id, found: pattern.test(text) });
+  parentPort.postMessage(pattern.test(text));
 });
 `;
 
-interface Pending {
+interface Match {
+  readonly source: string;
+  readonly text: string;
   readonly resolve: (found: boolean) => void;
   readonly reject: (error: Error) => void;
 }
 
 /**
- * One worker thread that takes matches in turn: a second one would only share the same two cores, and the
- * texts queued wait as the calls' own strings, copied to the worker one at a time. It is started on the
- * first match sent and holds the process open only while a match is pending.
+ * One worker thread that takes matches in turn: a second one would only share the same two cores. A text
+ * is copied to the worker only when its turn comes, so the matches waiting hold nothing but the calls' own
+ * strings. It is started on the first match and holds the process open only while a match is under way.
  */
 export class PatternWorker {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
+  private readonly waiting: Match[] = [];
+  private running: Match | undefined;
 
   /** Whether `source` (a pattern RE2JS compiled when the rules were loaded) is found in `text`. */
   test(source: string, text: string): Promise<boolean> {
-    const worker = this.worker ?? this.start();
-    const id = this.nextId++;
-    const found = new Promise<boolean>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    worker.ref();
-    worker.postMessage({ id, source, text });
+    const found = new Promise<boolean>((resolve, reject) => this.waiting.push({ source, text, resolve, reject }));
+    if (this.running === undefined) this.next();
     return found;
+  }
+
+  private next(): void {
+    this.running = this.waiting.shift();
+    const worker = this.worker ?? this.start();
+    if (this.running === undefined) {
+      worker.unref();
+      return;
+    }
+    worker.ref();
+    worker.postMessage({ source: this.running.source, text: this.running.text });
   }
 
   private start(): Worker {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { re2js: require.resolve('re2js') } });
-    worker.on('message', ({ id, found }: { id: number; found: boolean }) => {
-      this.pending.get(id)?.resolve(found);
-      this.pending.delete(id);
-      if (this.pending.size === 0) worker.unref();
+    worker.on('message', (found: boolean) => {
+      this.running?.resolve(found);
+      this.next();
     });
-    // A worker that fails (out of memory) fails the matches it had; the next match starts another.
+    // A worker that fails (out of memory) fails the match it had; the next match starts another.
     const fail = (error: Error) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
-      for (const { reject } of this.pending.values()) reject(error);
-      this.pending.clear();
+      this.running?.reject(error);
+      if (this.waiting.length > 0) this.next();
+      else this.running = undefined;
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the pattern worker stopped (exit code ${code})`)));
