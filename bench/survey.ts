@@ -32,7 +32,7 @@ import { ensureLoadTools, prepareLoad, SERVER_CORE } from './wrk';
 const BIG_REQUESTS = Number(process.env.BIG_REQUESTS ?? 5);
 const REQUEST_TIMEOUT_MS = 60_000;
 
-const SOAP_HEADERS = { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"urn:SampleWebserviceAction"' };
+export const SOAP_HEADERS = { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"urn:SampleWebserviceAction"' };
 const ENVELOPE_START =
   '<?xml version="1.0" encoding="UTF-8"?>\n<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/" ' +
   'xmlns:ns1="urn:SampleWebservice" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:SOAP-ENC="http://schemas.xmlsoap.org/soap/encoding/" ' +
@@ -48,7 +48,7 @@ function svcEval(questionTexts: readonly string[], answers: readonly string[]): 
 }
 
 /** A two-question page as PHP's SoapClient sends it. */
-const PAGE = svcEval(['Would you recommend us?', 'Your comments'], ['yes', 'Quick &amp; friendly']);
+export const PAGE = svcEval(['Would you recommend us?', 'Your comments'], ['yes', 'Quick &amp; friendly']);
 
 interface BigBody {
   readonly name: string;
