@@ -37,6 +37,12 @@ const SERVER_ENV = {
   AUTH_RATE_LIMIT: '1000',
 } as const;
 
+/** Worktrees to remove and servers to stop when this process exits, however it ends. */
+const cleanUps: (() => void)[] = [];
+process.once('exit', () => {
+  for (const cleanUp of cleanUps.reverse()) cleanUp();
+});
+
 interface Revision {
   readonly name: string;
   readonly folder: string;
@@ -46,7 +52,7 @@ function checkOut(revision: string, log: Log): Revision {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'ivr-bench-revision-'));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: REPOSITORY, stdio: ['ignore', 'pipe', 'inherit'] }).toString().trim();
   git('worktree', 'add', '--detach', folder, revision);
-  process.once('exit', () => {
+  cleanUps.push(() => {
     git('worktree', 'remove', '--force', folder);
     rmSync(folder, { recursive: true, force: true });
   });
@@ -70,7 +76,7 @@ async function startServer(revision: Revision, extraEnv: Readonly<Record<string,
     env: { ...process.env, ...SERVER_ENV, ...extraEnv },
     stdio: ['ignore', log, 'pipe'],
   });
-  process.once('exit', () => child.kill('SIGKILL'));
+  cleanUps.push(() => child.kill('SIGKILL'));
   const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });
   const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`${revision.name} exited (${code}) before it listened`)));
   exited.catch(() => undefined);

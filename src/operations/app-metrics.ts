@@ -1,9 +1,11 @@
-import { Counter, Gauge, Registry, type Metric, type OpenMetricsContentType } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import type { RateLimitRefusals } from '../rate-limit/groups';
 import { processMetrics } from './process-metrics';
-import { RequestTally, type Outcome } from './request-tally';
 import type { ScenarioAnswerCounter } from '../sandbox/sandbox';
 import type { ReplicaReadCount } from '../storage/store';
+
+/** What a request's answer was: its status code, or `aborted` when the client left before it was complete. */
+export type Outcome = number | 'aborted';
 
 /** Records of an import, counted as each is settled: rejected as it is read, the others as the store answers their batch. */
 export interface ImportedCalls {
@@ -66,15 +68,22 @@ export function createAppMetrics(): AppMetrics {
   const registry = new Registry<OpenMetricsContentType>();
   registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
   const registers = [registry];
-  const tally = new RequestTally(LATENCY_BUCKETS);
-  const tallied = [
-    tally.counter({ name: METRIC_NAMES.requests, help: 'HTTP requests answered, by route pattern, method and status (aborted: the client left first).' }),
-    tally.histogram({
-      name: METRIC_NAMES.latency,
-      help: 'Time from a request\'s arrival to the end of its answer, by route pattern and method; exemplars carry the request id.',
-    }),
-  ];
-  for (const metric of tallied) registry.registerMetric(metric as unknown as Metric);
+  // prom-client's own metrics: a request's inc and observe cost about 3 µs on Node 24 (2026-11-27), some
+  // 1.3% of a kept report's 210-240 µs of CPU; plain numbers written in its shapes at scrape bought no more.
+  const requests = new Counter({
+    name: METRIC_NAMES.requests,
+    help: 'HTTP requests answered, by route pattern, method and status (aborted: the client left first).',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers,
+  });
+  const latency = new Histogram({
+    name: METRIC_NAMES.latency,
+    help: 'Time from a request\'s arrival to the end of its answer, by route pattern and method; exemplars carry the request id.',
+    labelNames: ['route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
+    enableExemplars: true,
+    registers,
+  });
   const refusals = new Counter({
     name: METRIC_NAMES.refusals,
     help: 'Requests refused with 429 by a rate-limit group (authentication, data, their windows of requests tied to no account, admin, survey).',
@@ -122,7 +131,12 @@ export function createAppMetrics(): AppMetrics {
 
   return {
     registry,
-    requestFinished: (route, method, outcome, seconds, requestId) => tally.record(route, method, outcome, seconds, requestId),
+    requestFinished: (route, method, outcome, seconds, requestId) => {
+      requests.inc({ route, method, status: String(outcome) });
+      // prom-client types an exemplar's labels as the metric's own; the request id is the exemplar's alone.
+      const exemplarLabels = requestId === undefined ? undefined : ({ request_id: requestId } as Partial<Record<'route' | 'method', string>>);
+      latency.observe({ labels: { route, method }, value: seconds, exemplarLabels });
+    },
     refused: (group) => refusals.inc({ group }),
     callsImported: ({ inserted, duplicates, rejected }) => {
       if (inserted > 0) importedCalls.inc({ outcome: 'ingested' }, inserted);
