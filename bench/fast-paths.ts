@@ -11,8 +11,6 @@
  *   values the Float64Array columns the store's daily totals are read into (storage/day-totals.ts);
  * - domain/instant.ts against luxon and against a regular expression with Date.UTC, on 100,000 different
  *   instants in the forms clients send;
- * - survey/eval-response.ts's envelope written around the answer against xml2js's Builder (the XML writer
- *   the reporting API's answers use), on the sample handler's answer;
  * - domain/plain-call-record.ts against the zod wire schema (parseCallRecord, as the import called it before),
  *   on the demo generator's records as JSON.parse gives them, version 1 and version 2.
  *
@@ -26,7 +24,6 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { DateTime } from 'luxon';
-import { Builder } from 'xml2js';
 import { accountId, type Account } from '../src/accounts/account';
 import { parseCallRecord, type CallRecordInput } from '../src/domain/call-record';
 import { parseInstantWithOffset } from '../src/domain/instant';
@@ -41,9 +38,7 @@ import { mulberry32, type Random } from '../src/startup-data/demo/random';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
 import type { Store } from '../src/storage/store';
 import { envelopeReader } from '../src/survey/envelope-reader';
-import { evalResponseEnvelope } from '../src/survey/eval-response';
 import { readPlainEnvelope } from '../src/survey/plain-envelope';
-import { SOAP_11_ENVELOPE, SURVEY_SERVICE } from '../src/survey/wsdl';
 import { HISTORY_END, PHONES, TIME_ZONE } from './bench-account';
 import { describeMachine } from './machine';
 import { median } from './rounds';
@@ -311,27 +306,7 @@ function instantComparison(): Comparison {
   };
 }
 
-// 4. The svcEval answer: its envelope written around the text against xml2js's Builder.
-
-function evalResponseComparison(): Comparison {
-  const builder = new Builder({ renderOpts: { pretty: false }, xmldec: { version: '1.0', encoding: 'UTF-8' } });
-  const built = (answer: string) =>
-    builder.buildObject({
-      'soap:Envelope': {
-        $: { 'xmlns:soap': SOAP_11_ENVELOPE, 'xmlns:tns': SURVEY_SERVICE.namespace, 'soap:encodingStyle': 'http://schemas.xmlsoap.org/soap/encoding/' },
-        'soap:Body': { 'tns:svcEvalResponse': { svcEvalResponse: answer } },
-      },
-    });
-  const written = (answer: string) => evalResponseEnvelope('svcEval', answer);
-  for (const answer of ['accepted again', 'a & <b>']) assert.equal(written(answer), built(answer), `the envelope of ${answer} is byte for byte xml2js Builder's`);
-  return {
-    job: "svcEval answer envelope ('accepted again'), per answer",
-    fast: { name: 'written around the answer', perRun: 1, run: () => written('accepted again').length },
-    libraries: [{ name: 'xml2js Builder', perRun: 1, run: () => built('accepted again').length }],
-  };
-}
-
-// 5. Call records: read by hand against the zod wire schema.
+// 4. Call records: read by hand against the zod wire schema.
 
 const CALL_RECORD_COUNT = 20_000;
 const VERSION_1_FIELDS = ['call_id', 'phone', 'started_at', 'log_events', 'loops', 'form_items'] as const;
@@ -386,7 +361,6 @@ async function main(): Promise<void> {
     seriesJsonComparison('event tracker, one year by day, ALL', await eventReport(store, account, { start: '20250101', end: '20251231', period: 'day', phone: 'ALL' })),
     seriesJsonComparison('event tracker, 8 days by day, one number', await eventReport(store, account, { start: '20250106', end: '20250113', period: 'day', phone: PHONES[0] as string })),
     instantComparison(),
-    evalResponseComparison(),
     callRecordComparison(1),
     callRecordComparison(2),
   ];

@@ -1,14 +1,9 @@
 import type { Response } from 'express';
-import { Builder } from 'xml2js';
 import type { AppError } from '../errors/catalogue';
 import { ERROR_CODE_HEADER } from '../http/representation/representation';
+import { soapXml } from './soap-xml';
 import { SOAP_11_ENVELOPE } from './wsdl';
 
-const builder = new Builder({
-  xmldec: { version: '1.0', encoding: 'UTF-8' },
-  renderOpts: { pretty: false },
-  headless: false,
-});
 
 type FaultCode = 'soap:Client' | 'soap:Server' | 'soap:MustUnderstand';
 
@@ -23,7 +18,7 @@ const HTTP_REFUSALS: ReadonlySet<number> = new Set([405, 413, 429]);
 
 /** A SOAP 1.1 Fault envelope: the shape PHP's SoapClient and survey systems read (not SOAP 1.2's Code/Reason). */
 function soapFaultEnvelope(faultcode: FaultCode, faultstring: string): string {
-  return builder.buildObject({
+  return soapXml.buildObject({
     'soap:Envelope': {
       $: { 'xmlns:soap': SOAP_11_ENVELOPE },
       'soap:Body': { 'soap:Fault': { faultcode, faultstring } },
