@@ -7,6 +7,8 @@ import { measureEventTracker } from './events';
 import type { GeneratorCheck } from './load';
 import { measureLoginSlowdown } from './logins';
 import { measureCallMemory } from './memory';
+import { PEERS, peerName } from './peer-programs';
+import { measurePeers, REQUEST_NAMES, REQUESTS, type PeerFigures, type PeerRequest } from './peers';
 import { measurePostgresFigures } from './postgres-figures';
 import type { Outcome, Row } from './report';
 import type { Comparison, PieceOut } from './rounds';
@@ -331,4 +333,54 @@ const scenarios: RowGroup = {
   },
 };
 
-export const ROW_GROUPS: readonly RowGroup[] = [eventTracker, svcEval, memory, queryScale, adminImport, postgres, logins, scenarios];
+const peerFigure = (request: PeerRequest, peer: (typeof PEERS)[number]) => `${REQUEST_NAMES[request]}, this server (from its data) vs ${peerName(peer)} (from the examples)`;
+
+const peers: RowGroup = {
+  name: 'peers',
+  method:
+    `Peers (rows 14-17): requests per second and p99 latency (wrk's --latency) of GET /api/events/20250106/20250113/day/<one number> with ` +
+    `Basic credentials (this server answering from the kept report over a year of generated calls on 3 numbers) and of POST /api/auth with a ` +
+    `form (this server hashing the password with scrypt, PASSWORD_HASH_CONCURRENCY=1; -c${AUTH_CONNECTIONS}), against the mock servers an API ` +
+    `client's author would run instead, both pinned devDependencies started from this server's own /openapi.json and answering from its ` +
+    `examples (bench/peer-programs.ts): Stoplight Prism, \`prism mock <document> -h 127.0.0.1 -p <port>\` (static, its default: no generated ` +
+    `answers), and Mockoon's CLI, \`mockoon-cli start -d <environment> -l 127.0.0.1 -p <port> --disable-log-to-file --disable-admin-api ` +
+    `--disable-external-refs\` over \`mockoon-cli import\` of the document (the conversion \`start -d <document>\` runs) with each route's ` +
+    `default response made the first example of its first 2xx answer, templating off (the import makes the default a body generated from ` +
+    `the schema through Faker templates; the X-RateLimit-* headers, which have no example, stay Faker templates); each peer on Node.js 24 ` +
+    `(BENCH_PEER_NODE, else .ci/node24's; Prism needs >= 24.18), logging at its default level into a file, and must answer both requests ` +
+    `2xx before the rounds, else its row is not measured; baseline: the peer; the generator's ceiling: a node:http server sending this ` +
+    `server's answer; ${load}; ${rounds}; ratio = this server's rate / the peer's, median of the ` +
+    `rounds' ratios (goal > 1: ahead of it); p99: median of the rounds' p99.`,
+  unmeasured: REQUESTS.flatMap((request) => PEERS.map((peer) => ({ figure: peerFigure(request, peer), goal: '> 1' }))),
+  async measure(log) {
+    const figures: PeerFigures = await measurePeers(log);
+    const rateAndP99 = (rate: number, p99: number) => `${perSecond('req')(rate)}, p99 ${p99.toFixed(1)} ms`;
+    const bytes = (request: PeerRequest) =>
+      `${REQUEST_NAMES[request]}: this server's ${figures.appBytes[request]} B, ` +
+      PEERS.map((peer) => {
+        const figure = figures.versus[request][peer];
+        return `${peer}'s ${'notMeasured' in figure ? 'not measured' : `${figure.peerBytes} B`}`;
+      }).join(', ');
+    return {
+      rows: REQUESTS.flatMap((request) =>
+        PEERS.map((peer) => {
+          const figure = figures.versus[request][peer];
+          if ('notMeasured' in figure) return { figure: peerFigure(request, peer), goal: '> 1', outcome: { notMeasured: figure.notMeasured } };
+          const { rate, p99Ms } = figure;
+          return {
+            figure: peerFigure(request, peer),
+            goal: '> 1',
+            outcome: { measured: rateAndP99(rate.measured, p99Ms.app), baseline: rateAndP99(rate.baseline, p99Ms.peer), ratio: ratio(rate.ratio), met: rate.ratio > 1 },
+          };
+        }),
+      ),
+      more: [
+        `Peers on Node.js ${figures.peerNode}; this server over ${count(figures.calls)} calls. Answers: ${REQUESTS.map(bytes).join('; ')}.`,
+        ...leftOutLine('Peers', figures.leftOut),
+      ],
+      checks: figures.checks,
+    };
+  },
+};
+
+export const ROW_GROUPS: readonly RowGroup[] = [eventTracker, svcEval, memory, queryScale, adminImport, postgres, logins, scenarios, peers];

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -148,4 +148,48 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     killAllChildren();
     process.exit(130);
   });
+}
+
+/** Node option of a program that is not a bench script: it ends when its parent goes, as `announce` makes a bench child do. */
+const ENDS_WITH_PARENT = `--import=data:text/javascript,process.once('disconnect',()=>process.exit(0))`;
+
+export interface ProgramOptions {
+  /** The one core the process may run on, as `ServerOptions.core`. */
+  readonly core?: number;
+  /** The file (created, or appended to) taking the program's standard output and error. */
+  readonly logFile: string;
+  /** A line of its output saying it is ready, e.g. that it listens. */
+  readonly ready: RegExp;
+}
+
+/**
+ * Starts a program that is not a bench script, such as another project's command-line server, with `node`
+ * (a binary of its own: the program may need another Node.js than this process's) running `entry`;
+ * resolves once its log has a line matching `options.ready`, rejects when it exits before.
+ */
+export async function startNodeProgram(node: string, entry: string, args: readonly string[], options: ProgramOptions): Promise<ServerProcess<undefined>> {
+  const log = openSync(options.logFile, 'a');
+  const command = [node, ENDS_WITH_PARENT, entry, ...args];
+  const [file, ...rest] = options.core === undefined ? command : ['taskset', '-c', String(options.core), ...command];
+  const child = spawn(file as string, rest, { stdio: ['ignore', log, log, 'ipc'] });
+  closeSync(log);
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const watcher = watch(options.logFile);
+  try {
+    const exited = once(child, 'exit').then(([code, signal]) => {
+      throw new Error(`${path.basename(entry)} exited (${signal ?? code}) before it was ready: ${readFileSync(options.logFile, 'utf8').slice(-500)}`);
+    });
+    exited.catch(() => undefined);
+    const ready = (async () => {
+      while (!options.ready.test(readFileSync(options.logFile, 'utf8'))) await once(watcher, 'change');
+    })();
+    await Promise.race([ready, exited]);
+    return { info: undefined, child, stop: () => stopChild(child) };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  } finally {
+    watcher.close();
+  }
 }
