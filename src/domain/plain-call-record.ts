@@ -8,11 +8,10 @@ import { parseInstantWithOffset } from './instant';
  * accepts less than the schema, never more: texts only of characters that are plainly storable
  * (no surrogate, no control character) and no longer in UTF-16 units than the schema's bound in code points,
  * plain objects only, no field present with the value undefined. `plain-call-record.test.ts` holds it to
- * the schema over generated records, valid and not. Kept for its figure (`npm run bench:fast-paths`,
- * 2026-11-26, 20,000 of the demo's records as JSON.parse gives them, the machine busy): 0.30 µs a
- * version-1 record here against 3.8 µs through the schema (13x; 6.7-16x over the rounds and 8.4-11x in two
- * more runs), 2.2 µs a version-2 record (3.3 path steps on average) against 24 µs (11x; 7.6-9.0x in two
- * more runs). The schema was 2.9-3.4 µs of the 7-9 µs an imported version-1 record cost
+ * the schema over generated records, valid and not. Kept for its figure (`npm run bench:fast-paths` on
+ * Node.js 24, 2026-11-27, 20,000 of the demo's records as JSON.parse gives them, the machine busy): 0.76 µs
+ * a version-1 record here against 4.2 µs through the schema (6.0x), 2.4 µs a version-2 record (3.3 path
+ * steps on average) against 21 µs (7.7x): the schema would cost more than the rest of an imported record
  * (docs/performance-costs.md).
  */
 export function readPlainCallRecord(value: unknown): CallRecord | undefined {

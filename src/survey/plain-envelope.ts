@@ -204,9 +204,10 @@ class PlainScan {
  * rule of the call. The caller then reads it with sax, which answers it as it always did (the fault
  * included), so this path only ever gives the parts sax gives, the same events going to the same rules.
  *
- * What it buys (`npm run bench:fast-paths`, 2026-11-25, pinned to one core): PHP's two-question svcEval
- * page in 10 µs here against 33 µs through the sax reader (3.2x; 2.9-3.6x over seven runs), the ~20-28 µs
- * saved some 5-7% of a svcEval call at full load.
+ * What it buys on Node.js 24 (2026-11-27): PHP's two-question svcEval page in 17 µs here against 51 µs
+ * through the sax reader (`npm run bench:fast-paths`, 3.1x); within whole calls, the server without it
+ * took 1.35x the CPU per call and answered 0.77 of the calls per second (`npm run bench:revisions`,
+ * docs/performance-costs.md).
  */
 export function readPlainEnvelope(text: string, limits: SurveyMessageLimits): SoapCallParts | undefined {
   try {
