@@ -4,7 +4,7 @@
  * schema), added 10,000 at a time to a store whose account owns 20 numbers; the growth of the live heap
  * and of the resident set per call. Version 1 keeps only call_id, phone, started_at and the three counts.
  * With the argument `uuid` after the version, each call_id is a random UUID instead of the generator's
- * (ids without a common opening, which the store's front coding cannot shorten). Prints one JSON line.
+ * (ids without a common opening, which the store's front coding cannot shorten). Prints one JSON line (printResult).
  */
 import type * as CallRecordModule from '../src/domain/call-record';
 import type { CallRecord, CallRecordInput } from '../src/domain/call-record';
@@ -12,6 +12,7 @@ import type * as DemoCallsModule from '../src/startup-data/demo/calls';
 import { randomUUID } from 'node:crypto';
 import { benchAccountStore, HISTORY_END, TIME_ZONE, TWENTY_PHONES } from './bench-account';
 import { compiled } from './compiled';
+import { printResult } from './processes';
 import { settings } from './settings';
 
 export interface CallMemory {
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
     rssBytesPerCall: (after.rss - before.rss) / calls,
     callIdBytes: callIdBytes / calls,
   };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  printResult(result);
 }
 
 void main();

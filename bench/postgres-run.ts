@@ -1,8 +1,9 @@
 /**
  * Runs bench/postgres.ts's measurePostgres in a process of its own for bench/postgres-figures.ts and
- * prints one JSON line: the result, or why there is none.
+ * prints one JSON line (printResult): the result, or why there is none.
  */
 import { measurePostgres } from './postgres';
+import { printResult } from './processes';
 import { settings } from './settings';
 
 async function outcome(): Promise<unknown> {
@@ -18,7 +19,4 @@ async function outcome(): Promise<unknown> {
   });
 }
 
-outcome().then(
-  (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
-  (error: unknown) => process.stdout.write(`${JSON.stringify({ notMeasured: `bench/postgres.ts failed: ${String(error)}` })}\n`),
-);
+outcome().then(printResult, (error: unknown) => printResult({ notMeasured: `bench/postgres.ts failed: ${String(error)}` }));

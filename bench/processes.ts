@@ -2,7 +2,10 @@
  * The process boundary of the benchmarks. A server under measurement runs in a child process of its own,
  * so that the load generator never shares its event loop, pinned to a core when asked (taskset), its
  * standard output (the app's log) into a file when asked; every child started here is remembered, so a
- * time limit or an interrupted run can kill them all, and a child ends itself when its parent goes.
+ * time limit or an interrupted run can kill them all, and a child ends itself when its parent goes. Every
+ * child runs on the binary `runChildrenOn` names (bench/performance.ts: the pass's Node.js), else on this
+ * process's, and says which Node.js it runs on with what it announces or prints, so that a pass is shown
+ * to have measured the runtime it names.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +15,37 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 const children = new Set<ChildProcess>();
+
+/** The Node.js binary children run on, and the version each must say it runs (undefined: any). */
+let runtime: { binary: string; version: string | undefined } = { binary: process.execPath, version: undefined };
+/** How many children said they ran on each version, since the last `runChildrenOn`. */
+let reported = new Map<string, number>();
+
+/** Children started from now on run on `binary`, which must be Node.js `version`; the count of those reported starts again. */
+export function runChildrenOn(binary: string, version: string): void {
+  runtime = { binary, version };
+  reported = new Map();
+}
+
+/** The binary children run on, for a script that starts a Node.js process of its own. */
+export const childNode = (): string => runtime.binary;
+
+/** Each Node.js version the children started since `runChildrenOn` said they ran on, with how many did. */
+export const childVersions = (): ReadonlyMap<string, number> => reported;
+
+/** What a child sends or prints: its result, and the Node.js it ran on. */
+interface FromChild<T> {
+  readonly node: string;
+  readonly result: T;
+}
+
+function received<T>(script: string, message: FromChild<T>): T {
+  if (runtime.version !== undefined && message.node !== runtime.version) {
+    throw new Error(`${script} ran on Node.js ${message.node}, not on ${runtime.version} (${runtime.binary})`);
+  }
+  reported.set(message.node, (reported.get(message.node) ?? 0) + 1);
+  return message.result;
+}
 
 /** Node option giving a child room for a large store: most of the machine's memory, not V8's default heap limit. */
 export const LARGE_HEAP = `--max-old-space-size=${Math.floor((os.totalmem() / 1048576) * 0.75)}`;
@@ -32,7 +66,7 @@ export interface ServerOptions extends ChildOptions {
 }
 
 function start(script: string, options: ServerOptions, stdout: 'pipe' | 'ignore' | number): ChildProcess {
-  const node = [process.execPath, ...(options.nodeArgs ?? []), '--import', 'tsx', script, ...(options.args ?? [])];
+  const node = [runtime.binary, ...(options.nodeArgs ?? []), '--import', 'tsx', script, ...(options.args ?? [])];
   const [command, ...args] = options.core === undefined ? node : ['taskset', '-c', String(options.core), ...node];
   const child = spawn(command as string, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
   children.add(child);
@@ -57,7 +91,7 @@ export function logWritten(file: string): string {
   return `${file}: ${(statSync(file).size / 1e6).toFixed(1)} MB of log written`;
 }
 
-/** The first line the child prints, as JSON; rejects when the child exits before printing one. */
+/** The first line the child prints (`printResult`), as JSON; rejects when the child exits before printing one. */
 async function firstJsonLine<T>(child: ChildProcess, script: string): Promise<T> {
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const exited = once(child, 'exit').then(([code, signal]) => {
@@ -65,7 +99,7 @@ async function firstJsonLine<T>(child: ChildProcess, script: string): Promise<T>
   });
   try {
     const [line] = (await Promise.race([once(lines, 'line'), exited])) as [string];
-    return JSON.parse(line) as T;
+    return received(script, JSON.parse(line) as FromChild<T>);
   } finally {
     lines.close();
     exited.catch(() => undefined);
@@ -88,15 +122,15 @@ export async function startServerProcess<Info>(script: string, options: ServerOp
       throw new Error(`${script} exited (${signal ?? code}) before it was ready`);
     });
     exited.catch(() => undefined);
-    const [info] = (await Promise.race([once(child, 'message'), exited])) as [Info];
-    return { info, child, stop: () => stopChild(child) };
+    const [message] = (await Promise.race([once(child, 'message'), exited])) as [FromChild<Info>];
+    return { info: received(script, message), child, stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
     throw error;
   }
 }
 
-/** Runs a script to its end and resolves with the JSON line it printed. */
+/** Runs a script to its end and resolves with what it printed with `printResult`. */
 export async function runJsonProcess<Result>(script: string, options: ChildOptions = {}): Promise<Result> {
   const child = start(script, options, 'pipe');
   try {
@@ -121,8 +155,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * the process when the parent goes away.
  */
 export function announce(info: unknown): void {
-  process.send?.(info);
+  process.send?.({ node: process.version, result: info } satisfies FromChild<unknown>);
   process.once('disconnect', () => process.exit(0));
+}
+
+/** In a child run by `runJsonProcess`: prints its result, and the Node.js it ran on, as one JSON line. */
+export function printResult(result: unknown): void {
+  process.stdout.write(`${JSON.stringify({ node: process.version, result } satisfies FromChild<unknown>)}\n`);
 }
 
 export function killAllChildren(): void {

@@ -7,16 +7,15 @@
  * BENCH_DATABASE_URL names a server on which it may create databases (three, dropped at the end). In the
  * same rounds, the data request to the app with SANDBOX_SCENARIOS=false, which never asks the store. The
  * apps (bench/scenario-servers.ts) and the generator's ceiling each run in a process of their own pinned to
- * core 0, wrk on core 1 (bench/wrk.ts, bench/load.ts).
+ * core 0, wrk on core 1 (bench/wrk.ts, bench/load.ts); the memory store's matching alone, without HTTP, in a
+ * process of its own too (bench/scenario-matching.ts).
  */
-import type * as MemoryStoreModule from '../src/storage/memory/memory-store';
-import type { StoredScenario } from '../src/storage/store';
 import { answersFile, bodyBytes, captureAnswer, type Answer } from './answers';
-import { compiled } from './compiled';
 import { alternateRounds, checkGenerator, checkLine, type GeneratorCheck, type Measured } from './load';
 import { createBenchDatabase, type BenchDatabase } from './postgres';
-import { logFilePath, logWritten, startServerProcess } from './processes';
+import { logFilePath, logWritten, runJsonProcess, startServerProcess } from './processes';
 import { compare, median, type Comparison } from './rounds';
+import { MATCHES_PER_ROUND } from './scenario-matching';
 import { AUTH_BODY, DATA_PATH, SCENARIO_DATABASES, type DataTarget, type ScenarioDatabases, type ScenarioServers, type StoreApps } from './scenario-servers';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
@@ -49,50 +48,6 @@ export interface ScenarioFigures {
   readonly postgresql: { readonly figures: StoreFigures; readonly fsync: string } | { readonly notMeasured: string };
   readonly checks: readonly GeneratorCheck[];
   readonly leftOut: readonly string[];
-}
-
-export const MATCHES_PER_ROUND = 100_000;
-
-/** What bench/scenario-servers.ts adds through the admin API, as the store keeps it. */
-const storedUnmatched = (index: number): StoredScenario => ({
-  id: `bench-${index}`,
-  target: 'data',
-  account: index % 2 === 0 ? { tool: 'dev', login: `other-${index}` } : undefined,
-  clientAddress: index % 2 === 0 ? undefined : `2001:db8::${index.toString(16)}`,
-  status: 500,
-  faultString: undefined,
-  delayMs: undefined,
-  retryAfterSeconds: undefined,
-  times: undefined,
-  fired: 0,
-  createdAt: 0,
-});
-
-/**
- * The memory store's matching alone, without HTTP, in this process: microseconds per
- * store.scenarios.fire of the data request, over `mostActive` scenarios none of which it matches and over
- * none, the two taking turns round by round.
- */
-async function memoryMatching(mostActive: number): Promise<Comparison> {
-  const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
-  const [none, full] = [createMemoryStore(), createMemoryStore()];
-  for (let index = 0; index < mostActive; index += 1) await full.scenarios.add(storedUnmatched(index));
-  const request = { targets: ['data', 'events'], account: { tool: 'dev' as const, login: 'bench' }, clientAddress: '127.0.0.1' };
-  const timed = async (store: typeof none) => {
-    for (let count = 0; count < MATCHES_PER_ROUND / 10; count += 1) await store.scenarios.fire(request);
-    const started = performance.now();
-    for (let count = 0; count < MATCHES_PER_ROUND; count += 1) {
-      if ((await store.scenarios.fire(request)).fired !== undefined) throw new Error('a scenario matched');
-    }
-    return ((performance.now() - started) * 1000) / MATCHES_PER_ROUND;
-  };
-  const withCap: number[] = [];
-  const without: number[] = [];
-  for (let round = 0; round < settings.runs; round += 1) {
-    without.push(await timed(none));
-    withCap.push(await timed(full));
-  }
-  return compare(withCap, without);
 }
 
 /** The answer must be the same with the cap full: a scenario that matched would have changed it. */
@@ -175,7 +130,7 @@ export async function measureScenarioMatching(log: Log): Promise<ScenarioFigures
     const servers = (kind: 'data' | 'auth') => Object.fromEntries(Object.entries(rates).filter(([name]) => name.includes(` ${kind}, `)));
     return {
       mostActive,
-      memoryMatching: await memoryMatching(mostActive),
+      memoryMatching: await runJsonProcess<Comparison>('bench/scenario-matching.ts', { args: [String(mostActive)] }),
       calls: app.info.calls,
       dataBytes: bodyBytes(dataAnswer),
       memory: figures('memory'),

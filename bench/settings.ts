@@ -3,6 +3,7 @@
  * lowers the defaults so that `npm run bench` finishes in a few minutes (its figures are then only a
  * smoke test); a variable that is set always wins.
  */
+import path from 'node:path';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 /** NAME=value of every knob, as docs/performance.md states them. */
@@ -17,6 +18,31 @@ function setting(name: string, full: number, quick: number, shapesFigures = true
   inEffect.push(`${name}=${value}`);
   if (shapesFigures && value < full) belowFullRun = true;
   return value;
+}
+
+const ROOT = path.resolve(__dirname, '..');
+
+/**
+ * The Node.js of record: .ci/node24's pinned package, whose `node` package ships the binary, as .ci/run
+ * installs it (`npm run bench` too: npm ci --prefix .ci/node24).
+ */
+export const RECORD_NODE = { major: 24, binary: path.join(ROOT, '.ci/node24/node_modules/node/bin/node') } as const;
+
+/**
+ * BENCH_NODES: the Node.js binaries every row is measured on, one pass each, in order (a path is taken from
+ * the repository's root, a bare name from PATH); by default Node.js 24 of record, then the node running the
+ * bench when its major version differs (`given` false: machine.ts drops it otherwise).
+ */
+function nodes(): { readonly binaries: readonly string[]; readonly given: boolean } {
+  const text = process.env.BENCH_NODES?.trim();
+  if (text === undefined || text === '') return { binaries: [RECORD_NODE.binary, process.execPath], given: false };
+  const binaries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (binaries.length === 0) throw new Error(`BENCH_NODES must name at least one node binary, not ${JSON.stringify(text)}`);
+  inEffect.push(`BENCH_NODES=${binaries.join(',')}`);
+  return { binaries: binaries.map((entry) => (entry.includes('/') ? path.resolve(ROOT, entry) : entry)), given: true };
 }
 
 export const settings = {
@@ -62,6 +88,8 @@ export const settings = {
   /** A PostgreSQL server on which the PostgreSQL figures may create a database. */
   databaseUrl: process.env.BENCH_DATABASE_URL === '' ? undefined : process.env.BENCH_DATABASE_URL,
   reportFile: process.env.BENCH_REPORT_FILE ?? 'docs/performance.md',
+  /** The Node.js binaries the rows are measured on, a pass each (the children of a pass run on its binary). */
+  nodes: nodes(),
   inEffect,
   /** Fewer rounds, seconds or calls than a full run (BENCH_QUICK or smaller values): the figures are a smoke test. */
   belowFullRun,

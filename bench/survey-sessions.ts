@@ -1,11 +1,12 @@
 /**
  * Memory of one survey session in the in-memory store (run by bench/survey.ts, with --expose-gc): the
  * heap grown by SESSIONS sessions saved as the service saves them (fresh ids, the sample handler's
- * state as JSON), divided by their number. Prints one JSON line.
+ * state as JSON), divided by their number. Prints one JSON line (printResult).
  */
 import type * as SurveySessionsModule from '../src/storage/memory/survey-sessions';
 import type * as SessionCookieModule from '../src/survey/session-cookie';
 import { compiled } from './compiled';
+import { printResult } from './processes';
 
 const SESSIONS = 100_000;
 
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   const after = heapUsed();
   // Read after measuring, so that the sessions are still alive when the heap is measured.
   if ((await sessions.get(lastId, now)) === undefined) throw new Error('the last session is gone');
-  process.stdout.write(`${JSON.stringify({ sessions: SESSIONS, bytesPerSession: Math.round((after - before) / SESSIONS) })}\n`);
+  printResult({ sessions: SESSIONS, bytesPerSession: Math.round((after - before) / SESSIONS) });
 }
 
 void main();

@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { answersFile, bodyBytes, captureAnswer } from './answers';
 import { alternateRounds, checkGenerator, checkLine, type GeneratorCheck } from './load';
-import { logFilePath, logWritten, startServerProcess } from './processes';
+import { childNode, logFilePath, logWritten, runJsonProcess, startServerProcess } from './processes';
 import { compare, median, type Comparison } from './rounds';
 import { settings } from './settings';
 import { runStandalone, type Log } from './standalone';
@@ -123,7 +123,7 @@ async function postFromAnotherProcess(url: string, file: string, headers: Record
       for (let i = 0; i < ${BIG_REQUESTS}; i += 1) statuses.push(...(await Promise.all(Array.from({ length: ${atOnce} }, post))));
       process.stdout.write(JSON.stringify(statuses));
     })();`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, file]);
+  const { stdout } = await promisify(execFile)(childNode(), ['-e', script, file]);
   return JSON.parse(stdout) as number[];
 }
 
@@ -240,8 +240,7 @@ async function bigBodyDelays(): Promise<string[]> {
 }
 
 async function sessionMemory(): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/survey-sessions.ts']);
-  const { sessions, bytesPerSession } = JSON.parse(stdout) as { sessions: number; bytesPerSession: number };
+  const { sessions, bytesPerSession } = await runJsonProcess<{ sessions: number; bytesPerSession: number }>('bench/survey-sessions.ts', { nodeArgs: ['--expose-gc'] });
   return `survey sessions in memory: ${bytesPerSession} bytes each, heap grown by ${sessions} sessions (goal <= 300)`;
 }
 
