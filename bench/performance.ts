@@ -72,8 +72,7 @@ async function main(): Promise<void> {
     '',
     `${passName(pass.runtime)}; its child processes: ${[...pass.childVersions].map(([version, count]) => `${count} on ${version}`).join(', ') || 'none reported'}`,
     ...tableLines(pass.rows),
-    '',
-    ...checkTableLines(pass.checks),
+    ...(pass.checks.length === 0 ? [] : ['', ...checkTableLines(pass.checks)]),
   ];
   logLine([...passes.flatMap(passOutput), '', `written to ${settings.reportFile}`].join('\n'));
   process.exit(timedOut ? 1 : 0);

@@ -124,7 +124,7 @@ function passLines(pass: Pass): string[] {
 
 export function renderReport(report: Report): string {
   const { machine, passes } = report;
-  const runtimes = passes.map(({ runtime }) => `${runtime.version}${runtime.ofRecord ? ', of record,' : ''} (\`${shownBinary(runtime.binary)}\`)`);
+  const runtimes = passes.map(({ runtime }) => `${runtime.version} (${runtime.ofRecord ? 'of record; ' : ''}\`${shownBinary(runtime.binary)}\`)`);
   return [
     '# Performance',
     '',

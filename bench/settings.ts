@@ -69,8 +69,8 @@ export const settings = {
   importRecords: setting('BENCH_IMPORT_RECORDS', 100_000, 20_000),
   /** Days of generated calls (3 numbers, about 300 calls a day) behind the PostgreSQL query figure. */
   postgresQueryDays: setting('BENCH_POSTGRES_DAYS', 3650, 365),
-  /** The whole of `npm run bench` (or of one bench:<name>), after which every child process is killed. */
-  timeoutSeconds: setting('BENCH_TIMEOUT_SECONDS', 3600, 600, false),
+  /** The whole of `npm run bench`, every pass (or of one bench:<name>), after which every child process is killed. */
+  timeoutSeconds: setting('BENCH_TIMEOUT_SECONDS', 5400, 1800, false),
   /** bench:scaling: the calls it aims to load (it stops sooner when BENCH_SCALING_LOAD_SECONDS run out). */
   scalingCalls: setting('BENCH_SCALING_CALLS', 25_000_000, 200_000),
   /** bench:scaling: accounts of 20 numbers each over which the calls are spread. */
