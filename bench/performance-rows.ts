@@ -370,7 +370,7 @@ const peerFigure = (request: PeerRequest, peer: (typeof PEERS)[number]) => `${RE
 const peers: RowGroup = {
   name: 'peers',
   method:
-    `Peers (rows 14-17): requests per second and p99 latency (wrk's --latency) of GET /api/events/20250106/20250113/day/<one number> with ` +
+    `Peers (rows 17-20): requests per second and p99 latency (wrk's --latency) of GET /api/events/20250106/20250113/day/<one number> with ` +
     `Basic credentials (this server answering from the kept report over a year of generated calls on 3 numbers) and of POST /api/auth with a ` +
     `form (this server hashing the password with scrypt, PASSWORD_HASH_CONCURRENCY=1; -c${AUTH_CONNECTIONS}), against the mock servers an API ` +
     `client's author would run instead, both pinned devDependencies started from this server's own /openapi.json and answering from its ` +
@@ -378,7 +378,7 @@ const peers: RowGroup = {
     `answers), and Mockoon's CLI, \`mockoon-cli start -d <environment> -l 127.0.0.1 -p <port> --disable-log-to-file --disable-admin-api ` +
     `--disable-external-refs\` over \`mockoon-cli import\` of the document (the conversion \`start -d <document>\` runs) with each route's ` +
     `default response made the first example of its first 2xx answer, templating off (the import makes the default a body generated from ` +
-    `the schema through Faker templates; the X-RateLimit-* headers, which have no example, stay Faker templates); each peer on Node.js 24 ` +
+    `the schema through Faker templates; the X-RateLimit-* headers, which have no example, stay Faker templates); each peer on Node.js 24 in every pass (this server on the pass's Node.js) ` +
     `(BENCH_PEER_NODE, else .ci/node24's; Prism needs >= 24.18), logging at its default level into a file, and must answer both requests ` +
     `2xx before the rounds, else its row is not measured; baseline: the peer; the generator's ceiling: a node:http server sending this ` +
     `server's answer; ${load}; ${rounds}; ratio = this server's rate / the peer's, median of the ` +

@@ -99,7 +99,7 @@ function childrenLine({ runtime, childVersions }: Pass): string {
   const versions = [...childVersions.entries()];
   if (versions.length === 0) return `No child process of this pass reported its Node.js (none was started, or none got that far).`;
   const counted = versions.map(([version, count]) => `${count} on ${version}`).join(', ');
-  return `Run on \`${shownBinary(runtime.binary)}\`: each child process of this pass (servers, baselines, generator ceilings, measuring processes) said which Node.js ran it: ${counted}.`;
+  return `Run on \`${shownBinary(runtime.binary)}\`: each bench script run as a child process of this pass (servers, baselines, generator ceilings, measuring processes) said which Node.js ran it: ${counted}.`;
 }
 
 function passLines(pass: Pass): string[] {
@@ -143,7 +143,7 @@ export function renderReport(report: Report): string {
     `- OS: ${machine.os}`,
     `- Node.js: ${runtimes.join(' and ')}: every row was measured on each in turn, a pass each, in that order; in a pass, every process ` +
       "under measurement (servers, baselines, the generator's ceilings, the processes measuring memory, PostgreSQL and the scenarios' " +
-      `matching) ran on that pass's binary. The orchestrating process (bench/performance.ts, which drives wrk and sends the requests ` +
+      `matching) ran on that pass's binary, but the peers' programs, whose Node.js their method names. The orchestrating process (bench/performance.ts, which drives wrk and sends the requests ` +
       `sent one at a time) ran on ${machine.node} in every pass.`,
     `- Load: the load figures (event tracker, svcEval, logins, scenarios) were sent by ${report.wrk ?? 'wrk'} (one thread, pinned to core 1 with taskset) ` +
       'over loopback to servers each in a child process of its own pinned to core 0, running the compiled app (dist/, as npm start runs it) ' +
