@@ -260,7 +260,7 @@ const logins: RowGroup = {
   name: 'logins',
   method:
     `Logins (row 9): p99 latency (wrk's --latency) of GET /api/events/20250101/20250131/day/ALL (REPORT_CACHE_BYTES=0) while 4 clients keep ` +
-    `POSTing /api/auth (one scrypt hash each; a second wrk, -c4, on core 1 too), against the same server alone (baseline), ` +
+    `POSTing /api/auth (one scrypt hash each: AUTH_CACHE_SECONDS=0; a second wrk, -c4, on core 1 too), against the same server alone (baseline), ` +
     `PASSWORD_HASH_CONCURRENCY=1 (the default); the server's process, libuv's thread pool included, has core 0 only, so a hash takes ` +
     `the core the reports are answered on; the generator's ceiling: a node:http server sending the report's answer; ${load}; ${rounds}; ` +
     `multiple = median of the rounds' multiples.`,
@@ -290,7 +290,7 @@ const scenarios: RowGroup = {
   name: 'scenarios with the cap full',
   method:
     `Scenarios (rows 10-13): requests per second of GET /api/events/20250106/20250113/day/<one number> with Basic credentials (answered from ` +
-    `the kept report) and of POST /api/auth (one scrypt hash each; -c${AUTH_CONNECTIONS}), to the app with the admin API over a store holding ` +
+    `the kept report) and of POST /api/auth (one scrypt hash each: AUTH_CACHE_SECONDS=0; -c${AUTH_CONNECTIONS}), to the app with the admin API over a store holding ` +
     `SANDBOX_MAX_SCENARIOS (the default) active scenarios of the request's target, added through POST /admin/scenarios until its 409, none ` +
     `matching: every other one names another account, the rest another client address, so that each request is compared with every one; ` +
     `baseline: the same app over a store of the same data with no scenario (bench/scenarios.ts); on the memory store, and on PostgreSQL when ` +
