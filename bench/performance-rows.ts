@@ -340,7 +340,8 @@ const peers: RowGroup = {
   method:
     `Peers (rows 14-17): requests per second and p99 latency (wrk's --latency) of GET /api/events/20250106/20250113/day/<one number> with ` +
     `Basic credentials (this server answering from the kept report over a year of generated calls on 3 numbers) and of POST /api/auth with a ` +
-    `form (this server hashing the password with scrypt, PASSWORD_HASH_CONCURRENCY=1; -c${AUTH_CONNECTIONS}), against the mock servers an API ` +
+    `form (this server checking the password by scrypt once, then by the remembered login's HMAC-SHA-256: AUTH_CACHE_SECONDS=1200, the ` +
+    `default; -c${AUTH_CONNECTIONS}), against the mock servers an API ` +
     `client's author would run instead, both pinned devDependencies started from this server's own /openapi.json and answering from its ` +
     `examples (bench/peer-programs.ts): Stoplight Prism, \`prism mock <document> -h 127.0.0.1 -p <port>\` (static, its default: no generated ` +
     `answers), and Mockoon's CLI, \`mockoon-cli start -d <environment> -l 127.0.0.1 -p <port> --disable-log-to-file --disable-admin-api ` +
