@@ -25,6 +25,7 @@ module.exports = {
       displayName: 'PostgreSQL',
       testMatch: [
         '<rootDir>/src/reporting/auth/authenticate.test.ts',
+        '<rootDir>/src/reporting/auth/login-cache.test.ts',
         '<rootDir>/src/reporting/basic-auth/data-credentials.test.ts',
         '<rootDir>/src/reporting/events/events.test.ts',
         '<rootDir>/src/reporting/oracle.test.ts',

@@ -3,7 +3,8 @@
  * Stoplight Prism and Mockoon's CLI (bench/peer-programs.ts), started from this server's own
  * /openapi.json: requests per second and p99 of the 8-day report of one number (this server answering
  * from its data, over a kept report; theirs from the document's examples) and of POST /api/auth (this
- * server hashing the password with scrypt; theirs sending the example), median of alternating rounds.
+ * server checking the password by scrypt once, then by the remembered login's HMAC, AUTH_CACHE_SECONDS's
+ * default; theirs sending the example), median of alternating rounds.
  * The app (logging at LOG_LEVEL=info into a file), each peer (its log, at its default level, into a file)
  * and the generator's ceiling each run in a process of their own pinned to core 0, wrk on core 1
  * (bench/wrk.ts, bench/load.ts). A peer that cannot run, or answers a request otherwise than 2xx, leaves

@@ -291,7 +291,7 @@ const logins: RowGroup = {
   name: 'logins',
   method:
     `Logins (row 12): p99 latency (wrk's --latency) of GET /api/events/20250101/20250131/day/ALL (REPORT_CACHE_BYTES=0) while 4 clients keep ` +
-    `POSTing /api/auth (one scrypt hash each; a second wrk, -c4, on core 1 too), against the same server alone (baseline), ` +
+    `POSTing /api/auth (one scrypt hash each: AUTH_CACHE_SECONDS=0; a second wrk, -c4, on core 1 too), against the same server alone (baseline), ` +
     `PASSWORD_HASH_CONCURRENCY=1 (the default); the server's process, libuv's thread pool included, has core 0 only, so a hash takes ` +
     `the core the reports are answered on; the generator's ceiling: a node:http server sending the report's answer; ${load}; ${rounds}; ` +
     `multiple = median of the rounds' multiples.`,
@@ -321,7 +321,7 @@ const scenarios: RowGroup = {
   name: 'scenarios with the cap full',
   method:
     `Scenarios (rows 13-16): requests per second of GET /api/events/20250106/20250113/day/<one number> with Basic credentials (answered from ` +
-    `the kept report) and of POST /api/auth (one scrypt hash each; -c${AUTH_CONNECTIONS}), to the app with the admin API over a store holding ` +
+    `the kept report) and of POST /api/auth (one scrypt hash each: AUTH_CACHE_SECONDS=0; -c${AUTH_CONNECTIONS}), to the app with the admin API over a store holding ` +
     `SANDBOX_MAX_SCENARIOS (the default) active scenarios of the request's target, added through POST /admin/scenarios until its 409, none ` +
     `matching: every other one names another account, the rest another client address, so that each request is compared with every one; ` +
     `baseline: the same app over a store of the same data with no scenario (bench/scenarios.ts); on the memory store, and on PostgreSQL when ` +
@@ -372,7 +372,8 @@ const peers: RowGroup = {
   method:
     `Peers (rows 17-20): requests per second and p99 latency (wrk's --latency) of GET /api/events/20250106/20250113/day/<one number> with ` +
     `Basic credentials (this server answering from the kept report over a year of generated calls on 3 numbers) and of POST /api/auth with a ` +
-    `form (this server hashing the password with scrypt, PASSWORD_HASH_CONCURRENCY=1; -c${AUTH_CONNECTIONS}), against the mock servers an API ` +
+    `form (this server checking the password by scrypt once, then by the remembered login's HMAC-SHA-256: AUTH_CACHE_SECONDS=1200, the ` +
+    `default; -c${AUTH_CONNECTIONS}), against the mock servers an API ` +
     `client's author would run instead, both pinned devDependencies started from this server's own /openapi.json and answering from its ` +
     `examples (bench/peer-programs.ts): Stoplight Prism, \`prism mock <document> -h 127.0.0.1 -p <port>\` (static, its default: no generated ` +
     `answers), and Mockoon's CLI, \`mockoon-cli start -d <environment> -l 127.0.0.1 -p <port> --disable-log-to-file --disable-admin-api ` +

@@ -74,7 +74,8 @@ async function main(): Promise<void> {
   const { composeApp, loadConfig, listen, listenOptions, createLogger } = await serverModules();
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const { openPostgresStore } = await compiled<typeof PostgresStoreModule>('storage/postgres/postgres-store');
-  const variables = { ADMIN_TOKEN, DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000000000', LOG_LEVEL: settings.serverLogLevel };
+  // AUTH_CACHE_SECONDS=0: each login is one scrypt hash, as rows 10-13 say, not a remembered password's digest.
+  const variables = { ADMIN_TOKEN, DATA_RATE_LIMIT: '1000000000', AUTH_RATE_LIMIT: '1000000000', AUTH_CACHE_SECONDS: '0', LOG_LEVEL: settings.serverLogLevel };
   const config = loadConfig(variables);
   const offConfig = loadConfig({ ...variables, SANDBOX_SCENARIOS: 'false' });
   const mostActive = config.sandbox.scenarios.mostActive;

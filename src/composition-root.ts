@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { passwordHasher } from './accounts/password-hasher';
+import { passwordHasher, type PasswordHasher } from './accounts/password-hasher';
 import { accountAdmin } from './admin/accounts/account-admin';
 import { readCallRecord } from './admin/calls/call-import';
 import { createApp, type AppServices } from './app';
@@ -16,6 +16,7 @@ import { operationsServices } from './operations/services';
 import { shutdownState, type ShutdownState } from './operations/shutdown-state';
 import { adminRateLimit, rateLimitGroups, surveyRateLimit } from './rate-limit/groups';
 import { authenticator } from './reporting/auth/authenticate';
+import { loginCache } from './reporting/auth/login-cache';
 import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
 import { reportCache } from './reporting/report-cache/report-cache';
@@ -41,7 +42,10 @@ import { systemClock, type Clock } from './time/clock';
  * receive their own settings group and services, never the configuration or the environment.
  */
 
-/** What every service shares: one store, one clock, one logger, one set of metrics, one shutdown state, one survey handler. */
+/**
+ * What every service shares: one store, one clock, one logger, one set of metrics, one shutdown state, one
+ * survey handler, one password hasher.
+ */
 interface SharedDependencies {
   readonly store: Store;
   /** What every window, expiry and "today" reads: the movable clock when SANDBOX_CLOCK is set. */
@@ -64,6 +68,8 @@ interface SharedDependencies {
   readonly surveyHandler: SurveyHandler;
   /** Each survey service with its logic: its own handler module or rules file, else surveyHandler. */
   readonly surveyServices: readonly SurveyService[];
+  /** Tool passwords hashed and checked for logins and the admin API: scrypt, bounded by PASSWORD_HASH_*. */
+  readonly passwords: PasswordHasher;
 }
 
 /** The shared dependencies but the store, which is opened with the logger decided here. */
@@ -81,7 +87,7 @@ export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableD
 /**
  * Every default of a shared dependency, decided once: the system clock (movable with SANDBOX_CLOCK, and
  * kept unmoved for the upkeep of raw calls), logs at LOG_LEVEL, fresh metrics, no shutdown begun,
- * SURVEY_HANDLER or the sample.
+ * SURVEY_HANDLER or the sample, scrypt in the line of PASSWORD_HASH_CONCURRENCY and PASSWORD_HASH_QUEUE.
  */
 function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
   const unmoved = given.clock ?? systemClock;
@@ -95,6 +101,8 @@ function processDependencies(config: Config, given: ReplaceableDependencies): Pr
     logger,
     metrics: given.metrics ?? createAppMetrics(),
     shutdown: given.shutdown ?? shutdownState(),
+    passwords:
+      given.passwords ?? passwordHasher({ concurrency: config.accounts.passwordHashConcurrency, mostWaiting: config.accounts.passwordHashQueue }),
     surveyHandler,
     surveyServices: config.survey.services.map((settings) => ({
       settings,
@@ -114,7 +122,7 @@ function processDependencies(config: Config, given: ReplaceableDependencies): Pr
 
 /** Every service of the app, built once from its feature's settings and the shared dependencies. */
 function createServices(config: Config, shared: SharedDependencies): AppServices {
-  const { clock, logger, metrics } = shared;
+  const { clock, logger, metrics, passwords } = shared;
   // Every service uses the store through this view, so each failed call counts against its dependency.
   const store = countingDependencyErrors(shared.store, metrics);
   const limitDependencies = { store, clock, logger, refusals: metrics };
@@ -128,12 +136,16 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
     limits: rateLimits,
     adminApi: config.admin.token !== undefined,
   });
-  const passwords = passwordHasher({ concurrency: config.accounts.passwordHashConcurrency, mostWaiting: config.accounts.passwordHashQueue });
   return {
     logger,
     trustProxy: config.server.trustProxy,
     reporting: {
-      authenticate: authenticator(store, credentials, passwords),
+      authenticate: authenticator(
+        store,
+        credentials,
+        passwords,
+        loginCache({ ttlSeconds: config.reporting.authCacheSeconds, maxEntries: config.reporting.authCacheMaxEntries, clock }),
+      ),
       credentials,
       limits: rateLimitGroups(limitDependencies, rateLimits),
       dataResources: dataResources(store, {

@@ -4,6 +4,7 @@ import { errors } from '../../errors/catalogue';
 import { accountId, type Tool } from '../../accounts/account';
 import type { Store } from '../../storage/store';
 import { REALM } from '../basic-auth/require-credentials';
+import type { LoginCache } from './login-cache';
 import type { IssuedCredentials, TemporaryCredentials } from './temporary-credentials';
 
 export interface AuthenticationRequest {
@@ -18,16 +19,25 @@ export type Authenticate = (request: AuthenticationRequest, signal?: AbortSignal
 /**
  * Trades a tool account's login and password for temporary credentials. Unknown login, wrong password
  * and inactive account fail alike, and an unknown login still costs one hash comparison, so neither the
- * answer nor its timing tells which it was.
+ * answer nor its timing tells which it was. With `logins`, the right password of an active account
+ * checked by scrypt a moment ago is checked by its digest instead; every refusal still costs scrypt.
  */
-export function authenticator(store: Store, credentials: TemporaryCredentials, passwords: PasswordHasher): Authenticate {
+export function authenticator(
+  store: Store,
+  credentials: TemporaryCredentials,
+  passwords: PasswordHasher,
+  logins: LoginCache | undefined,
+): Authenticate {
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= passwords.hash(randomBytes(16).toString('hex')));
 
   return async ({ tool, login, password }, signal) => {
     const account = await store.accounts.find(accountId(tool, login));
+    // An inactive account is never looked up: were it, its right password would be refused faster than a wrong one.
+    if (account?.active === true && logins?.holds(account, password) === true) return credentials.issue(account);
     const matches = await passwords.verify(password, account?.passwordHash ?? (await decoyHash()), signal);
     if (account === undefined || !matches || !account.active) throw errors.invalidLogin(REALM);
+    logins?.remember(account, password);
     return credentials.issue(account);
   };
 }
