@@ -21,7 +21,8 @@ export function authenticatedAccount(res: Response): Account {
 /**
  * The pairs of the Authorization headers that verified lately, by header: basic-auth's parse (two
  * regular expressions and a base64 decoding) is then made once per pair rather than on every request of a
- * client that polls (about 3% of a kept report's CPU on Node 24, with its allocations). Only headers whose
+ * client that polls (2.8% of a kept report's CPU on Node 24; with the password's digest kept beside it,
+ * temporary-credentials.ts, 0.92 of the CPU per request: docs/performance-costs.md). Only headers whose
  * pair verified are kept, and each pair is verified again on every request.
  */
 const VERIFIED_HEADERS_KEPT = 4096;
