@@ -72,9 +72,8 @@ function accessLine(req: Request, res: Response): Record<string, unknown> {
       query: withQuery ? loggedQuery(req.query) : NO_QUERY,
       remoteAddress: req.socket.remoteAddress,
     },
-    // pino leaves out a field whose value is undefined: the same line as spreads of optional fields, without their copies.
-    res: res.headersSent ? { statusCode: res.statusCode } : undefined,
-    code,
+    ...(res.headersSent ? { res: { statusCode: res.statusCode } } : {}),
+    ...(code === undefined ? {} : { code }),
     responseTime: Date.now() - req.receivedAt,
   };
 }
