@@ -127,6 +127,17 @@ describe('HTTP Basic with temporary credentials', () => {
     expectUnauthorized(await withCredentials(credentials));
   });
 
+  test('refuses credentials it accepted a moment ago once they are revoked, or the account deactivated', async () => {
+    expect((await withCredentials(credentials)).status).toBe(200);
+    await testApp.store.accounts.update('dev:alice', { revokeCredentials: true });
+    expectUnauthorized(await withCredentials(credentials));
+    const renewed = await authenticate(server.url);
+    expect((await withCredentials(renewed)).status).toBe(200);
+    const account = await testApp.store.accounts.find('dev:alice');
+    await testApp.store.accounts.save({ ...account!, active: false });
+    expectUnauthorized(await withCredentials(renewed));
+  });
+
   test('makes the credentials fail at once when the account is deactivated', async () => {
     const account = await testApp.store.accounts.find('dev:alice');
     await testApp.store.accounts.save({ ...account!, active: false });
