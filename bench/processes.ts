@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -208,6 +208,8 @@ export interface ProgramOptions {
  */
 export async function startNodeProgram(node: string, entry: string, args: readonly string[], options: ProgramOptions): Promise<ServerProcess<undefined>> {
   const log = openSync(options.logFile, 'a');
+  // The log may hold an earlier run's lines (one log per program across the bench's passes): only what this one writes counts.
+  const writtenBefore = fstatSync(log).size;
   const command = [node, ENDS_WITH_PARENT, entry, ...args];
   const [file, ...rest] = options.core === undefined ? command : ['taskset', '-c', String(options.core), ...command];
   const child = spawn(file as string, rest, { stdio: ['ignore', log, log, 'ipc'] });
@@ -221,7 +223,7 @@ export async function startNodeProgram(node: string, entry: string, args: readon
     });
     exited.catch(() => undefined);
     const ready = (async () => {
-      while (!options.ready.test(readFileSync(options.logFile, 'utf8'))) await once(watcher, 'change');
+      while (!options.ready.test(readFileSync(options.logFile).subarray(writtenBefore).toString('utf8'))) await once(watcher, 'change');
     })();
     await Promise.race([ready, exited]);
     return { info: undefined, child, stop: () => stopChild(child) };

@@ -1,6 +1,9 @@
 import { answersFile } from '../../bench/answers';
 import { describeRuntimes } from '../../bench/machine';
-import { childVersions, runChildrenOn, startServerProcess } from '../../bench/processes';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { childVersions, runChildrenOn, startNodeProgram, startServerProcess } from '../../bench/processes';
 
 const ANSWER = { path: '/', status: 200, headers: { 'content-type': 'text/plain' }, body: 'ceiling' };
 
@@ -39,5 +42,27 @@ describe('the runtimes of BENCH_NODES', () => {
 
   it('names a binary that does not run', () => {
     expect(() => describeRuntimes({ binaries: ['/nonexistent/node'], given: true })).toThrow(/^BENCH_NODES: \/nonexistent\/node does not run: /);
+  });
+});
+
+describe('a program of another project started by the bench', () => {
+  it('is ready when it says so itself, not when its log holds an earlier run of it saying so', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'ivr-bench-program-'));
+    const program = path.join(folder, 'program.js');
+    writeFileSync(
+      program,
+      "const server = require('node:http').createServer((_req, res) => res.end('up'));\n" +
+        "server.listen(0, '127.0.0.1', () => console.log(`ready ${server.address().port}`));\n",
+    );
+    const logFile = path.join(folder, 'program.log');
+    appendFileSync(logFile, 'ready 1\n');
+    const started = await startNodeProgram(process.execPath, program, [], { logFile, ready: /ready \d+/ });
+    try {
+      const port = readFileSync(logFile, 'utf8').trim().split('\n').at(-1)?.split(' ')[1];
+      const response = await fetch(`http://127.0.0.1:${port}/`);
+      expect(await response.text()).toBe('up');
+    } finally {
+      await started.stop();
+    }
   });
 });
