@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
 import { callRecordSchema } from '../domain/call-record';
 import { createLogger } from '../logger';
 import { epochDayOf } from '../time/calendar';

@@ -1,13 +1,13 @@
 import request from 'supertest';
-import { composeApp } from '../../composition-root';
-import { loadConfig } from '../../config/config';
-import { createLogger } from '../../logger';
-import type { RunningServer } from '../../listen';
-import { createMemoryStore } from '../../storage/memory/memory-store';
-import { ADMIN_TOKEN, BEARER } from '../../../test/support/admin';
-import { FakeClock } from '../../../test/support/fake-clock';
-import { serve } from '../../../test/support/http';
-import { LogLines } from '../../../test/support/log-lines';
+import { composeApp } from '../composition-root';
+import { loadConfig } from '../configuration';
+import { createLogger } from '../logger';
+import type { RunningServer } from '../listen';
+import { createMemoryStore } from '../storage/memory/memory-store';
+import { ADMIN_TOKEN, BEARER } from '../../test/support/admin';
+import { FakeClock } from '../../test/support/fake-clock';
+import { serve } from '../../test/support/http';
+import { LogLines } from '../../test/support/log-lines';
 import { HIDDEN, isSecretName, loggedUrl } from './access-log';
 
 const SHOWN_HIDDEN = encodeURIComponent(HIDDEN);

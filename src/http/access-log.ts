@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ERROR_CODE_HEADER } from '../representation/representation';
-import type { RequestStep } from '../request-edge/request-edge';
+import { ERROR_CODE_HEADER } from './representation';
+import type { RequestStep } from './request-edge';
 
 declare module 'node:http' {
   interface IncomingMessage {

@@ -1,16 +1,16 @@
 import request from 'supertest';
-import { composeApp } from '../../composition-root';
-import { loadConfig } from '../../config/config';
-import { createLogger } from '../../logger';
-import type { RunningServer } from '../../listen';
-import { createMemoryStore } from '../../storage/memory/memory-store';
-import type { Store } from '../../storage/store';
-import { authenticate } from '../../../test/support/reporting';
-import { FakeClock } from '../../../test/support/fake-clock';
-import { hangUpMidBody } from '../../../test/support/hang-up';
-import { serve } from '../../../test/support/http';
-import { addAccount } from '../../../test/support/test-app';
-import { LogLines } from '../../../test/support/log-lines';
+import { composeApp } from '../composition-root';
+import { loadConfig } from '../configuration';
+import { createLogger } from '../logger';
+import type { RunningServer } from '../listen';
+import { createMemoryStore } from '../storage/memory/memory-store';
+import type { Store } from '../storage/store';
+import { authenticate } from '../../test/support/reporting';
+import { FakeClock } from '../../test/support/fake-clock';
+import { hangUpMidBody } from '../../test/support/hang-up';
+import { serve } from '../../test/support/http';
+import { addAccount } from '../../test/support/test-app';
+import { LogLines } from '../../test/support/log-lines';
 
 let server: RunningServer;
 let logs: LogLines;

@@ -1,4 +1,5 @@
-import { ConfigError, configWarnings, loadConfig } from './config';
+import { configWarnings, loadConfig } from './configuration';
+import { ConfigError } from './config/config-error';
 
 describe('configuration', () => {
   test('uses the defaults of docs/specification.md and .env.example when nothing is set', () => {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { errors, type AppError } from '../../errors/catalogue';
-import { ERROR_CODE_HEADER } from '../representation/representation';
+import { errors, type AppError } from '../errors/catalogue';
+import { ERROR_CODE_HEADER } from './representation';
 
 /**
  * Requests that Node's HTTP parser refuses never reach Express. They get what every other refusal

@@ -1,15 +1,15 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import request from 'supertest';
-import { composeApp } from '../../composition-root';
-import { loadConfig } from '../../config/config';
-import { createLogger } from '../../logger';
-import { listen, listenOptions, type RunningServer } from '../../listen';
-import { createMemoryStore } from '../../storage/memory/memory-store';
-import type { SurveyHandler } from '../../survey/survey-handler';
-import { FakeClock } from '../../../test/support/fake-clock';
-import { LogLines } from '../../../test/support/log-lines';
-import { faultBody, post, responseBody, svcEval } from '../../../test/survey-clients/support';
+import { composeApp } from '../composition-root';
+import { loadConfig } from '../configuration';
+import { createLogger } from '../logger';
+import { listen, listenOptions, type RunningServer } from '../listen';
+import { createMemoryStore } from '../storage/memory/memory-store';
+import type { SurveyHandler } from '../domain/survey-handler';
+import { FakeClock } from '../../test/support/fake-clock';
+import { LogLines } from '../../test/support/log-lines';
+import { faultBody, post, responseBody, svcEval } from '../../test/survey-clients/support';
 
 // One second, so that the idle cases end quickly; the tests wait for the answers, never for the clock.
 const IDLE_SECONDS = 1;

@@ -1,10 +1,7 @@
 import type { OpenAPIRegistry, ResponseConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
-import { ADMIN_REALM } from '../admin/admin-token';
-import { ERROR_CODES } from '../errors/catalogue';
-import { ERROR_CODE_HEADER, errorBodySchema } from '../http/representation/representation';
-import { REALM } from '../reporting/basic-auth/require-credentials';
-import { SESSION_COOKIE } from '../survey/session-cookie';
+import { ERROR_CODES } from '../../errors/catalogue';
+import { ERROR_CODE_HEADER, errorBodySchema } from '../representation';
 
 /** The security schemes' names, as operations name them. */
 export const BASIC_AUTH = 'basicAuth';
@@ -40,14 +37,21 @@ function header(registry: OpenAPIRegistry, name: string, description: string, sc
 
 const OUTAGE_RETRY_AFTER = 'Seconds to wait before trying again: PostgreSQL or Redis did not answer (down, or past DEPENDENCY_TIMEOUT_SECONDS)';
 
+/** The names the challenges and the survey's cookie are sent under, which their features own; no admin realm without the admin API. */
+export interface ChallengeNames {
+  readonly basicRealm: string;
+  readonly adminRealm: string | undefined;
+  readonly sessionCookie: string;
+}
+
 /** The security schemes, and the headers that the limit groups, the challenges and the survey's cookie add. */
-export function registerSharedComponents(registry: OpenAPIRegistry, adminApi: boolean): SharedHeaders {
+export function registerSharedComponents(registry: OpenAPIRegistry, { basicRealm, adminRealm, sessionCookie }: ChallengeNames): SharedHeaders {
   registry.registerComponent('securitySchemes', BASIC_AUTH, {
     type: 'http',
     scheme: 'basic',
     description: "The temporary login and password that POST /api/auth returns (not the account's own).",
   });
-  if (adminApi) {
+  if (adminRealm !== undefined) {
     registry.registerComponent('securitySchemes', BEARER_AUTH, { type: 'http', scheme: 'bearer', description: "The server's ADMIN_TOKEN." });
   }
   const count = (minimum: number): HeaderSchema => ({ type: 'integer', minimum });
@@ -68,21 +72,22 @@ export function registerSharedComponents(registry: OpenAPIRegistry, adminApi: bo
       'Retry-After-Outage-If-Any',
       false,
     ),
-    basicChallenge: header(registry, 'WWW-Authenticate', `The challenge: Basic realm="${REALM}"`, text),
+    basicChallenge: header(registry, 'WWW-Authenticate', `The challenge: Basic realm="${basicRealm}"`, text),
     formChallenge: header(
       registry,
       'WWW-Authenticate',
-      `The challenge: Form realm="${REALM}" (post the fields again; not Basic, so that browsers do not prompt)`,
+      `The challenge: Form realm="${basicRealm}" (post the fields again; not Basic, so that browsers do not prompt)`,
       text,
       'WWW-Authenticate-Form',
     ),
-    bearerChallenge: adminApi
-      ? header(registry, 'WWW-Authenticate', `The challenge: Bearer realm="${ADMIN_REALM}"`, text, 'WWW-Authenticate-Bearer')
+    bearerChallenge:
+      adminRealm !== undefined
+        ? header(registry, 'WWW-Authenticate', `The challenge: Bearer realm="${adminRealm}"`, text, 'WWW-Authenticate-Bearer')
       : {},
     surveySession: header(
       registry,
       'Set-Cookie',
-      `${SESSION_COOKIE} (${SESSION_COOKIE}_{name} for a service of a services file): the survey this call belongs to (HttpOnly, SameSite=Lax); send it back to continue the survey`,
+      `${sessionCookie} (${sessionCookie}_{name} for a service of a services file): the survey this call belongs to (HttpOnly, SameSite=Lax); send it back to continue the survey`,
       text,
     ),
     entityTag: header(registry, 'ETag', "The report's entity tag: as If-None-Match, it gets a 304 while the data are unchanged", text),
@@ -103,7 +108,7 @@ export function errorResponse(description: string, { xml, headers = {} }: { read
   return { description, headers: { ...headers, ...ERROR_CODE }, content: xml ? jsonOrXml(errorBodySchema) : jsonOnly(errorBodySchema) };
 }
 
-/** The refusal's code in the error catalogue, on every error answer (src/http/representation/representation.ts). */
+/** The refusal's code in the error catalogue, on every error answer (src/http/representation.ts). */
 const ERROR_CODE = {
   [ERROR_CODE_HEADER]: {
     description: "The refusal's stable code in the server's error catalogue (docs/errors.md says when each is answered); the body's message may change, the code does not",

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import type { AppError } from '../../errors/catalogue';
+import type { AppError } from '../errors/catalogue';
 
 const BEARER = /^Bearer +(.+)$/i;
 

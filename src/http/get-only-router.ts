@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { methodNotAllowed } from '../error-handler/error-handler';
+import { methodNotAllowed } from './error-handler';
 
 /**
  * A router answering GET (and HEAD) at the path it is mounted at, with `handlers` in turn, and 405 with

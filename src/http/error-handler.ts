@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { AppError, errors } from '../../errors/catalogue';
-import { unavailableDependency } from '../../storage/dependency-error';
-import { renderError } from '../representation/representation';
-import { wasAnsweredAsStalled } from '../connection-guards/stalled-body';
+import { AppError, errors } from '../errors/catalogue';
+import { unavailableDependency } from '../storage/dependency-error';
+import { renderError } from './representation';
+import { wasAnsweredAsStalled } from './connection-guards/stalled-body';
 
 interface HttpParserError {
   type?: unknown;

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { Builder } from 'xml2js';
 import { z } from 'zod';
-import type { AppError } from '../../errors/catalogue';
+import type { AppError } from '../errors/catalogue';
 
 /**
  * A body that can be written as JSON or as XML. Every reporting response, errors included, is rendered

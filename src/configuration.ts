@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { accountSettings } from '../accounts/settings';
-import { adminSettings } from '../admin/settings';
-import { serverSettings } from '../http/settings';
-import { operationsSettings } from '../operations/settings';
-import { rateLimitSettings } from '../rate-limit/settings';
-import { reportingSettings } from '../reporting/settings';
-import { retentionSettings } from '../retention/settings';
-import { sandboxFeaturesOn, sandboxSettings } from '../sandbox/settings';
-import { startupDataSettings } from '../startup-data/settings';
-import { storageSettings } from '../storage/settings';
-import { surveySettings } from '../survey/settings';
-import { strayVariables, strayVariableWarning, type StrayVariable } from './stray-variables';
-import { bearerToken, publicUrl } from './variables';
+import { accountSettings } from './accounts/settings';
+import { adminSettings } from './admin/settings';
+import { serverSettings } from './http/settings';
+import { operationsSettings } from './operations/settings';
+import { rateLimitSettings } from './rate-limit/settings';
+import { reportingSettings } from './reporting/settings';
+import { retentionSettings } from './retention/settings';
+import { sandboxFeaturesOn, sandboxSettings } from './sandbox/settings';
+import { startupDataSettings } from './startup-data/settings';
+import { storageSettings } from './storage/settings';
+import { surveySettings } from './survey/settings';
+import { ConfigError } from './config/config-error';
+import { strayVariables, strayVariableWarning, type StrayVariable } from './config/stray-variables';
+import { bearerToken, publicUrl } from './config/variables';
 
 /**
  * Each feature declares its own settings (the variables it reads, how, and the typed value it gets) in
@@ -43,10 +44,6 @@ export type Config = { readonly [Feature in keyof FeatureSettings]: Readonly<z.o
 export const CONFIG_VARIABLES: readonly string[] = Object.freeze([
   ...new Set(Object.values(FEATURE_SETTINGS).flatMap((settings) => Object.keys(settings.in.shape))),
 ]);
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
 
 /**
  * The only place that reads the environment. Unset and empty variables take their defaults, so an

@@ -7,7 +7,7 @@ export interface OwnPath {
 /**
  * Every path app.ts mounts the server's own routes at, each answering there and under it (the page at `/`
  * only there: every path is under it). A survey service's path is none of them nor under one, since the
- * mount first in app.ts's order would hide the other; `own-paths.test.ts` holds the list to what app.ts
+ * mount first in app.ts's order would hide the other; `http/own-paths.test.ts` holds the list to what app.ts
  * mounts, so a new route is added here or fails that test.
  */
 export const OWN_PATHS: readonly OwnPath[] = [

@@ -1,7 +1,7 @@
-import { ADMIN_TOKEN } from '../test/support/admin';
-import { buildTestApp } from '../test/support/test-app';
+import { ADMIN_TOKEN } from '../../test/support/admin';
+import { buildTestApp } from '../../test/support/test-app';
 import { OWN_PATHS, ownPathOf } from './own-paths';
-import { servedPaths } from './survey/services/survey-service';
+import { servedPaths } from '../survey/services/survey-service';
 
 /** What a layer of Express's router stack holds: its mount path, its route, or a router mounted in it. */
 interface MountLayer {
