@@ -1,66 +1,33 @@
 /**
- * The import rules of src/, enforced by `npm run lint` (and so by `npm test`). The layers are declared
- * once, in docs/architecture.md's "Layers" table, and read from there: a folder's modules import their own
- * layer and the layers below, never one above, unless the table's "Declared upward imports" names the
- * pair; no module circle and no folder circle, type imports included.
+ * The import rules of src/, enforced by `npm run lint` (and so by `npm test`) on every module but the tests: the layers that
+ * docs/architecture.md declares in its "Layers" section (scripts/layers.cjs reads them) and no circle,
+ * of modules or of folders, type imports included. test/imports/layers.test.ts
+ * shows each rule refusing what it should.
  */
-const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { readLayers } = require('./scripts/layers.cjs');
 
-const ARCHITECTURE = join(__dirname, 'docs/architecture.md');
+const { layers, declared } = readLayers(join(__dirname, 'docs/architecture.md'));
 
-/** The text under a `## title` heading, up to the next heading of that level. */
-function section(markdown, title) {
-  const start = markdown.indexOf(`\n## ${title}\n`);
-  if (start === -1) throw new Error(`docs/architecture.md has no "## ${title}" section`);
-  const end = markdown.indexOf('\n## ', start + 1);
-  return markdown.slice(start, end === -1 ? undefined : end);
-}
-
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A path of the table (`src/x/`, a folder and all below it; `src/*.ts`, the root's own files) as a regular expression. */
-function pattern(path) {
-  if (path === 'src/*.ts') return '^src/[^/]+\\.ts$';
-  if (path.endsWith('/')) return `^${escape(path)}`;
-  return `^${escape(path)}$`;
-}
-
-/** The layers, lowest first: each a number and the paths in it. */
-function layersOf(markdown) {
-  const rows = [...section(markdown, 'Layers').matchAll(/^\| *(\d+) *\|([^|]*)\|/gm)];
-  const layers = rows.map(([, number, cell]) => ({ number: Number(number), paths: [...cell.matchAll(/`([^`]+)`/g)].map(([, path]) => path) }));
-  if (layers.length === 0) throw new Error('docs/architecture.md\'s "Layers" section has no layer rows');
-  return layers.sort((a, b) => a.number - b.number);
-}
-
-/** The declared upward imports: `from` -> `to` pairs of paths, in the "Declared upward imports" list. */
-function declaredUpwardImports(markdown) {
-  const list = section(markdown, 'Layers').split('Declared upward imports')[1] ?? '';
-  return [...list.matchAll(/^- `([^`]+)` -> `([^`]+)`/gm)].map(([, from, to]) => ({ from, to }));
-}
-
-const markdown = readFileSync(ARCHITECTURE, 'utf8');
-const layers = layersOf(markdown);
-const declared = declaredUpwardImports(markdown);
-const alternatives = (paths) => paths.map(pattern).join('|');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A layer's path as the regular expression dependency-cruiser matches module paths with. */
+const pattern = (path) => (path === 'src/*.ts' ? '^src/[^/]+\\.ts$' : path.endsWith('/') ? `^${escapeRegExp(path)}` : `^${escapeRegExp(path)}$`);
+const anyOf = (paths) => paths.map(pattern).join('|');
+const TESTS = '\\.test\\.ts$';
 
 const upwardRules = layers.slice(0, -1).map((layer, index) => {
-  const above = layers.slice(index + 1).flatMap((higher) => higher.paths);
-  const exceptions = declared.filter(({ from }) => layer.paths.includes(from) || layer.paths.some((path) => path.endsWith('/') && from.startsWith(path)));
+  const exceptions = declared.filter(({ from }) => new RegExp(anyOf(layer.paths)).test(from));
   return {
     name: `layer-${layer.number}-imports-upward`,
-    comment: `a module of layer ${layer.number} (${layer.paths.join(', ')}) imports from a higher layer; move the code, or declare the import in docs/architecture.md's "Layers"`,
+    comment: `a module of layer ${layer.number} (${layer.paths.join(', ')}) imports from a layer above it: move the code down, or declare the import in docs/architecture.md's "Layers"`,
     severity: 'error',
-    from: { path: alternatives(layer.paths), pathNot: '\\.test\\.ts$' },
+    from: { path: anyOf(layer.paths) },
     to: {
-      path: alternatives(above),
-      ...(exceptions.length === 0 ? {} : { pathNot: alternatives(exceptions.map(({ to }) => to)) }),
+      path: anyOf(layers.slice(index + 1).flatMap((higher) => higher.paths)),
+      ...(exceptions.length === 0 ? {} : { pathNot: anyOf(exceptions.map(({ to }) => to)) }),
     },
   };
 });
-
-const everyPath = layers.flatMap((layer) => layer.paths);
 
 module.exports = {
   forbidden: [
@@ -73,26 +40,26 @@ module.exports = {
     },
     {
       name: 'no-circular-folders',
-      comment: 'two folders whose modules import each other, even through other folders: the layers have a circle in them',
+      comment: "folders whose modules import each other, even through other folders: a circle in the layers; move the shared part down",
       severity: 'error',
       scope: 'folder',
-      from: { pathNot: '\\.test\\.ts$' },
+      from: {},
       to: { circular: true },
     },
     {
       name: 'in-no-layer',
-      comment: 'a module of src/ in no layer of docs/architecture.md\'s "Layers": add its folder to the table',
+      comment: `a module of src/ in no layer: add its folder to docs/architecture.md's "Layers"`,
       severity: 'error',
-      from: { path: '^src/', pathNot: `${alternatives(everyPath)}|\\.test\\.ts$|^src/client/` },
+      from: { path: '^src/', pathNot: anyOf(layers.flatMap((layer) => layer.paths)) },
       to: {},
     },
     ...upwardRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/client/|\\.test\\.ts$|/fixtures/' },
+    // The typed client is a package of its own that imports nothing of the server; fixtures are handlers' test modules.
+    exclude: { path: `^src/client/|/fixtures/|${TESTS}` },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    combinedDependencies: false,
   },
 };

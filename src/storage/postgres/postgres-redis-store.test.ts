@@ -1,10 +1,10 @@
-import { createLogger } from '../logger';
-import { openPostgresStore } from './postgres/postgres-store';
-import { connectRedis } from './redis/redis-client';
-import { withRedisSharedState } from './shared-state';
-import { createTestSchema, describeWithPostgresAndRedis, testRedisUrl, uniqueRedisPrefix } from '../../test/support/services';
-import { describeStoreContract } from '../../test/support/store-contract';
-import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
+import { createLogger } from '../../logger';
+import { openPostgresStore } from './postgres-store';
+import { connectRedis } from '../redis/redis-client';
+import { withRedisSharedState } from '../shared-state';
+import { createTestSchema, describeWithPostgresAndRedis, testRedisUrl, uniqueRedisPrefix } from '../../../test/support/services';
+import { describeStoreContract } from '../../../test/support/store-contract';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../../../test/support/dependency-timeout';
 
 describeWithPostgresAndRedis('PostgreSQL with Redis', () => {
   describeStoreContract('PostgreSQL with Redis', async () => {

@@ -1,28 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import request from 'supertest';
-import { callRecordSchema, type CallRecord } from '../domain/call-record';
-import { createLogger } from '../logger';
-import { METRIC_NAMES } from '../operations/app-metrics';
-import { epochDayOf } from '../time/calendar';
-import { openPostgresStore } from './postgres/postgres-store';
-import { openReplicaSet, REPLICA_RETRY_MS, type ReplicaSet } from './postgres/replicas';
-import { readsOn } from './postgres/row-reads';
-import type { Store } from './store';
-import { daysWithCalls, dayTotals } from '../../test/support/day-totals';
-import { createTestSchema, describeWithReplica, replicaCaughtUp, testDatabaseUrl, type TestSchema } from '../../test/support/services';
-import { proxyForUrl, startTcpProxy, type TcpProxy } from '../../test/support/tcp-proxy';
-import { addAccount } from '../../test/support/test-app';
-import { buildOperationsApp, credentialsFrom, valueOf } from '../../test/support/operations';
-import { LogLines } from '../../test/support/log-lines';
-import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
+import { callRecordSchema, type CallRecord } from '../../domain/call-record';
+import { createLogger } from '../../logger';
+import { METRIC_NAMES } from '../../operations/app-metrics';
+import { epochDayOf } from '../../time/calendar';
+import { openPostgresStore } from './postgres-store';
+import { openReplicaSet, REPLICA_RETRY_MS, type ReplicaSet } from './replicas';
+import { readsOn } from './row-reads';
+import type { Store } from '../store';
+import { daysWithCalls, dayTotals } from '../../../test/support/day-totals';
+import { createTestSchema, describeWithReplica, replicaCaughtUp, testDatabaseUrl, type TestSchema } from '../../../test/support/services';
+import { proxyForUrl, startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy';
+import { addAccount } from '../../../test/support/test-app';
+import { buildOperationsApp, credentialsFrom, valueOf } from '../../../test/support/operations';
+import { LogLines } from '../../../test/support/log-lines';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../../../test/support/dependency-timeout';
 import {
   createDedicatedPostgres,
   createDedicatedReplica,
   describeWithServiceBinaries,
   requireServiceBinaries,
   type DedicatedService,
-} from '../../test/support/dedicated-services';
+} from '../../../test/support/dedicated-services';
 
 const ALICE = 'dev:alice';
 const PHONE = '15550001';

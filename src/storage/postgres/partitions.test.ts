@@ -1,15 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Pool } from 'pg';
-import { callRecordSchema, type CallRecord } from '../domain/call-record';
-import { createLogger } from '../logger';
-import { epochDayOf } from '../time/calendar';
-import { migrate } from './postgres/migrate';
-import { MIGRATIONS } from './postgres/migrations';
-import { openPostgresStore } from './postgres/postgres-store';
-import type { Store } from './store';
-import { dailyTotals } from '../../test/support/day-totals';
-import { createTestSchema, describeWithPostgres, type TestSchema } from '../../test/support/services';
-import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
+import { callRecordSchema, type CallRecord } from '../../domain/call-record';
+import { createLogger } from '../../logger';
+import { epochDayOf } from '../../time/calendar';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations';
+import { openPostgresStore } from './postgres-store';
+import type { Store } from '../store';
+import { dailyTotals } from '../../../test/support/day-totals';
+import { createTestSchema, describeWithPostgres, type TestSchema } from '../../../test/support/services';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../../../test/support/dependency-timeout';
 
 let schema: TestSchema;
 const opened: Store[] = [];

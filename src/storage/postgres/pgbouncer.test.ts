@@ -1,15 +1,15 @@
 import { Client } from 'pg';
-import { loadConfig } from '../configuration';
-import { callRecordSchema } from '../domain/call-record';
-import { createLogger } from '../logger';
-import { epochDayOf } from '../time/calendar';
-import { openStore } from './open-store';
-import { createPool } from './postgres/pool';
-import { openPostgresStore } from './postgres/postgres-store';
-import { createPgbouncerTestDatabase, describeWithPgbouncer, dropPgbouncerTestDatabases, type TestSchema } from '../../test/support/services';
-import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
-import { LogLines } from '../../test/support/log-lines';
-import { addAccount } from '../../test/support/test-app';
+import { loadConfig } from '../../configuration';
+import { callRecordSchema } from '../../domain/call-record';
+import { createLogger } from '../../logger';
+import { epochDayOf } from '../../time/calendar';
+import { openStore } from '../open-store';
+import { createPool } from './pool';
+import { openPostgresStore } from './postgres-store';
+import { createPgbouncerTestDatabase, describeWithPgbouncer, dropPgbouncerTestDatabases, type TestSchema } from '../../../test/support/services';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../../../test/support/dependency-timeout';
+import { LogLines } from '../../../test/support/log-lines';
+import { addAccount } from '../../../test/support/test-app';
 
 // PgBouncer hands a client the server connection it released last (server_round_robin = 0, its default):
 // a client whose statement follows another's lands on the server that one just used. Server connections

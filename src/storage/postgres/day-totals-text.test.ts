@@ -1,6 +1,6 @@
-import { DayTotalsTable } from './day-totals';
-import { parseDayTotals } from './postgres/day-totals-text';
-import { daysWithCalls } from '../../test/support/day-totals';
+import { DayTotalsTable } from '../day-totals';
+import { parseDayTotals } from './day-totals-text';
+import { daysWithCalls } from '../../../test/support/day-totals';
 
 describe('the days of totals PostgreSQL sends as one text', () => {
   test('reads each day of twelve whole numbers into its row, a day before 1970 negative, sums up to 2^53 exact', () => {

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Client, Pool } from 'pg';
-import { callRecordSchema, type CallRecordInput } from '../domain/call-record';
-import { createLogger } from '../logger';
-import { migrate } from './postgres/migrate';
-import { MIGRATIONS } from './postgres/migrations';
-import { openPostgresStore } from './postgres/postgres-store';
-import type { Store } from './store';
-import { dailyTotals, dayTotals } from '../../test/support/day-totals';
-import { epochDayOf } from '../time/calendar';
-import { createTestSchema, describeWithPostgres, type TestSchema } from '../../test/support/services';
-import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
+import { callRecordSchema, type CallRecordInput } from '../../domain/call-record';
+import { createLogger } from '../../logger';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations';
+import { openPostgresStore } from './postgres-store';
+import type { Store } from '../store';
+import { dailyTotals, dayTotals } from '../../../test/support/day-totals';
+import { epochDayOf } from '../../time/calendar';
+import { createTestSchema, describeWithPostgres, type TestSchema } from '../../../test/support/services';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../../../test/support/dependency-timeout';
 
 const EVERY_VERSION = MIGRATIONS.map((migration) => migration.version);
 

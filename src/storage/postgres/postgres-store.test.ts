@@ -1,12 +1,12 @@
-import { callRecordSchema, type PathStep } from '../domain/call-record';
-import { createLogger } from '../logger';
-import { openPostgresStore } from './postgres/postgres-store';
-import type { Store } from './store';
-import { epochDayOf } from '../time/calendar';
-import { createTestSchema, describeWithPostgres } from '../../test/support/services';
-import { describeStoreContract } from '../../test/support/store-contract';
-import { dailyTotals } from '../../test/support/day-totals';
-import { DEPENDENCY_TIMEOUT_SECONDS } from '../../test/support/dependency-timeout';
+import { callRecordSchema, type PathStep } from '../../domain/call-record';
+import { createLogger } from '../../logger';
+import { openPostgresStore } from './postgres-store';
+import type { Store } from '../store';
+import { epochDayOf } from '../../time/calendar';
+import { createTestSchema, describeWithPostgres } from '../../../test/support/services';
+import { describeStoreContract } from '../../../test/support/store-contract';
+import { dailyTotals } from '../../../test/support/day-totals';
+import { DEPENDENCY_TIMEOUT_SECONDS } from '../../../test/support/dependency-timeout';
 
 async function openTestStore(): Promise<Store> {
   const schema = await createTestSchema();

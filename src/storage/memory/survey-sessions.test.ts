@@ -1,4 +1,4 @@
-import { createMemorySurveySessions } from './memory/survey-sessions';
+import { createMemorySurveySessions } from './survey-sessions';
 
 const session = (id: string, expiresAt: number) => ({ id, stateJson: `{"for":"${id}"}`, expiresAt });
 
