@@ -1,4 +1,4 @@
-import type { ExampleExchange } from './examples';
+import type { ExampleExchange } from '../http/openapi/examples';
 
 /** The parts of a generated document that examples go into, read loosely: the generator's types are a union of three versions. */
 interface ExampleObject {

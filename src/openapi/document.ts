@@ -11,7 +11,8 @@ import { attachExamples } from './attach-examples';
 import { jsonOnly, registerSharedComponents } from '../http/openapi/components';
 import { exampleDay, exampleExchanges } from './examples';
 import { MONITORING_TAG, registerMonitoringOperations } from '../operations/openapi';
-import { AUTHENTICATION_TAG, RAW_DATA_TAG, registerReportingOperations } from '../reporting/openapi';
+import { RAW_DATA_TAG, registerReportingOperations } from '../reporting/openapi';
+import { AUTHENTICATION_TAG } from '../reporting/auth/openapi';
 import { wsdlPaths } from '../survey/services/survey-service';
 import { registerSurveyOperations, SURVEY_TAG, surveyExampleOperations, wsdlAddress, type DescribedSurveys } from '../survey/openapi';
 

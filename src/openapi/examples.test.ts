@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { parseStringPromise } from 'xml2js';
 import type { ApiDocument } from './document';
-import { exampleExchanges, type ExampleExchange } from './examples';
+import type { ExampleExchange } from '../http/openapi/examples';
+import { exampleExchanges } from './examples';
 
 /** The operations of the single service of SOAP_PATH, which the examples go on without a services file. */
 const SINGLE_SERVICE_OPERATIONS = { svcEval: 'svcEval', rest: 'svcEvalRest' } as const;

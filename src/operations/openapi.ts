@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { CONTENT_TYPES } from './exposition';
 import { METRICS_REALM } from './metrics-route';
 import type { ReadinessReport } from './readiness';
-import { errorResponse, jsonOnly } from '../http/openapi/components';
+import { errorResponse, JSON_TYPE, jsonOnly } from '../http/openapi/components';
+import type { ExampleExchange } from '../http/openapi/examples';
 
 export const MONITORING_TAG = 'Monitoring';
 export const METRICS_AUTH = 'metricsToken';
@@ -102,3 +103,14 @@ export function registerMonitoringOperations(registry: OpenAPIRegistry, { metric
     },
   });
 }
+
+/** The probes' part of the session: the server it was replayed on is alive, and ready on its in-memory store. */
+export const MONITORING_EXAMPLES: readonly ExampleExchange[] = [
+  { name: 'alive', summary: 'The process answers', operationId: 'getLiveness', response: { status: 200, mediaType: JSON_TYPE, body: { status: 'ok' } } },
+  {
+    name: 'ready',
+    summary: 'The in-memory store, ready',
+    operationId: 'getReadiness',
+    response: { status: 200, mediaType: JSON_TYPE, body: { status: 'ready', checks: { store: { status: 'ready' } } } },
+  },
+];

@@ -5,7 +5,8 @@ import type { SurveySettings } from './settings';
 import { restCallFormSchemas } from './rest-request';
 import { answers, type SurveyServiceSettings } from './services/survey-service';
 import { SURVEY_OPERATIONS, SURVEY_SERVICE } from './wsdl';
-import { errorResponse, type SharedHeaders } from '../http/openapi/components';
+import { errorResponse, FORM_TYPE, JSON_TYPE, type SharedHeaders } from '../http/openapi/components';
+import type { ExampleExchange } from '../http/openapi/examples';
 
 export const SURVEY_TAG = 'Survey web service';
 
@@ -169,7 +170,7 @@ function registerServiceOperations(
       cookies,
       body: {
         required: true,
-        content: { 'multipart/form-data': { schema: forms.multipart }, 'application/x-www-form-urlencoded': { schema: forms.form } },
+        content: { 'multipart/form-data': { schema: forms.multipart }, [FORM_TYPE]: { schema: forms.form } },
       },
     },
     responses: {
@@ -194,5 +195,65 @@ function registerServiceOperations(
         headers: headers.outageRetryAfter,
       }),
     },
+  });
+}
+
+const SOAP_CALL =
+  '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns1="urn:SampleWebservice" ' +
+  'xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:SOAP-ENC="http://schemas.xmlsoap.org/soap/encoding/" ' +
+  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" SOAP-ENV:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">\n' +
+  '  <SOAP-ENV:Body>\n' +
+  '    <ns1:svcEval>\n' +
+  '      <question_texts SOAP-ENC:arrayType="xsd:string[1]" xsi:type="ns1:ArrayOfstring">\n' +
+  '        <item xsi:type="xsd:string">Do you agree?</item>\n' +
+  '      </question_texts>\n' +
+  '      <answers SOAP-ENC:arrayType="xsd:string[1]" xsi:type="ns1:ArrayOfstring">\n' +
+  '        <item xsi:type="xsd:string">yes</item>\n' +
+  '      </answers>\n' +
+  '    </ns1:svcEval>\n' +
+  '  </SOAP-ENV:Body>\n' +
+  '</SOAP-ENV:Envelope>\n';
+
+const SOAP_ANSWER =
+  '<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ' +
+  'xmlns:tns="urn:SampleWebservice" soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><soap:Body>' +
+  '<tns:svcEvalResponse><svcEvalResponse>accepted</svcEvalResponse></tns:svcEvalResponse></soap:Body></soap:Envelope>';
+
+/** Written on the single service's operations: surveyExamples puts them on those of the services there are. */
+const SURVEY_EXAMPLES: readonly ExampleExchange[] = [
+  {
+    name: 'yes',
+    summary: "A page answered 'yes': accepted",
+    operationId: 'svcEval',
+    headers: { SOAPAction: '"urn:SampleWebserviceAction"' },
+    body: { mediaType: SOAP_TYPE, value: SOAP_CALL },
+    response: { status: 200, mediaType: SOAP_TYPE, body: SOAP_ANSWER },
+  },
+  {
+    name: 'yes',
+    summary: "A page answered 'yes': accepted",
+    operationId: 'svcEvalRest',
+    body: { mediaType: FORM_TYPE, value: { question_texts: ['Do you agree?'], answers: ['yes'] } },
+    response: { status: 200, mediaType: TEXT_TYPE, body: 'accepted' },
+  },
+  {
+    name: 'unequalArrays',
+    summary: 'Two questions, one answer',
+    operationId: 'svcEvalRest',
+    body: { mediaType: FORM_TYPE, value: { question_texts: ['Do you agree?', 'May we call you?'], answers: ['yes'] } },
+    response: {
+      status: 400,
+      mediaType: JSON_TYPE,
+      body: { error: 'question_texts has 2 items but answers has 1 item; answers[i] must be the answer to question_texts[i]' },
+    },
+  },
+];
+
+/** The survey's part of the session, on the operations given (surveyExampleOperations); none for a flavour no service answers. */
+export function surveyExamples(operations: { readonly svcEval?: string; readonly rest?: string }): ExampleExchange[] {
+  return SURVEY_EXAMPLES.flatMap((exchange) => {
+    const operationId = exchange.operationId === 'svcEval' ? operations.svcEval : operations.rest;
+    return operationId === undefined ? [] : [{ ...exchange, operationId }];
   });
 }

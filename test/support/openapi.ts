@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import type { Express } from 'express';
 import request from 'supertest';
 import { apiDocument, type ApiDocument } from '../../src/openapi/document';
-import type { ExampleExchange } from '../../src/openapi/examples';
+import type { ExampleExchange } from '../../src/http/openapi/examples';
 import { basic } from './http';
 import type { TestApp } from './test-app';
 

@@ -9,6 +9,7 @@ export const BEARER_AUTH = 'bearerAuth';
 
 export const JSON_TYPE = 'application/json';
 export const XML_TYPE = 'application/xml';
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 type Headers = Readonly<Record<string, { readonly $ref: string }>>;
 
