@@ -81,6 +81,7 @@ describe('GET /metrics', () => {
     const expectRefused = (response: request.Response) => {
       expect(response.status).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer realm="ivr-reporting metrics"');
+      expect(response.headers['x-error-code']).toBe('IVR_METRICS_UNAUTHORIZED');
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.body).toEqual(UNAUTHORIZED);
       expect(response.text).not.toContain('ivr_');
