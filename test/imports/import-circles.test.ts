@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 /**
- * No import circle in src/ (issue 41): a circle, even of types only, means two modules that cannot be read,
+ * No import circle in src/: a circle, even of types only, means two modules that cannot be read,
  * changed or moved one without the other, and a run-time circle leaves one of them half loaded. Every
  * module specifier counts: `import`, `import type`, `export ... from`, `import x = require()`, `import()`
  * with a literal and `import('...').T` in a type.
