@@ -189,7 +189,7 @@ const queryScale: RowGroup = {
   },
 };
 
-/** The goals for an import via the admin API, in records per second: absolute, the bare server only a reference. */
+/** The goals for an import via the admin API, in records per second: absolute, the bare server only a point of comparison. */
 const IMPORT_GOALS = { memory: { v1: 250_000, v2: 60_000 }, postgresql: { v1: 50_000, v2: 20_000 } } as const;
 const recordsGoal = (perSecondGoal: number) => `>= ${count(perSecondGoal)} records/s`;
 const importFigure = (version: 1 | 2, into: 'memory' | 'PostgreSQL, fsync on', bytes?: number) =>

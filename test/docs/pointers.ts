@@ -8,9 +8,9 @@ import { lineIn, prose, ROOT, textOf } from './tracked-text';
  *
  * - rooted: under one of the repository's top folders (`src/survey/`, `bench/survey.ts`, `.ci/run`),
  *   read from the root;
- * - relative: `./x.ts`, `../../test/support/http.ts`, read from the file's folder; in Markdown, a link's
- *   target only (`[errors](errors.md#codes)`), since a document's prose gives `../x` from a folder a
- *   table row names, or a shell command's;
+ * - relative: `./tracked-text.ts`, `../support/http.ts`, read from the file's folder; in Markdown, a
+ *   link's target only (`[errors](errors.md#codes)`), since a document's prose writes relative paths from
+ *   the folder a table row names, or a shell command's;
  * - a module of src/ named without `src/`, as the comments and docs/architecture.md do
  *   (`storage/store.ts`): a top folder of src/ first and a file's extension last; read from src/ or from
  *   the file's folder, or the tail of any tracked path (a table of docs/architecture.md names
