@@ -17,15 +17,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', '**/*.js'],
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: { module: 'writable', exports: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' },
     },
+  },
+  {
+    // CommonJS by its extension, for the tools that load their configuration with require().
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // The dashboard's browser modules (src/dashboard/browser/), served as they are.

@@ -50,9 +50,9 @@ module.exports = {
       // transaction mode, each store in a database of its own (see test/support/use-pgbouncer.ts).
       displayName: 'PgBouncer',
       testMatch: [
-        '<rootDir>/src/storage/postgres-store.test.ts',
-        '<rootDir>/src/storage/postgres-redis-store.test.ts',
-        '<rootDir>/src/storage/postgres-migrations.test.ts',
+        '<rootDir>/src/storage/postgres/postgres-store.test.ts',
+        '<rootDir>/src/storage/postgres/postgres-redis-store.test.ts',
+        '<rootDir>/src/storage/postgres/migrations.test.ts',
         '<rootDir>/src/reporting/events/events.test.ts',
       ],
       setupFilesAfterEnv: ['<rootDir>/test/support/use-postgres-store.ts', '<rootDir>/test/support/use-pgbouncer.ts', ...base.setupFilesAfterEnv],

@@ -1,7 +1,7 @@
 import type * as AppModule from '../src/app';
 import type * as AppMetricsModule from '../src/operations/app-metrics';
 import type * as CompositionRoot from '../src/composition-root';
-import type * as ConfigModule from '../src/config/config';
+import type * as ConfigModule from '../src/configuration';
 import type * as LoggerModule from '../src/logger';
 import type * as ListenModule from '../src/listen';
 

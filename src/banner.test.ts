@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { banner } from './banner';
-import { loadConfig } from './config/config';
+import { loadConfig } from './configuration';
 
 const URL = 'http://127.0.0.1:3000';
 const line = (text: string, start: string) => text.split('\n').find((candidate) => candidate.startsWith(start));

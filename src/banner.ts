@@ -1,5 +1,5 @@
 import { answers, type SurveyServiceSettings } from './survey/services/survey-service';
-import { configWarnings, type Config } from './config/config';
+import { configWarnings, type Config } from './configuration';
 import type { DemoAccount } from './startup-data/demo/demo-account';
 import type { SeedFileSummary } from './startup-data/seed-file';
 

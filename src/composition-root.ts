@@ -4,9 +4,9 @@ import { passwordHasher, type PasswordHasher } from './accounts/password-hasher'
 import { accountAdmin } from './admin/accounts/account-admin';
 import { readCallRecord } from './admin/calls/call-import';
 import { createApp, type AppServices } from './app';
-import { configWarnings, loadConfig, type Config } from './config/config';
+import { configWarnings, loadConfig, type Config } from './configuration';
 import { loadDashboardAssets } from './dashboard/assets';
-import { heavyTurns } from './http/heavy-turns/heavy-turns';
+import { heavyTurns } from './http/heavy-turns';
 import { listen, listenOptions, type RunningServer } from './listen';
 import { createLogger } from './logger';
 import { apiDocument } from './openapi/document';
@@ -29,7 +29,7 @@ import type { Store } from './storage/store';
 import { loadSurveyHandler } from './survey/handler-module';
 import { sampleSurveyHandler } from './survey/sample-handler';
 import type { SurveyService } from './survey/router';
-import type { SurveyHandler } from './survey/survey-handler';
+import type { SurveyHandler } from './domain/survey-handler';
 import { systemClock, type Clock } from './time/clock';
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { answerClientError, answerConnect, answerUnmetExpectation, headersTimeout, MOST_REQUEST_HEADERS, refuseBadHeads } from './http/client-error/client-error';
+import { answerClientError, answerConnect, answerUnmetExpectation, headersTimeout, MOST_REQUEST_HEADERS, refuseBadHeads } from './http/client-error';
 import { enforceMinimumBodyRate, type MinimumBodyRate } from './http/connection-guards/body-rate';
 import { capConnectionsPerAddress, wasRefusedConnection } from './http/connection-guards/connection-cap';
 import { LINGERING_BOUNDS, lingerAfterEarlyAnswers } from './http/connection-guards/lingering-close';

@@ -2,7 +2,7 @@
  * The server process: `npm start` runs it through src/main.ts, `ivr-reporting serve` through the CLI.
  */
 import { banner } from './banner';
-import { ConfigError } from './config/config';
+import { ConfigError } from './config/config-error';
 import { ListenError } from './listen';
 import { start, type Started } from './composition-root';
 import { flushLogs } from './logger';

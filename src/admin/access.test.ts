@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
+import { ConfigError } from '../config/config-error';
 import type { RunningServer } from '../listen';
 import { FakeClock } from '../../test/support/fake-clock';
 import { serve } from '../../test/support/http';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { errors } from '../errors/catalogue';
-import { requireBearerToken } from '../http/bearer-token/bearer-token';
+import { requireBearerToken } from '../http/bearer-token';
 
 export const ADMIN_REALM = 'ivr-reporting admin';
 

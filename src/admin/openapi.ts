@@ -11,7 +11,7 @@ import { MOST_STREAMS, surveyCallListSchema, surveyCallsQuerySchema } from '../s
 import { MOST_TEXT_CHARACTERS } from '../sandbox/survey-calls/call-entry';
 import type { RateLimitSettings } from '../rate-limit/settings';
 import { callRecordWireSchema } from '../domain/call-record';
-import { BEARER_AUTH, errorResponse, JSON_TYPE, jsonOnly, type SharedHeaders } from '../openapi/components';
+import { BEARER_AUTH, errorResponse, JSON_TYPE, jsonOnly, type SharedHeaders } from '../http/openapi/components';
 
 export const ADMIN_TAG = 'Admin API';
 

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { methodNotAllowed } from '../http/error-handler/error-handler';
+import { methodNotAllowed } from '../http/error-handler';
 import type { ImportedCallsCounter } from '../operations/app-metrics';
 import type { Store } from '../storage/store';
 import type { AccountAdmin } from './accounts/account-admin';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AccountView } from '../admin/accounts/account-admin';
 import type { RetentionView } from '../admin/retention/routes';
 import type { ScenarioView } from '../sandbox/scenarios/scenario';
-import type { Tool } from '../accounts/account';
+import type { Tool } from '../domain/tool';
 import { CliError } from './cli-error';
 
 /** The answer of POST /admin/calls, as sent on the wire. */

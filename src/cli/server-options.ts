@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { ConfigError, loadCliConfig } from '../config/config';
+import { loadCliConfig } from '../configuration';
+import { ConfigError } from '../config/config-error';
 import { AdminClient } from './admin-client';
 import { CliError } from './cli-error';
 

@@ -3,10 +3,10 @@
 // the types at type level, which `npm run typecheck` (the first step of `npm test`) checks, and the routes
 // at run time. A server whose answers change shape stops the check here until the client follows.
 import type { z } from 'zod';
-import type { TOOLS } from '../accounts/account';
+import type { TOOLS } from '../domain/tool';
 import type { PathStepCounter } from '../domain/call-record';
 import type { ERROR_CODES } from '../errors/catalogue';
-import type { errorBodySchema, Format as ServerFormat } from '../http/representation/representation';
+import type { errorBodySchema, Format as ServerFormat } from '../http/representation';
 import type { issuedCredentialsSchema } from '../reporting/auth/route';
 import { EVENTS_PATH, type eventsBodySchema } from '../reporting/events/series';
 import { PERFORMANCE_PATH, type performanceBodySchema } from '../reporting/performance/series';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_VARIABLES, loadConfig } from './config';
+import { CONFIG_VARIABLES, loadConfig } from '../configuration';
 
 const example = readFileSync(path.join(__dirname, '..', '..', '.env.example'), 'utf8');
 const assignments = example

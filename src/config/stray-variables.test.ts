@@ -1,4 +1,4 @@
-import { CONFIG_VARIABLES, configWarnings, loadConfig } from './config';
+import { CONFIG_VARIABLES, configWarnings, loadConfig } from '../configuration';
 import { PROJECT_WORDS, strayVariables, strayVariableWarning } from './stray-variables';
 
 const warningsFor = (env: NodeJS.ProcessEnv) => strayVariables(env, CONFIG_VARIABLES).map(strayVariableWarning);

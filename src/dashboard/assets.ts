@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TOOLS } from '../accounts/account';
+import { TOOLS } from '../domain/tool';
 
 /** One file of the dashboard as it is sent: bytes read once at start. */
 export interface DashboardAsset {

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import { methodNotAllowed } from '../http/error-handler/error-handler';
+import { methodNotAllowed } from '../http/error-handler';
 import type { DashboardAsset, DashboardAssets } from './assets';
 
 /**

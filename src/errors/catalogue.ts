@@ -1,4 +1,4 @@
-import { TOOLS, TOOLS_IN_WORDS } from '../accounts/account';
+import { TOOLS, TOOLS_IN_WORDS } from '../domain/tool';
 /**
  * Every error the server reports, defined once: a stable code (sent in X-Error-Code, logged, asserted by
  * tests), its HTTP status (specification.md §2.1 for the reporting API), and the message a person reads.
@@ -145,7 +145,7 @@ export const errors = {
     make('IVR_BODY_TOO_SLOW', `the request body arrives too slowly: less than ${bytesPerSecond} bytes/s over ${windowSeconds} s (MIN_BODY_RATE_BYTES_PER_SECOND)`,
       { Connection: 'close' },
     ),
-  // Refused before any route, most by Node's HTTP parser (src/http/client-error/client-error.ts); the connection closes.
+  // Refused before any route, most by Node's HTTP parser (src/http/client-error.ts); the connection closes.
   malformedRequest: (reason: string) => make('IVR_MALFORMED_REQUEST', reason, { Connection: 'close' }),
   headersTooLarge: (limitBytes: number) =>
     make('IVR_HEADERS_TOO_LARGE', `the request headers are larger than ${limitBytes} bytes`, { Connection: 'close' }),

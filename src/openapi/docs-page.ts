@@ -1,4 +1,4 @@
-import { BASIC_AUTH } from './components';
+import { BASIC_AUTH } from '../http/openapi/components';
 
 /** The files of swagger-ui-dist that the page loads, and nothing else of the package. */
 export const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'] as const;

@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Config } from '../config/config';
+import type { Config } from '../configuration';
 import { ADMIN_TAG, registerAdminOperations } from '../admin/openapi';
+import { ADMIN_REALM } from '../admin/admin-token';
+import { REALM } from '../accounts/authenticated-account';
+import { SESSION_COOKIE } from '../survey/session-cookie';
 import { attachExamples } from './attach-examples';
-import { jsonOnly, registerSharedComponents } from './components';
+import { jsonOnly, registerSharedComponents } from '../http/openapi/components';
 import { exampleDay, exampleExchanges } from './examples';
 import { MONITORING_TAG, registerMonitoringOperations } from '../operations/openapi';
 import { AUTHENTICATION_TAG, RAW_DATA_TAG, registerReportingOperations } from '../reporting/openapi';
@@ -107,7 +110,7 @@ function tagWsdl(publicUrl: string | undefined, survey: DescribedSurveys): { ext
 function buildDocument(described: DescribedSettings, now: number): ApiDocument {
   const { adminApi, publicUrl, rateLimits, survey } = described;
   const registry = new OpenAPIRegistry();
-  const headers = registerSharedComponents(registry, adminApi);
+  const headers = registerSharedComponents(registry, { basicRealm: REALM, adminRealm: adminApi ? ADMIN_REALM : undefined, sessionCookie: SESSION_COOKIE });
   registerReportingOperations(registry, headers, { rateLimits, reporting: described.reporting });
   if (adminApi) registerAdminOperations(registry, headers, rateLimits);
   registerSurveyOperations(registry, headers, { publicUrl, rateLimits, survey });

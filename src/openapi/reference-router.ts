@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import { errors } from '../errors/catalogue';
-import { methodNotAllowed } from '../http/error-handler/error-handler';
+import { methodNotAllowed } from '../http/error-handler';
 import { OPENAPI_PATH, type ApiDocument } from './document';
 import { docsContentSecurityPolicy, docsPage, INITIALIZER_FILE, INITIALIZER_SCRIPT, SWAGGER_UI_FILES } from './docs-page';
 

@@ -1,7 +1,7 @@
 import type { Express, Request, RequestHandler } from 'express';
 import { errors } from '../errors/catalogue';
-import { requireBearerToken } from '../http/bearer-token/bearer-token';
-import { getOnlyAtMountPath } from '../http/get-only-router/get-only-router';
+import { requireBearerToken } from '../http/bearer-token';
+import { getOnlyAtMountPath } from '../http/get-only-router';
 import type { AppMetrics } from './app-metrics';
 import { CONTENT_TYPES, exposition, type ExpositionFormat } from './exposition';
 import { processMetrics } from './process-metrics';

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
+import { ConfigError } from '../config/config-error';
 import { METRIC_NAMES } from './app-metrics';
 import type { RunningServer } from '../listen';
 import { markingFailures } from '../storage/dependency-error';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CONTENT_TYPES } from './exposition';
 import { METRICS_REALM } from './metrics-route';
 import type { ReadinessReport } from './readiness';
-import { errorResponse, jsonOnly } from '../openapi/components';
+import { errorResponse, jsonOnly } from '../http/openapi/components';
 
 export const MONITORING_TAG = 'Monitoring';
 export const METRICS_AUTH = 'metricsToken';

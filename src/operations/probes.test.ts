@@ -1,6 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import request from 'supertest';
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
+import { ConfigError } from '../config/config-error';
 import { createLogger } from '../logger';
 import { readiness } from './readiness';
 import { shutdownState } from './shutdown-state';

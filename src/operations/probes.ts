@@ -1,5 +1,5 @@
 import type { Express, Request, RequestHandler } from 'express';
-import { getOnlyAtMountPath } from '../http/get-only-router/get-only-router';
+import { getOnlyAtMountPath } from '../http/get-only-router';
 import { liveness } from './health';
 import type { Readiness } from './readiness';
 

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { composeApp } from '../composition-root';
-import { loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
 import { createLogger } from '../logger';
 import type { RunningServer } from '../listen';
 import { createMemoryStore } from '../storage/memory/memory-store';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { composeApp } from '../composition-root';
-import { loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
 import { createLogger } from '../logger';
 import { createAppMetrics, METRIC_NAMES, type AppMetrics } from './app-metrics';
 import type { RunningServer } from '../listen';

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import type { RequestStep } from '../http/request-edge/request-edge';
+import type { RequestStep } from '../http/request-edge';
 import { performance } from 'node:perf_hooks';
 import { UNKNOWN_ROUTE, type AppMetrics } from './app-metrics';
 import { routePatterns } from './route-patterns';

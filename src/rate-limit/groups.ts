@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
 import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
-import { authenticatedAccount } from '../reporting/basic-auth/require-credentials';
+import { authenticatedAccount } from '../accounts/authenticated-account';
 import { AlignedWindowStore } from './aligned-window-store';
 import type { RateLimitSettings } from './settings';
 

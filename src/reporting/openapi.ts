@@ -14,8 +14,8 @@ import { CALLER_PROFILE_PATH, callerProfileBodySchema } from './profile/caller-s
 import { rangePathSchema, seriesPathSchema } from './query/params';
 import { seriesXmlSchema } from './series/representation';
 import { VOLUME_PATH, volumeBodySchema } from './volume/series';
-import { BASIC_AUTH, errorResponse, JSON_TYPE, jsonOrXml, type SharedHeaders } from '../openapi/components';
-import { openApiPath } from '../openapi/paths';
+import { BASIC_AUTH, errorResponse, JSON_TYPE, jsonOrXml, type SharedHeaders } from '../http/openapi/components';
+import { openApiPath } from '../http/openapi/paths';
 
 export const AUTHENTICATION_TAG = 'Authentication';
 export const RAW_DATA_TAG = 'Raw data';

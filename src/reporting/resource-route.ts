@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Account } from '../accounts/account';
-import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation/representation';
+import { encodeIn, negotiatedFormat, type Format, type Representation } from '../http/representation';
 import type { CallReads, PhoneScope, ReportBasis, Store } from '../storage/store';
 import type { QueryBounds, RangeQuery } from './query/params';
 import type { WeekStart } from './query/periods';

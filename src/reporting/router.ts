@@ -1,9 +1,10 @@
 import { Router, type ErrorRequestHandler, type IRoute, type Request, type RequestHandler } from 'express';
-import { knownError, methodNotAllowed, notFound } from '../http/error-handler/error-handler';
+import { knownError, methodNotAllowed, notFound } from '../http/error-handler';
 import type { Authenticate } from './auth/authenticate';
 import { authenticateRoute } from './auth/route';
 import type { TemporaryCredentials } from './auth/temporary-credentials';
-import { authenticatedAccount, requireCredentials } from './basic-auth/require-credentials';
+import { authenticatedAccount } from '../accounts/authenticated-account';
+import { requireCredentials } from './basic-auth/require-credentials';
 import type { DataResource } from './data-resources';
 import type { RateLimitGroups } from '../rate-limit/groups';
 import { withinContractStatuses } from './contract-statuses';

@@ -5,7 +5,8 @@ import { callRecordSchema, type CallRecord } from '../domain/call-record';
 import { phoneNumberSchema } from '../domain/phone-number';
 import { timeZoneSchema } from '../domain/time-zone';
 import { storableIdentifier } from '../domain/storable-text';
-import { accountId, toolSchema, type Account } from '../accounts/account';
+import { accountId, type Account } from '../accounts/account';
+import { toolSchema } from '../domain/tool';
 import type { Store } from '../storage/store';
 
 /** Large enough to keep round trips to a networked store few, small enough to bound one statement. */

@@ -16,7 +16,7 @@ describe('the PostgreSQL pool', () => {
     }
   });
 
-  test('behind a transaction pooler, bounds the waits in this process only, and leaves the server bound to the role (src/storage/postgres-pgbouncer.test.ts)', async () => {
+  test('behind a transaction pooler, bounds the waits in this process only, and leaves the server bound to the role (src/storage/postgres/pgbouncer.test.ts)', async () => {
     const pool = createPool('postgres://ivr@127.0.0.1:1/ivr', createLogger('silent'), 1_234, 'transaction');
     try {
       expect(pool.options).toMatchObject({ connectionTimeoutMillis: 1_234, query_timeout: 1_234 });

@@ -1,4 +1,5 @@
-import type { Account, Tool } from '../accounts/account';
+import type { Account } from '../accounts/account';
+import type { Tool } from '../domain/tool';
 import type { CallRecord, PathStep } from '../domain/call-record';
 import type { Region } from '../domain/caller-region';
 import type { EpochDay } from '../time/calendar';

@@ -5,7 +5,7 @@ import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
 import type { CallParts } from './call-parts';
 import { newSessionId } from './session-cookie';
-import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from './survey-handler';
+import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from '../domain/survey-handler';
 
 export interface SurveyCallDependencies {
   readonly store: Store;

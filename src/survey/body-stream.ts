@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import zlib from 'node:zlib';
 import { AppError, errors } from '../errors/catalogue';
-import { isDecompressionError } from '../http/error-handler/error-handler';
+import { isDecompressionError } from '../http/error-handler';
 
 type Decompressor = zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress;
 

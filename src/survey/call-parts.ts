@@ -1,15 +1,7 @@
 import type { SurveyMessageLimits } from './settings';
 import { errors } from '../errors/catalogue';
-import type { SurveyCall } from './survey-handler';
-
-/** The parts of a call as a caller sent them, SOAP envelope or REST form alike; absent parts are undefined. */
-export interface ReceivedParts {
-  questionTexts?: string[];
-  answers?: string[];
-  aniIp?: string;
-  dnis?: string;
-  sessionId?: string;
-}
+import type { ReceivedParts } from '../domain/received-parts';
+import type { SurveyCall } from '../domain/survey-handler';
 
 /** The names of the parts as the WSDL and the REST twin's form spell them. */
 export const PART_NAMES = {

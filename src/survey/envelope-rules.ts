@@ -1,7 +1,8 @@
 import type { SurveyMessageLimits } from './settings';
 import { errors } from '../errors/catalogue';
 import { codePointLength } from '../domain/storable-text';
-import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type TextPart } from './call-parts';
+import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type TextPart } from './call-parts';
+import type { ReceivedParts } from '../domain/received-parts';
 import { isSurveyOperation, SOAP_11_ENVELOPE, SURVEY_OPERATIONS, type SurveyOperation } from './wsdl';
 
 const SOAP_12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';

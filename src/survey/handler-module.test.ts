@@ -1,13 +1,14 @@
 import path from 'node:path';
 import request from 'supertest';
 import { composeApp } from '../composition-root';
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
+import { ConfigError } from '../config/config-error';
 import { createLogger } from '../logger';
 import { listen, listenOptions, type RunningServer } from '../listen';
 import { start } from '../composition-root';
 import { createMemoryStore } from '../storage/memory/memory-store';
 import { loadSurveyHandler } from './handler-module';
-import type { SurveyHandler } from './survey-handler';
+import type { SurveyHandler } from '../domain/survey-handler';
 import { FakeClock } from '../../test/support/fake-clock';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import { faultBody, post, responseBody, sessionCookieOf, svcEval } from '../../test/survey-clients/support';

@@ -6,13 +6,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import request from 'supertest';
 import { composeApp } from '../composition-root';
-import { loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../storage/memory/memory-store';
 import { answerCall } from './answer-call';
 import { loadSurveyHandler } from './handler-module';
 import { fileStampSync, reloadingHandler } from './handler-reload';
-import type { SurveyHandler } from './survey-handler';
+import type { SurveyHandler } from '../domain/survey-handler';
 import { FakeClock } from '../../test/support/fake-clock';
 import { LogLines } from '../../test/support/log-lines';
 

@@ -1,7 +1,7 @@
 import { statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import type { SurveyHandler } from './survey-handler';
+import type { SurveyHandler } from '../domain/survey-handler';
 
 /** What is wrong with a version of the file: one reason, or the mistakes of a rules file, each with its line and column. */
 export type Refusal = { readonly reason: string } | { readonly mistakes: readonly string[] };

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync, utimesSync, watch, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { composeApp } from '../composition-root';
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
+import { ConfigError } from '../config/config-error';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../storage/memory/memory-store';
 import { FakeClock } from '../../test/support/fake-clock';

@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { SurveyCall, SurveyEvaluation, SurveyHandler } from './survey-handler';
+import type { SurveyCall, SurveyEvaluation, SurveyHandler } from '../domain/survey-handler';
 
 /*
  * SURVEY_HANDLER_ISOLATION=worker: a handler module loaded and run on a worker thread of its own, so that a

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { text } from 'node:stream/consumers';
-import type { SurveyCall, SurveyEvaluation } from './survey-handler';
+import type { SurveyCall, SurveyEvaluation } from '../domain/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import { envelope, faultBody, post, responseBody, svcEval } from '../../test/survey-clients/support';
 

@@ -5,7 +5,7 @@ import type { SurveySettings } from './settings';
 import { restCallFormSchemas } from './rest-request';
 import { answers, type SurveyServiceSettings } from './services/survey-service';
 import { SURVEY_OPERATIONS, SURVEY_SERVICE } from './wsdl';
-import { errorResponse, type SharedHeaders } from '../openapi/components';
+import { errorResponse, type SharedHeaders } from '../http/openapi/components';
 
 export const SURVEY_TAG = 'Survey web service';
 

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { request as httpRequest } from 'node:http';
 import { text as streamText } from 'node:stream/consumers';
 import type { SurveyMessageLimits } from './settings';
-import type { ReceivedParts } from './call-parts';
+import type { ReceivedParts } from '../domain/received-parts';
 import { envelopeReader } from './envelope-reader';
 import { readPlainEnvelope } from './plain-envelope';
-import type { SurveyCall, SurveyEvaluation } from './survey-handler';
+import type { SurveyCall, SurveyEvaluation } from '../domain/survey-handler';
 import { startTestServer } from '../../test/support/test-server';
 import { envelope, post, SOAP_ACTION, svcEval } from '../../test/survey-clients/support';
 

@@ -5,10 +5,11 @@ import { z } from 'zod';
 import type { SurveyMessageLimits } from './settings';
 import { errors, type AppError } from '../errors/catalogue';
 import { codePointLength } from '../domain/storable-text';
-import type { HeavyTurns } from '../http/heavy-turns/heavy-turns';
+import type { HeavyTurns } from '../http/heavy-turns';
 import { readBody } from './body-stream';
-import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type ReceivedParts, type SurveyCallBounds } from './call-parts';
-import type { SurveyFile } from './survey-handler';
+import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type SurveyCallBounds } from './call-parts';
+import type { ReceivedParts } from '../domain/received-parts';
+import type { SurveyFile } from '../domain/survey-handler';
 
 const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 

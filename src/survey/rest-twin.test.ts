@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { SurveyCall, SurveyEvaluation } from './survey-handler';
+import type { SurveyCall, SurveyEvaluation } from '../domain/survey-handler';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 
 /*

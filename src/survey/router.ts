@@ -1,15 +1,15 @@
 import { Router, type ErrorRequestHandler, type IRoute, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
-import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler/error-handler';
-import type { HeavyTurns } from '../http/heavy-turns/heavy-turns';
+import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler';
+import type { HeavyTurns } from '../http/heavy-turns';
 import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './answer-call';
 import { callParts, type SurveyCallBounds } from './call-parts';
 import { readRestCall } from './rest-request';
 import { serviceAddress } from './service-address';
 import { sessionCookie, type SessionCookie } from './session-cookie';
 import { answers, servedPaths, wsdlPaths, type SurveyServiceSettings } from './services/survey-service';
-import type { SurveyHandler } from './survey-handler';
+import type { SurveyHandler } from '../domain/survey-handler';
 import { evalResponseEnvelope } from './eval-response';
 import { sendSoapFault } from './soap-fault';
 import { readSoapCall } from './soap-request';

@@ -1,4 +1,4 @@
-import type { SurveyCall, SurveyEvaluation } from './survey-handler';
+import type { SurveyCall, SurveyEvaluation } from '../domain/survey-handler';
 
 interface SampleState {
   readonly acceptedBefore: boolean;

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { AppError } from '../errors/catalogue';
-import { ERROR_CODE_HEADER } from '../http/representation/representation';
+import { ERROR_CODE_HEADER } from '../http/representation';
 import { soapXml } from './soap-xml';
 import { SOAP_11_ENVELOPE } from './wsdl';
 

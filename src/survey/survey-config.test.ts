@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../configuration';
+import { ConfigError } from '../config/config-error';
 
 describe('the survey web service configuration', () => {
   test('defaults: /survey, 10 MiB bodies, the sample handler, sessions idle for an hour, handlers given 10 s', () => {

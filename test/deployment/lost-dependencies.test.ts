@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import request from 'supertest';
 import { composeApp } from '../../src/composition-root';
-import { loadConfig } from '../../src/config/config';
+import { loadConfig } from '../../src/configuration';
 import { createLogger } from '../../src/logger';
 import type { RunningServer } from '../../src/listen';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';

@@ -36,7 +36,7 @@ describe('the paths comments and documents name', () => {
     const text = [
       '/**',
       ' * See bench/survey.ts, `test/support/`, ../logger.ts and storage/store.ts, and bench/loop-holds.ts.',
-      ' * Not pointers: https://example.com/src/x.ts, uplot/dist/uPlot.esm.js, bench/scaling-*.ts, src/{a,b}.',
+      ' * Not pointers: https://example.com/src/a.ts, uplot/dist/uPlot.esm.js, bench/scaling-*.ts, src/{a,b}, src/x/, src/<folder>/.',
       ' */',
       "const path = 'src/not-a-comment.ts';",
       '// ./gone.ts and storage/gone.ts',

@@ -17,7 +17,8 @@ import { lineIn, prose, ROOT, textOf } from './tracked-text';
  *   `retention/routes.ts` under `src/admin/`), so that what it catches is a file that is nowhere.
  *
  * A URL is none (a path inside it follows a `/` or a `:`), nor is an npm package's file
- * (`uplot/dist/uPlot.esm.js`: no top folder of ours), nor a glob (`bench/scaling-*.ts`, `src/{a,b}`).
+ * (`uplot/dist/uPlot.esm.js`: no top folder of ours), a glob (`bench/scaling-*.ts`, `src/{a,b}`) or a
+ * placeholder (`src/<folder>/`, or a part named `x`: `src/x/`, `docs/x.md`).
  */
 export interface Pointer {
   readonly file: string;
@@ -42,6 +43,9 @@ const END = String.raw`(?![\w*{<$-])`;
 const ROOTED = new RegExp(`${START}(?:${TOP_FOLDERS.join('|')})(?:/${PART})+/?${END}`, 'g');
 const RELATIVE = new RegExp(`${START}\\.\\.?(?:/\\.\\.)*(?:/${PART})+/?${END}`, 'g');
 const LINK = /\]\(([^()\s]+)\)/g;
+
+/** A part that stands for any: `x`, `x.ts`. */
+const PLACEHOLDER = /(^|\/)x(\.\w+)?(\/|$)/;
 
 /** Sentence punctuation after a path, and a folder's closing `/`. */
 const tidy = (written: string): string => written.replace(/[.,:;]+$/, '').replace(/\/$/, '');
@@ -74,7 +78,7 @@ export function pointersOf(file: string, text: string, srcFolders: readonly stri
       }
     }
   }
-  return found;
+  return found.filter((pointer) => !PLACEHOLDER.test(pointer.candidates[0] as string));
 }
 
 /** Every tracked file and every folder that holds one. */

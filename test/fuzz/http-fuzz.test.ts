@@ -23,7 +23,7 @@ const PER_CASE_BUDGET_MS = 200;
 const JSON_ERROR = /^\{"error":"(?:[^"\\]|\\.)*"\}$/s;
 const XML_ERROR = /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error>[^<]*<\/error><\/result>$/s;
 const SOAP_FAULT = /^<\?xml version="1\.0" encoding="UTF-8"\?><soap:Envelope [^>]*><soap:Body><soap:Fault><faultcode>soap:(Client|Server|MustUnderstand)<\/faultcode><faultstring>[^<]*<\/faultstring><\/soap:Fault><\/soap:Body><\/soap:Envelope>$/s;
-/** Refusals made before any route sees the request (src/http/client-error/client-error.ts): JSON on every path. */
+/** Refusals made before any route sees the request (src/http/client-error.ts): JSON on every path. */
 const BEFORE_ANY_ROUTE = /^\{"error":"(the request (method is not valid HTTP|headers are larger than|is not valid HTTP|has more than)|an HTTP\/1\.1 request must have a Host)/;
 /** Every code of the error catalogue. */
 const CATALOGUE_CODES: ReadonlySet<string> = new Set(Object.keys(ERROR_CODES));

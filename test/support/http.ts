@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { loadConfig } from '../../src/config/config';
+import { loadConfig } from '../../src/configuration';
 import { listen, listenOptions, type RunningServer } from '../../src/listen';
 
 /**

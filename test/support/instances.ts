@@ -1,5 +1,5 @@
 import { composeApp } from '../../src/composition-root';
-import { loadConfig } from '../../src/config/config';
+import { loadConfig } from '../../src/configuration';
 import { createLogger } from '../../src/logger';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
 import { connectRedis } from '../../src/storage/redis/redis-client';

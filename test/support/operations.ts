@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { composeApp } from '../../src/composition-root';
-import { loadConfig } from '../../src/config/config';
+import { loadConfig } from '../../src/configuration';
 import { createLogger } from '../../src/logger';
 import { createAppMetrics, type AppMetrics } from '../../src/operations/app-metrics';
 import { shutdownState, type ShutdownState } from '../../src/operations/shutdown-state';

@@ -1,9 +1,10 @@
 import type { Express } from 'express';
 import { composeApp } from '../../src/composition-root';
 import { hashPassword } from '../../src/accounts/password-hash';
-import { loadConfig, type Config } from '../../src/config/config';
+import { loadConfig, type Config } from '../../src/configuration';
 import { createLogger } from '../../src/logger';
-import { accountId, type Account, type Tool } from '../../src/accounts/account';
+import { accountId, type Account } from '../../src/accounts/account';
+import { type Tool } from '../../src/domain/tool';
 import type { Store } from '../../src/storage/store';
 import { FakeClock } from './fake-clock';
 import { createTestStore } from './test-store';

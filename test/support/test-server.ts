@@ -1,9 +1,9 @@
 import { composeApp } from '../../src/composition-root';
-import { loadConfig, type Config } from '../../src/config/config';
+import { loadConfig, type Config } from '../../src/configuration';
 import { createLogger } from '../../src/logger';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import type { Store } from '../../src/storage/store';
-import type { SurveyHandler } from '../../src/survey/survey-handler';
+import type { SurveyHandler } from '../../src/domain/survey-handler';
 import { FakeClock } from './fake-clock';
 import { serve } from './http';
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { PasswordHasher } from '../../accounts/password-hasher';
 import { compareText } from '../../domain/text-order';
 import { errors } from '../../errors/catalogue';
-import { accountId, toolSchema, type Account, type Tool } from '../../accounts/account';
+import { accountId, type Account } from '../../accounts/account';
+import { toolSchema, type Tool } from '../../domain/tool';
 import type { AccountChange, Store } from '../../storage/store';
 
 export interface AccountKey {

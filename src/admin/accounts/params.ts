@@ -3,8 +3,8 @@ import { phoneNumberSchema } from '../../domain/phone-number';
 import { timeZoneSchema } from '../../domain/time-zone';
 import { errors } from '../../errors/catalogue';
 import { boundedText, PATH_STORABLE_TEXT_PATTERN, storableIdentifier } from '../../domain/storable-text';
-import { toolSchema } from '../../accounts/account';
-import { describeIssues } from '../field-errors';
+import { toolSchema } from '../../domain/tool';
+import { describeIssues } from '../../http/field-errors';
 import type { AccountChanges, AccountKey } from './account-admin';
 
 // At most what POST /api/auth accepts, so that every account created here can log in.

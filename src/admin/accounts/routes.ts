@@ -1,7 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { methodNotAllowed } from '../../http/error-handler/error-handler';
-import { requireJsonIfAny } from '../json-body';
+import { methodNotAllowed } from '../../http/error-handler';
+import { requireJsonIfAny } from '../../http/json-body';
 import { accountViewSchema, type AccountAdmin, type AccountKey } from './account-admin';
 import { parseAccountChanges, parseAccountKey, parsePhone } from './params';
 

@@ -2,7 +2,7 @@ import { parseCallRecord, type CallRecord } from '../../domain/call-record';
 import { readPlainCallRecord } from '../../domain/plain-call-record';
 import type { AddCallsResult, Store } from '../../storage/store';
 import { BatchesInFlight } from './batches-in-flight';
-import { describeIssues } from '../field-errors';
+import { describeIssues } from '../../http/field-errors';
 import type { RawRecord } from './raw-record';
 import type { ImportedCalls, ImportedCallsCounter } from '../../operations/app-metrics';
 

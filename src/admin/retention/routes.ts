@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { methodNotAllowed } from '../../http/error-handler/error-handler';
+import { methodNotAllowed } from '../../http/error-handler';
 import { applyRetention, type Retention, type RetentionOutcome } from '../../retention/retention';
 
 const month = z.string().regex(/^\d{4}-\d{2}$/);

@@ -1,5 +1,5 @@
 import { Argument, InvalidArgumentError } from 'commander';
-import { TOOLS, TOOLS_IN_WORDS, type Tool } from '../../accounts/account';
+import { TOOLS, TOOLS_IN_WORDS, type Tool } from '../../domain/tool';
 
 /** commander argument parser for TOOL, so a typo is refused before anything is sent. */
 export function parseTool(value: string): Tool {

@@ -5,7 +5,7 @@ import { accountTable, describeAccount } from '../account-format';
 import { CliError } from '../cli-error';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
 import { toolArgument } from './account-key';
-import type { Tool } from '../../accounts/account';
+import type { Tool } from '../../domain/tool';
 
 interface PasswordOptions {
   readonly password?: string;

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Tool } from '../../accounts/account';
+import type { Tool } from '../../domain/tool';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
 import { toolArgument } from './account-key';
 

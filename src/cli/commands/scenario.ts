@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type { Tool } from '../../accounts/account';
+import type { Tool } from '../../domain/tool';
 import { SCENARIO_TARGETS } from '../../sandbox/scenarios/scenario';
 import { describeScenario, scenarioTable } from '../scenario-format';
 import { CliError } from '../cli-error';

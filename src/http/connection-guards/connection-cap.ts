@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { errors } from '../../errors/catalogue';
-import { endWithRefusal } from '../client-error/client-error';
+import { endWithRefusal } from '../client-error';
 import { lingerBeforeClosing, type LingeringBounds } from './lingering-close';
 
 const REFUSED = Symbol('ivr-reporting.refusedConnection');

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { composeApp } from '../../composition-root';
-import { loadConfig } from '../../config/config';
+import { loadConfig } from '../../configuration';
 import { createLogger } from '../../logger';
 import { listen, listenOptions, type RunningServer } from '../../listen';
 import { createMemoryStore } from '../../storage/memory/memory-store';

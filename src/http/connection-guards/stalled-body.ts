@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { RequestStep } from '../request-edge/request-edge';
+import type { RequestStep } from '../request-edge';
 
 /**
  * What listen.ts emits, with a StallReason, on a request whose body stopped arriving for the idle

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../../accounts/password-hasher';
 import { errors } from '../../errors/catalogue';
-import { accountId, type Tool } from '../../accounts/account';
+import { accountId } from '../../accounts/account';
+import { type Tool } from '../../domain/tool';
 import type { Store } from '../../storage/store';
-import { REALM } from '../basic-auth/require-credentials';
+import { REALM } from '../../accounts/authenticated-account';
 import type { LoginCache } from './login-cache';
 import type { IssuedCredentials, TemporaryCredentials } from './temporary-credentials';
 

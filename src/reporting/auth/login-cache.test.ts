@@ -2,7 +2,7 @@ import request from 'supertest';
 import { hashPassword } from '../../accounts/password-hash';
 import { passwordHasher, type PasswordHasher } from '../../accounts/password-hasher';
 import { composeApp } from '../../composition-root';
-import { loadConfig } from '../../config/config';
+import { loadConfig } from '../../configuration';
 import type { RunningServer } from '../../listen';
 import { createLogger } from '../../logger';
 import type { Store } from '../../storage/store';

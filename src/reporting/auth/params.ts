@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
 import { boundedText, isStorableText, STORABLE_TEXT_PATTERN, STORABLE_TEXT_PROBLEM } from '../../domain/storable-text';
-import { toolSchema } from '../../accounts/account';
+import { toolSchema } from '../../domain/tool';
 import type { AuthenticationRequest } from './authenticate';
 
 const passwordSchema = boundedText(1, 1024);

@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
-import { clientGoneSignal } from '../../http/client-gone/client-gone';
-import { fields, send } from '../../http/representation/representation';
+import { clientGoneSignal } from '../../http/client-gone';
+import { fields, send } from '../../http/representation';
 import type { Authenticate } from './authenticate';
 import { parseAuthenticationRequest } from './params';
 import { ISSUED_SHAPE } from './temporary-credentials';

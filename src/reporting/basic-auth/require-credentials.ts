@@ -1,22 +1,9 @@
 import parseBasicAuth from 'basic-auth';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import { errors } from '../../errors/catalogue';
-import type { Account } from '../../accounts/account';
+import { REALM, type AuthenticatedLocals } from '../../accounts/authenticated-account';
 import type { TemporaryCredentials } from '../auth/temporary-credentials';
-
-export const REALM = 'IVR reporting API';
-
-interface AuthenticatedLocals {
-  account?: Account;
-}
-
-/** The account that the request's temporary credentials belong to; set by `requireCredentials`. */
-export function authenticatedAccount(res: Response): Account {
-  const account = (res.locals as AuthenticatedLocals).account;
-  if (account === undefined) throw new Error('authenticatedAccount used on a route without requireCredentials');
-  return account;
-}
 
 /**
  * The pairs of the Authorization headers that verified lately, by header: basic-auth's parse (two

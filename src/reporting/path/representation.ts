@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PATH_STEP_COUNTERS } from '../../domain/call-record';
-import type { Representation } from '../../http/representation/representation';
+import type { Representation } from '../../http/representation';
 import { MAX_ENTRIES_PER_APPLICATION, type FlowReport } from './report';
 
 const flowEntrySchema = z.strictObject({

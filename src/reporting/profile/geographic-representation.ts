@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { US_STATES } from '../../domain/caller-region';
-import type { Representation } from '../../http/representation/representation';
+import type { Representation } from '../../http/representation';
 import { TOLL_FREE_KEY, type GeographicReport } from './geographic-report';
 
 const calls = z.number().int().min(0);

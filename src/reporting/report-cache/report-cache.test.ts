@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { composeApp } from '../../composition-root';
-import { loadConfig } from '../../config/config';
+import { loadConfig } from '../../configuration';
 import { createLogger } from '../../logger';
 import { finishedReport, reportCache, type ReportCache } from './report-cache';
 import type { RunningServer } from '../../listen';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Representation } from '../../http/representation/representation';
+import type { Representation } from '../../http/representation';
 import { MAX_NUMBER_BYTES, writeJsonNumber } from './json-number-bytes';
 import type { PeriodKeys } from './period-keys';
 import type { NamedSeries, SeriesReport } from './series-report';

@@ -1,10 +1,10 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
-import { methodNotAllowed } from '../../http/error-handler/error-handler';
+import { methodNotAllowed } from '../../http/error-handler';
 import type { Clock } from '../../time/clock';
-import { describeIssues } from '../../admin/field-errors';
-import { requireJsonIfAny } from '../../admin/json-body';
+import { describeIssues } from '../../http/field-errors';
+import { requireJsonIfAny } from '../../http/json-body';
 import type { MovableClock } from './movable-clock';
 
 /** Ten years: far enough for any expiry or window, near enough that the time stays a date. */

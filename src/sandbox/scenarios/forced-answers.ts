@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, errors } from '../../errors/catalogue';
-import { clientGoneSignal } from '../../http/client-gone/client-gone';
-import { REALM } from '../../reporting/basic-auth/require-credentials';
+import { clientGoneSignal } from '../../http/client-gone';
+import { REALM } from '../../accounts/authenticated-account';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import type { RateLimitSettings } from '../../rate-limit/settings';
-import type { Tool } from '../../accounts/account';
+import type { Tool } from '../../domain/tool';
 import { canonicalAddress, scenarioOf, type ForcedStatus, type Scenario, type ScenarioTarget } from './scenario';
 
 /** Set on every answer a scenario delayed or forced: which one. */

@@ -1,11 +1,11 @@
 import express, { Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors/catalogue';
-import { methodNotAllowed } from '../../http/error-handler/error-handler';
+import { methodNotAllowed } from '../../http/error-handler';
 import { hasAnswersLeft, type Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
-import { describeIssues } from '../../admin/field-errors';
-import { requireJsonIfAny } from '../../admin/json-body';
+import { describeIssues } from '../../http/field-errors';
+import { requireJsonIfAny } from '../../http/json-body';
 import { scenarioOf, scenarioPathSchema, scenarioRuleSchema, scenarioView, toScenarioRule, type Scenario } from './scenario';
 
 function parseScenarioId(params: Record<string, string>): string {

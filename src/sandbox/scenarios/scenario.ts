@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { toolSchema, type Tool } from '../../accounts/account';
+import { toolSchema, type Tool } from '../../domain/tool';
 import { boundedText, storableIdentifier } from '../../domain/storable-text';
 import { hasAnswersLeft, type StoredScenario } from '../../storage/store';
 

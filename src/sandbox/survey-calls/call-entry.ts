@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppError } from '../../errors/catalogue';
-import type { ReceivedParts } from '../../survey/call-parts';
-import type { SurveyFile } from '../../survey/survey-handler';
+import type { ReceivedParts } from '../../domain/received-parts';
+import type { SurveyFile } from '../../domain/survey-handler';
 
 /** Characters of one text an entry keeps; the rest is counted, not kept. */
 export const MOST_TEXT_CHARACTERS = 1000;

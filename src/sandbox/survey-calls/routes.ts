@@ -2,8 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import type { Server } from 'node:http';
 import { z } from 'zod';
 import { errors } from '../../errors/catalogue';
-import { methodNotAllowed } from '../../http/error-handler/error-handler';
-import { describeIssues } from '../../admin/field-errors';
+import { methodNotAllowed } from '../../http/error-handler';
+import { describeIssues } from '../../http/field-errors';
 import { surveyCallEntrySchema, type SurveyCallEntry } from './call-entry';
 import type { CallInspector } from './inspector';
 

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { hashPassword } from '../../accounts/password-hash';
-import { accountId, type Tool } from '../../accounts/account';
+import { accountId } from '../../accounts/account';
+import { type Tool } from '../../domain/tool';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import { addCallsInBatches } from '../seed-file';

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Account, Tool } from '../../accounts/account';
+import type { Account } from '../../accounts/account';
+import type { Tool } from '../../domain/tool';
 import type { AccountRepository } from '../store';
 import { rebuildRollups, recomputeAccountDays } from './rollups';
 import { inTransaction } from './transaction';

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { Tool } from '../../accounts/account';
+import type { Tool } from '../../domain/tool';
 import type { ScenarioRepository, StoredScenario } from '../store';
 
 interface ScenarioRow {

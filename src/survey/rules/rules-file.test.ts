@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../../config/config';
+import { ConfigError } from '../../config/config-error';
 import { loadHandlerOnce } from '../../../test/support/survey-handler';
 import { mistakeText, readRules } from './rules-file';
 

@@ -2,7 +2,7 @@ import { readRules } from './rules-file';
 import { INLINE_MATCH_CHARACTERS, PatternWorker } from './pattern-worker';
 import { isRecording, rulesHandler } from './rules-handler';
 import { compilePattern, PatternEngine } from './rules-pattern';
-import type { SurveyCall, SurveyHandler } from '../survey-handler';
+import type { SurveyCall, SurveyHandler } from '../../domain/survey-handler';
 
 /** The handler of a rules file written in YAML; the file must be valid. */
 function handlerOf(yaml: string, worker?: PatternWorker): SurveyHandler {

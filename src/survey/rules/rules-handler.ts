@@ -1,4 +1,4 @@
-import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from '../survey-handler';
+import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from '../../domain/survey-handler';
 import { INLINE_MATCH_CHARACTERS, patternWorker, type PatternWorker } from './pattern-worker';
 import { compilePattern } from './rules-pattern';
 import type { AnswerTest, Conditions, FlagTest, Rule, RulesFile, TextTest } from './rules-schema';

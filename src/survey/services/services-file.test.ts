@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../config/config';
+import { loadConfig } from '../../configuration';
+import { ConfigError } from '../../config/config-error';
 
 let folder: string;
 

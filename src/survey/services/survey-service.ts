@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ownPathOf } from '../../own-paths';
+import { ownPathOf } from '../../http/own-paths';
 
 /** Segments of the characters a URL needs no escape for, and the slashes between them. */
 const PATH_CHARACTERS = /^\/[A-Za-z0-9._~/-]*$/;
@@ -20,7 +20,7 @@ function pathMistake(path: string): string | undefined {
 }
 
 /**
- * An absolute URL path of plain segments, outside the server's own (src/own-paths.ts), so it is safe in
+ * An absolute URL path of plain segments, outside the server's own (src/http/own-paths.ts), so it is safe in
  * routes, cookies and the WSDL; one trailing slash is dropped.
  */
 export const urlPath = z

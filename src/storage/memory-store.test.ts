@@ -1,4 +1,0 @@
-import { createMemoryStore } from './memory/memory-store';
-import { describeStoreContract } from '../../test/support/store-contract';
-
-describeStoreContract('in-memory', () => Promise.resolve(createMemoryStore()));
