@@ -5,7 +5,7 @@ import { DEMO_ACCOUNT } from '../startup-data/demo/demo-account';
 
 /**
  * One request and the answer the server gives it, in the order a session would send them: the API
- * reference shows each as an example, and test/openapi replays the whole list against a live server
+ * reference shows each as an example, and examples.test.ts replays the whole list against a live server
  * that starts empty, comparing every answer. So every example in the document is an answer the server
  * really gives. The account is the demo account's, and the days those of the demo data (the two days
  * before the server's today in the account's time zone), so the examples and the "Try it out" values

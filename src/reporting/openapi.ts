@@ -35,7 +35,7 @@ interface DataResourceOperation {
   readonly xml: z.ZodType;
 }
 
-/** The raw-data resources of data-resources.ts, as the reference describes each. */
+/** The raw-data resources of data-resources.ts, each under the name the reference documents it by. */
 const DATA_RESOURCE_OPERATIONS: readonly DataResourceOperation[] = [
   {
     operationId: 'getVolume',

@@ -164,7 +164,7 @@ describe('GET /api/profile without a period (geographic)', () => {
     ]),
   );
 
-  /** The reference's sample lists the states by name, DC after CT, then US Toll-Free. */
+  /** The reference's sample answer lists the states by name, DC after CT, then US Toll-Free. */
   const US_KEYS = [
     ...'AL AK AZ AR CA CO CT DC DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA'.split(' '),
     ...'RI SC SD TN TX UT VT VA WA WV WI WY'.split(' '),
