@@ -19,7 +19,7 @@ export async function serverModules() {
     compiled<typeof CompositionRoot>('composition-root'),
     compiled<typeof AppModule>('app'),
     compiled<typeof AppMetricsModule>('operations/app-metrics'),
-    compiled<typeof ConfigModule>('config/config'),
+    compiled<typeof ConfigModule>('configuration'),
     compiled<typeof LoggerModule>('logger'),
     compiled<typeof ListenModule>('listen'),
   ]);

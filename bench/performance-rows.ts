@@ -1,7 +1,7 @@
 /**
  * The rows of docs/performance.md: for each group of figures, how it is measured, the measurement (each
  * bench module's own function, whose servers run in child processes, on the pass's Node.js), and its
- * figures against their goals (issue 42's: some with a milestone on the way).
+ * figures against their goals (some with a milestone on the way).
  */
 import { measureAdminImport } from './admin-import';
 import { measureEventTracker } from './events';
@@ -75,7 +75,7 @@ const yearFigure = (bytes?: number) =>
   `event tracker, one year by day, ALL${bytes === undefined ? '' : ` (${kB(bytes)})`}, vs a plain Express 5 route sending the same bytes`;
 const weekFigure = (bytes?: number) => `event tracker, 8 days, one number${bytes === undefined ? '' : ` (${kB(bytes)})`}, same comparison`;
 const uncachedFigure = 'event tracker, one year by day, ALL, with REPORT_CACHE_BYTES=0 (the report built on every request), vs the same baseline';
-/** Issue 42's goal for the event tracker against the plain route, and the milestone on the way to it. */
+/** The goal for the event tracker against the plain route, and the milestone on the way to it. */
 const EVENTS_GOAL = { goal: 0.9, milestone: 0.75, text: '>= 0.9 (milestone 0.75)' } as const;
 const UNCACHED_GOAL = 0.5;
 const eventTracker: RowGroup = {
@@ -115,7 +115,7 @@ const eventTracker: RowGroup = {
   },
 };
 
-/** Issue 42: the app's svcEval calls per second at least this multiple of the soap package's alone. */
+/** The goal: the app's svcEval calls per second at least this multiple of the soap package's alone. */
 const SVC_EVAL_GOAL = 1.5;
 
 const svcEval: RowGroup = {
@@ -189,7 +189,7 @@ const queryScale: RowGroup = {
   },
 };
 
-/** Issue 42's goals for an import via the admin API, in records per second: absolute, the bare server only a reference. */
+/** The goals for an import via the admin API, in records per second: absolute, the bare server only a point of comparison. */
 const IMPORT_GOALS = { memory: { v1: 250_000, v2: 60_000 }, postgresql: { v1: 50_000, v2: 20_000 } } as const;
 const recordsGoal = (perSecondGoal: number) => `>= ${count(perSecondGoal)} records/s`;
 const importFigure = (version: 1 | 2, into: 'memory' | 'PostgreSQL, fsync on', bytes?: number) =>

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL under measurement, on the real app over HTTP (issue 13, items 4 and 5):
+ * PostgreSQL under measurement, on the real app over HTTP, by two figures:
  *
  *   measurePostgres(options: PostgresBenchOptions): Promise<PostgresBenchResult>
  *

@@ -1,5 +1,5 @@
 /**
- * npm run bench:scaling (issue 30, point 5): what the PostgreSQL store does with tens of millions of calls
+ * npm run bench:scaling: what the PostgreSQL store does with tens of millions of calls
  * over 10,000 accounts of 20 numbers, on a primary and a streaming replica of its own (bench/scaling-cluster.ts,
  * PostgreSQL's default settings, fsync on) with a Redis for the instances:
  * - the accounts saved through the store; then BENCH_SCALING_CALLS calls spread over the numbers and

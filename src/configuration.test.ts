@@ -228,7 +228,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(`invalid configuration: ${message}`));
   });
 
-  test('turns no sandbox feature on with NODE_ENV=production unless its variable names it (issue 41)', () => {
+  test('turns no sandbox feature on with NODE_ENV=production unless its variable names it', () => {
     const production = { NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' };
     expect(loadConfig(production).sandbox).toEqual({ movableClock: false, scenarios: { enabled: false, mostActive: 100 }, inspectCalls: 0 });
     expect(loadConfig({ ...production, SANDBOX_CLOCK: 'true', SANDBOX_SCENARIOS: 'true', SURVEY_INSPECT_CALLS: '50' }).sandbox).toEqual({

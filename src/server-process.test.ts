@@ -120,7 +120,7 @@ describe('the server process', () => {
     ]);
   });
 
-  test('with NODE_ENV=production, names the sandbox features set on the banner and in one log line (issue 41)', async () => {
+  test('with NODE_ENV=production, names the sandbox features set on the banner and in one log line', async () => {
     const production = { LOG_LEVEL: 'info', NODE_ENV: 'production', PUBLIC_URL: 'https://ivr.example.com', ADMIN_TOKEN: 'a-long-enough-admin-token' };
     server = startServerProcess({ ...production, SANDBOX_CLOCK: 'true', SANDBOX_SCENARIOS: 'true' });
     await server.listening();

@@ -216,7 +216,7 @@ describe('the package ivr-reporting-client', () => {
     expect(loaded.map((file) => path.relative(DIST, file)).sort()).toEqual(declarations);
   });
 
-  test('is also `ivr-reporting/client` inside a checkout, for the README: the same build, through the server package\'s exports', async () => {
+  test('is also `ivr-reporting/client` inside a checkout, for the first run of docs/sandbox.md: the same build, through the server package\'s exports', async () => {
     const { stdout } = await run(process.execPath, ['-p', "require.resolve('ivr-reporting/client')"], { cwd: ROOT, env: userEnv() });
     expect(stdout.trim()).toBe(path.join(DIST, 'index.js'));
   });

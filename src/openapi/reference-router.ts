@@ -8,7 +8,7 @@ import { docsContentSecurityPolicy, docsPage, INITIALIZER_FILE, INITIALIZER_SCRI
 
 export const DOCS_PATH = '/docs';
 
-/** What the reference is made of, built once at start. */
+/** What the API reference is made of, built once at start. */
 export interface ApiReference {
   readonly document: ApiDocument;
   /** PUBLIC_URL, where "Try it out" sends requests when it is set. */

@@ -2,6 +2,7 @@ import type { Express, Request, RequestHandler } from 'express';
 import { errors } from '../errors/catalogue';
 import { requireBearerToken } from '../http/bearer-token';
 import { getOnlyAtMountPath } from '../http/get-only-router';
+import { preferredMediaType } from '../http/representation';
 import type { AppMetrics } from './app-metrics';
 import { CONTENT_TYPES, exposition, type ExpositionFormat } from './exposition';
 import { processMetrics } from './process-metrics';
@@ -18,27 +19,15 @@ export interface MetricsServices {
   readonly storeTimeoutSeconds: number;
 }
 
-/** The highest quality the Accept header gives any of these media ranges; 0 when it names none. */
-function quality(accept: string, ranges: readonly string[]): number {
-  let best = 0;
-  for (const entry of accept.split(',')) {
-    const [range = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
-    if (!ranges.includes(range)) continue;
-    const q = parameters.find((parameter) => parameter.startsWith('q='));
-    best = Math.max(best, q === undefined ? 1 : Number(q.slice(2)) || 0);
-  }
-  return best;
-}
+/** The exposition's media types, the text format first: what a scraper that states no preference gets. */
+const EXPOSITION_TYPES = { prometheus: 'text/plain', openmetrics: 'application/openmetrics-text' } as const satisfies Record<ExpositionFormat, string>;
 
 /**
  * OpenMetrics (with the latency exemplars) when the scraper prefers it, as Prometheus does; else the
- * Prometheus text format. Media types are compared without their parameters: scrapers add version and
- * escaping parameters that differ between Prometheus releases, and either format is served in one version.
+ * Prometheus text format, even for a scraper that accepts neither: either format is served in one version.
  */
 function negotiatedExposition(req: Request): ExpositionFormat {
-  const accept = req.get('accept') ?? '';
-  const openMetrics = quality(accept, ['application/openmetrics-text']);
-  return openMetrics > 0 && openMetrics > quality(accept, ['text/plain', 'text/*', '*/*']) ? 'openmetrics' : 'prometheus';
+  return preferredMediaType(req, Object.values(EXPOSITION_TYPES)) === EXPOSITION_TYPES.openmetrics ? 'openmetrics' : 'prometheus';
 }
 
 function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T | undefined> {

@@ -71,6 +71,25 @@ describe('GET /metrics', () => {
     expect(text.text).toContain('# TYPE process_cpu_seconds_total counter\n');
   });
 
+  test.each([
+    ['no Accept', undefined, PROMETHEUS_TYPE],
+    ['OpenMetrics with parameters the served version lacks', 'application/openmetrics-text; version=0.0.1; escaping=underscores', OPENMETRICS_TYPE],
+    ['a quoted parameter holding a comma', 'application/openmetrics-text;escaping="a,b";q=0.5,text/plain;q=0.4', OPENMETRICS_TYPE],
+    ['OpenMetrics below any type', 'application/openmetrics-text;q=0.5, */*', PROMETHEUS_TYPE],
+    ['neither format', 'application/json', PROMETHEUS_TYPE],
+    ['OpenMetrics refused', 'application/openmetrics-text;q=0', PROMETHEUS_TYPE],
+    // Answered in the text format until the one negotiator chose for /metrics too.
+    ['any application type, which the text format is not', 'application/*', OPENMETRICS_TYPE],
+    ['OpenMetrics as much as any text, by the more specific range', 'application/openmetrics-text;q=0.5, text/*;q=0.5', OPENMETRICS_TYPE],
+    ['both as much, OpenMetrics first', 'application/openmetrics-text;q=0.5, text/plain;q=0.5', OPENMETRICS_TYPE],
+    ['both as much, the text format first', 'text/plain;q=0.5, application/openmetrics-text;q=0.5', PROMETHEUS_TYPE],
+  ])('negotiates the format as the reports are negotiated, parameters aside: %s', async (_case, accept, type) => {
+    const { app } = buildOperationsApp();
+    const response = await scrape(app, accept);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe(type);
+  });
+
   test('answers other methods with 405', async () => {
     const { app } = buildOperationsApp();
     const response = await request(app).post('/metrics');
@@ -82,6 +101,7 @@ describe('GET /metrics', () => {
     const expectRefused = (response: request.Response) => {
       expect(response.status).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer realm="ivr-reporting metrics"');
+      expect(response.headers['x-error-code']).toBe('IVR_METRICS_UNAUTHORIZED');
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.body).toEqual(UNAUTHORIZED);
       expect(response.text).not.toContain('ivr_');

@@ -50,6 +50,7 @@ describe('authentication limit group', () => {
     expect(remaining).toEqual(['14', '13', '12', '11', '10', '9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
     const refused = await request(server.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
     expect(refused.status).toBe(429);
+    expect(refused.headers['x-error-code']).toBe('IVR_RATE_LIMITED');
     expect(refused.body).toEqual(RATE_LIMITED);
     expect(refused.headers['retry-after']).toBe('840');
     const [, left, reset] = limitHeaders(refused);
@@ -111,6 +112,7 @@ describe('data limit group', () => {
     expect((await data(first, '/api/events/20180201/20180101/day/ALL')).status).toBe(400);
     const refused = await data(second);
     expect(refused.status).toBe(429);
+    expect(refused.headers['x-error-code']).toBe('IVR_RATE_LIMITED');
     expect(refused.headers['retry-after']).toBe('900');
     expect(refused.body).toEqual(RATE_LIMITED);
     expect(limitHeaders(await data(bob))).toEqual(['3', '2', String((WINDOW_START + 900_000) / 1000)]);
@@ -164,6 +166,7 @@ describe('requests tied to no account', () => {
     expect((await anonymous('203.0.113.1')).status).toBe(401);
     const refused = await anonymous('203.0.113.1');
     expect(refused.status).toBe(429);
+    expect(refused.headers['x-error-code']).toBe('IVR_RATE_LIMITED');
     expect(refused.headers['retry-after']).toBe('900');
     expect(refused.headers['www-authenticate']).toBeUndefined();
     expect(refused.body).toEqual(RATE_LIMITED);

@@ -31,7 +31,7 @@ interface DataResourceOperation {
   readonly xml: z.ZodType;
 }
 
-/** The raw-data resources of data-resources.ts, as the reference describes each. */
+/** The raw-data resources of data-resources.ts, each under the name the reference documents it by. */
 const DATA_RESOURCE_OPERATIONS: readonly DataResourceOperation[] = [
   volumeOperation,
   eventsOperation,

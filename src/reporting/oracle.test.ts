@@ -12,7 +12,7 @@ import { inParallel, OracleServer, type ImportAnswer } from '../../test/oracle/s
  * An independent oracle for every raw-data resource. Randomized call records (versions 1 and 2) for
  * accounts in five time zones go in through the admin API and the store; every answer of the event
  * tracker, call volume, performance, caller profile, geographic and diagnostic flow resources is then
- * held against the same answer recomputed from the raw records with plain code (./oracle/expected.ts),
+ * held against the same answer recomputed from the raw records with plain code (test/oracle/expected.ts),
  * following docs/specification.md §2.4, with luxon for the calendar and none of the
  * server's reporting, storage or time code. ORACLE_SEED=<n> replays a data set, ORACLE_SEED=random
  * draws a new one; the seed is in every test's name and every failure.
@@ -179,7 +179,7 @@ describe(`the raw-data resources agree with an oracle recomputing them from rand
 
   test('the caller profile counts a caller once per period whatever form, day or number they called with', async () => {
     const comparison = new Comparison(SEED);
-    // The story of ./oracle/generate.ts: one caller in three forms, on two numbers, three days of one week.
+    // The story of test/oracle/generate.ts: one caller in three forms, on two numbers, three days of one week.
     let weaker = 0;
     for (const account of ACCOUNTS) {
       for (const range of rangesOf(account.login).filter((plan) => plan.label === 'all the data')) {

@@ -164,7 +164,7 @@ describe('GET /api/profile without a period (geographic)', () => {
     ]),
   );
 
-  /** The reference's sample lists the states by name, DC after CT, then US Toll-Free. */
+  /** The reference's sample answer lists the states by name, DC after CT, then US Toll-Free. */
   const US_KEYS = [
     ...'AL AK AZ AR CA CO CT DC DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA'.split(' '),
     ...'RI SC SD TN TX UT VT VA WA WV WI WY'.split(' '),
@@ -300,6 +300,7 @@ describe('GET /api/path (diagnostic flow)', () => {
     );
     const response = await get('path/20180201/20180228/ALL');
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_FLOW_TOO_LARGE');
     expect(response.body).toEqual({
       error: 'the range holds more than 10000 form items, the most the diagnostic flow reports at once: ask for a shorter range or one number',
     });
@@ -321,22 +322,25 @@ describe.each(RESOURCES)('%s: what every raw-data resource shares', (_name, base
     const response = await request(server.url).get(`/api/${base}/ALL`);
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Basic realm="IVR reporting API"');
+    expect(response.headers['x-error-code']).toBe('IVR_UNAUTHORIZED');
     expect(response.body).toEqual({ error: 'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth' });
   });
 
   test('returns 400 for a number on another account', async () => {
     const response = await get(`${base}/${OTHER_PHONE}`);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_PHONE_NOT_OWNED');
     expect(response.body).toEqual({ error: `phone ${OTHER_PHONE} is not on this account` });
   });
 
   test.each([
-    ['start is not a real date', (path: string) => path.replace('20180201', '20180230'), 'start "20180230" is not a real date in the form YYYYMMDD (from 19700101)'],
-    ['end is earlier than start', (path: string) => path.replace('20180208', '20180131'), 'end 20180131 is earlier than start 20180201'],
-    ['the range is too long', (path: string) => path.replace('20180208', '20180305'), 'the range covers 33 days; at most 31 days can be asked for at once'],
-  ])('returns 400 when %s', async (_case, change, message) => {
+    ['start is not a real date', (path: string) => path.replace('20180201', '20180230'), 'IVR_INVALID_PARAMETER', 'start "20180230" is not a real date in the form YYYYMMDD (from 19700101)'],
+    ['end is earlier than start', (path: string) => path.replace('20180208', '20180131'), 'IVR_END_BEFORE_START', 'end 20180131 is earlier than start 20180201'],
+    ['the range is too long', (path: string) => path.replace('20180208', '20180305'), 'IVR_RANGE_TOO_LONG', 'the range covers 33 days; at most 31 days can be asked for at once'],
+  ])('returns 400 when %s', async (_case, change, code, message) => {
     const response = await get(`${change(base)}/ALL`);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe(code);
     expect(response.body).toEqual({ error: message });
   });
 

@@ -3,7 +3,7 @@ import { createPool } from './postgres/pool';
 import { connectRedis } from './redis/redis-client';
 import { describeWithRedis, testRedisUrl } from '../../test/support/services';
 
-// How long a frozen dependency holds a request is not timed here (test/deployment/lost-dependencies
+// How long a frozen dependency holds a request is not timed here (test/deployment/lost-dependencies.test.ts
 // shows the 500 and the recovery); what is checked is that every wait carries the configured bound.
 
 describe('the PostgreSQL pool', () => {

@@ -22,9 +22,10 @@ async function startServer(env: NodeJS.ProcessEnv = {}): Promise<void> {
 
 afterEach(() => server.close());
 
-async function expectClientFault(body: string, faultstring: string): Promise<void> {
+async function expectClientFault(body: string, code: string, faultstring: string): Promise<void> {
   const response = await post(server.url, body);
   expect(response.status).toBe(500);
+  expect(response.get('X-Error-Code')).toBe(code);
   expect(response.get('Content-Type')).toBe(XML);
   expect(response.text).toBe(faultBody('soap:Client', faultstring));
   expect(handlerCalls).toEqual([]);
@@ -41,21 +42,21 @@ describe('each bound on a message is a soap:Client fault naming it, and the hand
     const nested = (levels: number) => `<extra>${'<x>'.repeat(levels)}${'</x>'.repeat(levels)}</extra>`;
     expect((await post(server.url, svcEval(['Q'], ['yes'], nested(4)))).status).toBe(200);
     handlerCalls = [];
-    await expectClientFault(svcEval(['Q'], ['yes'], nested(5)), 'the nesting of elements exceeds the limit of 8 (SURVEY_MAX_DEPTH)');
+    await expectClientFault(svcEval(['Q'], ['yes'], nested(5)), 'IVR_SURVEY_LIMIT_EXCEEDED', 'the nesting of elements exceeds the limit of 8 (SURVEY_MAX_DEPTH)');
   });
 
   test('more elements than SURVEY_MAX_ELEMENTS', async () => {
     await startServer({ SURVEY_MAX_ELEMENTS: '20' });
     expect((await post(server.url, svcEval(items(7), items(7)))).status).toBe(200);
     handlerCalls = [];
-    await expectClientFault(svcEval(items(8), items(8)), 'the number of elements exceeds the limit of 20 (SURVEY_MAX_ELEMENTS)');
+    await expectClientFault(svcEval(items(8), items(8)), 'IVR_SURVEY_LIMIT_EXCEEDED', 'the number of elements exceeds the limit of 20 (SURVEY_MAX_ELEMENTS)');
   });
 
   test('more items in one array than SURVEY_MAX_ITEMS', async () => {
     await startServer({ SURVEY_MAX_ITEMS: '3' });
     expect((await post(server.url, svcEval(items(3), items(3)))).status).toBe(200);
     handlerCalls = [];
-    await expectClientFault(svcEval(items(4), items(4)), 'the number of items of question_texts exceeds the limit of 3 (SURVEY_MAX_ITEMS)');
+    await expectClientFault(svcEval(items(4), items(4)), 'IVR_SURVEY_LIMIT_EXCEEDED', 'the number of items of question_texts exceeds the limit of 3 (SURVEY_MAX_ITEMS)');
   });
 
   test('more attributes on one element than SURVEY_MAX_ATTRIBUTES', async () => {
@@ -63,6 +64,7 @@ describe('each bound on a message is a soap:Client fault naming it, and the hand
     const attributes = Array.from({ length: 7 }, (_, index) => ` a${index}="1"`).join('');
     await expectClientFault(
       svcEval(['Q'], ['yes'], `<extra${attributes}/>`),
+      'IVR_SURVEY_LIMIT_EXCEEDED',
       'the number of attributes of one element exceeds the limit of 6 (SURVEY_MAX_ATTRIBUTES)',
     );
   });
@@ -72,12 +74,12 @@ describe('each bound on a message is a soap:Client fault naming it, and the hand
     expect((await post(server.url, svcEval(['0123456789'], ['yes']))).status).toBe(200);
     handlerCalls = [];
     const split = envelope('<ns1:svcEval><question_texts><item>01234<![CDATA[56789]]>X</item></question_texts><answers><item>yes</item></answers></ns1:svcEval>');
-    await expectClientFault(split, 'the text of question_texts[0] exceeds the limit of 10 (SURVEY_MAX_TEXT_LENGTH)');
+    await expectClientFault(split, 'IVR_SURVEY_LIMIT_EXCEEDED', 'the text of question_texts[0] exceeds the limit of 10 (SURVEY_MAX_TEXT_LENGTH)');
   });
 
   test('an optional part longer than SURVEY_MAX_TEXT_LENGTH', async () => {
     await startServer({ SURVEY_MAX_TEXT_LENGTH: '10' });
-    await expectClientFault(svcEval(['Q'], ['yes'], '<dnis>15550100199999</dnis>'), 'the text of dnis exceeds the limit of 10 (SURVEY_MAX_TEXT_LENGTH)');
+    await expectClientFault(svcEval(['Q'], ['yes'], '<dnis>15550100199999</dnis>'), 'IVR_SURVEY_LIMIT_EXCEEDED', 'the text of dnis exceeds the limit of 10 (SURVEY_MAX_TEXT_LENGTH)');
   });
 });
 
@@ -85,12 +87,13 @@ describe('the structure of a message', () => {
   beforeEach(() => startServer());
 
   test('a second element after the envelope is refused', async () => {
-    await expectClientFault(`${svcEval(['Q'], ['yes'])}<more/>`, 'the request holds more than the SOAP envelope; send one envelope per request');
+    await expectClientFault(`${svcEval(['Q'], ['yes'])}<more/>`, 'IVR_INVALID_ENVELOPE', 'the request holds more than the SOAP envelope; send one envelope per request');
   });
 
   test('a part sent twice is refused', async () => {
     await expectClientFault(
       svcEval(['Q'], ['yes'], '<answers><item>no</item></answers>'),
+      'IVR_INVALID_ENVELOPE',
       'svcEval holds more than one answers part',
     );
   });
@@ -98,13 +101,14 @@ describe('the structure of a message', () => {
   test('text directly in the Body is refused', async () => {
     await expectClientFault(
       envelope('stray<ns1:svcEval><question_texts/><answers/></ns1:svcEval>'),
+      'IVR_INVALID_ENVELOPE',
       'the SOAP envelope holds text outside its elements; send only the Envelope, Header and Body elements',
     );
   });
 
   test('an entity XML does not define, such as HTML\'s &nbsp;, makes the request not well-formed', async () => {
     const body = envelope('<ns1:svcEval><question_texts><item>Q&nbsp;1</item></question_texts><answers><item>yes</item></answers></ns1:svcEval>');
-    await expectClientFault(body, 'the request is not well-formed XML: Invalid character entity');
+    await expectClientFault(body, 'IVR_MALFORMED_XML', 'the request is not well-formed XML: Invalid character entity');
   });
 
   test('XML\'s own entities and character references are read', async () => {
@@ -116,6 +120,7 @@ describe('the structure of a message', () => {
   test('an item holding an element is refused', async () => {
     await expectClientFault(
       envelope('<ns1:svcEval><question_texts><item><b>Q</b></item></question_texts><answers><item>yes</item></answers></ns1:svcEval>'),
+      'IVR_INVALID_ENVELOPE',
       'question_texts[0] must be a string, not a structure',
     );
   });
@@ -159,6 +164,7 @@ test('the fault is sent as soon as a bound is crossed, while the rest of the bod
   const { response, abandon } = await openRequest(server.url, start);
   try {
     expect(response.statusCode).toBe(500);
+    expect(response.headers['x-error-code']).toBe('IVR_SURVEY_LIMIT_EXCEEDED');
     expect(response.headers['content-type']).toBe(XML);
     expect(await text(response)).toBe(faultBody('soap:Client', 'the number of elements exceeds the limit of 20 (SURVEY_MAX_ELEMENTS)'));
   } finally {

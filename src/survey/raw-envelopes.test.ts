@@ -44,8 +44,9 @@ async function expectStillServing(): Promise<void> {
   expect(reporting.body).toEqual({ error: 'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus' });
 }
 
-function expectClientFault(response: request.Response, faultstring: string): void {
+function expectClientFault(response: request.Response, code: string, faultstring: string): void {
   expect(response.status).toBe(500);
+  expect(response.get('X-Error-Code')).toBe(code);
   expect(response.get('Content-Type')).toBe(XML);
   expect(response.get('Set-Cookie')).toBeUndefined();
   expect(response.text).toBe(faultBody('soap:Client', faultstring));
@@ -56,7 +57,7 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
 
   test('arrays of different lengths', async () => {
     const response = await post(server.url, svcEval(['Q1', 'Q2', 'Q3'], ['yes', 'no']));
-    expectClientFault(response, 'question_texts has 3 items but answers has 2 items; answers[i] must be the answer to question_texts[i]');
+    expectClientFault(response, 'IVR_INVALID_SURVEY_CALL', 'question_texts has 3 items but answers has 2 items; answers[i] must be the answer to question_texts[i]');
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
   });
@@ -65,14 +66,14 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
     ['answers', svcEval(['Q1'], undefined), 'question_texts has 1 item but answers has 0 items; answers[i] must be the answer to question_texts[i]'],
     ['question_texts', svcEval(undefined, ['yes']), 'question_texts has 0 items but answers has 1 item; answers[i] must be the answer to question_texts[i]'],
   ])('an absent part is an empty array, so the other must be empty too: %s', async (_missing, body, faultstring) => {
-    expectClientFault(await post(server.url, body), faultstring);
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_SURVEY_CALL', faultstring);
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
   });
 
   test('text between the parts of svcEval', async () => {
     const body = envelope('<ns1:svcEval><question_texts><item>Q1</item></question_texts>stray text<answers><item>yes</item></answers></ns1:svcEval>');
-    expectClientFault(await post(server.url, body), 'svcEval holds text between its parts; send only its part elements');
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_ENVELOPE', 'svcEval holds text between its parts; send only its part elements');
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
   });
@@ -94,7 +95,7 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
 
   test('an attribute named hasOwnProperty, which the XML parser keeps in a plain object', async () => {
     const body = envelope('<ns1:svcEval><question_texts hasOwnProperty="1" b="2"><item>Q1</item></question_texts><answers><item>yes</item></answers></ns1:svcEval>');
-    expectClientFault(await post(server.url, body), 'an attribute named hasOwnProperty is not accepted');
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_ENVELOPE', 'an attribute named hasOwnProperty is not accepted');
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
   });
@@ -108,13 +109,13 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
 
   test('a part that is text instead of an array', async () => {
     const body = envelope('<ns1:svcEval><question_texts>Q1</question_texts><answers>yes</answers></ns1:svcEval>');
-    expectClientFault(await post(server.url, body), 'question_texts must be an array of strings (one child element per item), not text');
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_ENVELOPE', 'question_texts must be an array of strings (one child element per item), not text');
     await expectStillServing();
   });
 
   test('an array item that is a structure instead of a string', async () => {
     const body = envelope('<ns1:svcEval><question_texts><item><text>Q1</text></item></question_texts><answers><item>yes</item></answers></ns1:svcEval>');
-    expectClientFault(await post(server.url, body), 'question_texts[0] must be a string, not a structure');
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_ENVELOPE', 'question_texts[0] must be a string, not a structure');
     await expectStillServing();
   });
 
@@ -122,20 +123,20 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
     ['an empty body', ''],
     ['a body of white space', ' \r\n '],
   ])('%s, which the soap package would pass to the handler as no arguments', async (_case, body) => {
-    expectClientFault(await post(server.url, body), 'the request body is empty; send a SOAP 1.1 envelope that calls svcEval or plumEval');
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_ENVELOPE', 'the request body is empty; send a SOAP 1.1 envelope that calls svcEval or plumEval');
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
   });
 
   test('a POST with no body at all', async () => {
     const response = await request(server.url).post('/survey').set('SOAPAction', '"urn:SampleWebserviceAction"');
-    expectClientFault(response, 'the request body is empty; send a SOAP 1.1 envelope that calls svcEval or plumEval');
+    expectClientFault(response, 'IVR_INVALID_ENVELOPE', 'the request body is empty; send a SOAP 1.1 envelope that calls svcEval or plumEval');
     await expectStillServing();
   });
 
   test('a wrong SOAPAction, on which the soap package throws a TypeError', async () => {
     const response = await post(server.url, svcEval(['Q1'], ['yes']), { SOAPAction: '"urn:SomethingElse"' });
-    expectClientFault(response, 'unknown SOAPAction urn:SomethingElse; this service answers urn:SampleWebserviceAction');
+    expectClientFault(response, 'IVR_UNKNOWN_SOAP_ACTION', 'unknown SOAPAction urn:SomethingElse; this service answers urn:SampleWebserviceAction');
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
   });
@@ -153,14 +154,14 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
 
   test('an unknown operation, for which the soap package would send its stack trace', async () => {
     const response = await post(server.url, envelope('<ns1:deleteEverything><path>/etc</path></ns1:deleteEverything>'));
-    expectClientFault(response, 'unknown operation deleteEverything; this service answers svcEval and plumEval');
+    expectClientFault(response, 'IVR_UNKNOWN_OPERATION', 'unknown operation deleteEverything; this service answers svcEval and plumEval');
     expect(response.text).not.toMatch(/node_modules|at .*\.js/);
     await expectStillServing();
   });
 
   test('two calls in one Body', async () => {
     const body = envelope('<ns1:svcEval/><ns1:plumEval/>');
-    expectClientFault(await post(server.url, body), 'the SOAP Body must hold exactly one element, the svcEval or plumEval call');
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_ENVELOPE', 'the SOAP Body must hold exactly one element, the svcEval or plumEval call');
     await expectStillServing();
   });
 
@@ -170,7 +171,7 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
     ['text that is not XML', 'question_texts=Q1&answers=yes', 'Non-whitespace before first tag.'],
     ['an undefined entity', svcEval(['&undefined;'], ['yes']).replace('&amp;undefined;', '&undefined;'), 'Invalid character entity'],
   ])('malformed XML: %s', async (_case, body, reason) => {
-    expectClientFault(await post(server.url, body), `the request is not well-formed XML: ${reason}`);
+    expectClientFault(await post(server.url, body), 'IVR_MALFORMED_XML', `the request is not well-formed XML: ${reason}`);
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
   });
@@ -181,13 +182,13 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
     ['an Envelope in another namespace', '<e:Envelope xmlns:e="urn:not-soap"><e:Body><svcEval/></e:Body></e:Envelope>'],
   ])('well-formed XML that is not a SOAP envelope: %s', async (_case, body) => {
     const response = await post(server.url, body);
-    expectClientFault(response, 'the request is not a SOAP 1.1 envelope (an Envelope element in namespace http://schemas.xmlsoap.org/soap/envelope/)');
+    expectClientFault(response, 'IVR_INVALID_ENVELOPE', 'the request is not a SOAP 1.1 envelope (an Envelope element in namespace http://schemas.xmlsoap.org/soap/envelope/)');
     await expectStillServing();
   });
 
   test('a Body in another namespace is no SOAP Body', async () => {
     const body = '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><b:Body xmlns:b="urn:other"><svcEval/></b:Body></s:Envelope>';
-    expectClientFault(await post(server.url, body), 'the SOAP envelope must hold exactly one Body');
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_ENVELOPE', 'the SOAP envelope must hold exactly one Body');
     await expectStillServing();
   });
 
@@ -202,7 +203,7 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
 
   test('a SOAP 1.2 envelope', async () => {
     const body = '<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><svcEval/></e:Body></e:Envelope>';
-    expectClientFault(await post(server.url, body), 'SOAP 1.2 is not supported; send a SOAP 1.1 envelope (namespace http://schemas.xmlsoap.org/soap/envelope/)');
+    expectClientFault(await post(server.url, body), 'IVR_INVALID_ENVELOPE', 'SOAP 1.2 is not supported; send a SOAP 1.1 envelope (namespace http://schemas.xmlsoap.org/soap/envelope/)');
     await expectStillServing();
   });
 
@@ -210,6 +211,7 @@ describe('calls that break a rule of svcEval are answered with a SOAP 1.1 soap:C
     const response = await request(server.url).put('/survey').set('Content-Type', XML).send(svcEval(['Q1'], ['yes']));
     expect(response.status).toBe(405);
     expect(response.get('Allow')).toBe('GET, HEAD, POST');
+    expect(response.get('X-Error-Code')).toBe('IVR_METHOD_NOT_ALLOWED');
     expect(response.text).toBe(faultBody('soap:Client', 'method PUT is not allowed here; use GET or HEAD or POST'));
   });
 });
@@ -229,6 +231,7 @@ describe('SOAP headers (SOAP 1.1 section 4.2): svcEval defines none', () => {
   ])('a header entry marked %s gets a soap:MustUnderstand fault and never reaches the handler', async (_case, entry) => {
     const response = await post(server.url, withHeader(entry));
     expect(response.status).toBe(500);
+    expect(response.get('X-Error-Code')).toBe('IVR_SOAP_MUST_UNDERSTAND');
     expect(response.get('Content-Type')).toBe(XML);
     expect(response.text).toBe(
       faultBody(
@@ -273,7 +276,7 @@ describe('document type declarations and entities are refused before any parser 
   test('an external entity naming a local file: nothing is read', async () => {
     const body = `<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${svcEval(['&xxe;'], ['yes']).replace(/^<\?xml[^>]*>\n/, '').replace('&amp;xxe;', '&xxe;')}`;
     const response = await post(server.url, body);
-    expectClientFault(response, declarations);
+    expectClientFault(response, 'IVR_DOCTYPE_REFUSED', declarations);
     expect(response.text).not.toContain('root:');
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
@@ -282,7 +285,7 @@ describe('document type declarations and entities are refused before any parser 
   test('external entities and DTDs on the network: nothing is fetched', async () => {
     const where = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
     const body = `<!DOCTYPE foo SYSTEM "${where}/dtd" [<!ENTITY % remote SYSTEM "${where}/entity"> %remote;]>${envelope('<ns1:svcEval/>').replace(/^<\?xml[^>]*>\n/, '')}`;
-    expectClientFault(await post(server.url, body), declarations);
+    expectClientFault(await post(server.url, body), 'IVR_DOCTYPE_REFUSED', declarations);
     expect(probeHits).toEqual([]);
     await expectStillServing();
   });
@@ -291,12 +294,12 @@ describe('document type declarations and entities are refused before any parser 
     const entities = Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join('');
     const body = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol0 "lol">${entities}]>${envelope('<ns1:svcEval><question_texts><item>&lol9;</item></question_texts></ns1:svcEval>').replace(/^<\?xml[^>]*>\n/, '')}`;
     const response = await post(server.url, body);
-    expectClientFault(response, declarations);
+    expectClientFault(response, 'IVR_DOCTYPE_REFUSED', declarations);
     await expectStillServing();
   });
 
   test('a declaration written in lower case is refused too', async () => {
-    expectClientFault(await post(server.url, `<!doctype x>${envelope('<ns1:svcEval/>')}`), declarations);
+    expectClientFault(await post(server.url, `<!doctype x>${envelope('<ns1:svcEval/>')}`), 'IVR_DOCTYPE_REFUSED', declarations);
     await expectStillServing();
   });
 });
@@ -310,6 +313,7 @@ describe('the body size limit, SOAP_MAX_BYTES, counts decompressed bytes', () =>
     expect((await post(server.url, call)).status).toBe(200);
     const response = await post(server.url, `${call} `);
     expect(response.status).toBe(413);
+    expect(response.get('X-Error-Code')).toBe('IVR_PAYLOAD_TOO_LARGE');
     expect(response.get('Content-Type')).toBe(XML);
     expect(response.text).toBe(faultBody('soap:Client', `request body is larger than ${callBytes} bytes`));
     expect(handlerCalls).toHaveLength(1);
@@ -333,6 +337,7 @@ describe('the body size limit, SOAP_MAX_BYTES, counts decompressed bytes', () =>
     expect(compressed.length).toBeLessThan(callBytes - 1);
     const response = await post(server.url, compressed, { 'Content-Encoding': 'gzip' });
     expect(response.status).toBe(413);
+    expect(response.get('X-Error-Code')).toBe('IVR_PAYLOAD_TOO_LARGE');
     expect(response.text).toBe(faultBody('soap:Client', `request body is larger than ${callBytes - 1} bytes`));
     const reporting = await request(server.url).post('/api/auth').type('form').send({ tool: 'dev' });
     expect(reporting.status).toBe(400);
@@ -349,6 +354,7 @@ describe('the body size limit, SOAP_MAX_BYTES, counts decompressed bytes', () =>
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const response = await post(server.url, bomb, { 'Content-Encoding': 'gzip' });
     expect(response.status).toBe(413);
+    expect(response.get('X-Error-Code')).toBe('IVR_PAYLOAD_TOO_LARGE');
     expect(response.text).toBe(faultBody('soap:Client', 'request body is larger than 10485760 bytes'));
     expect(handlerCalls).toEqual([]);
     await expectStillServing();
@@ -358,14 +364,14 @@ describe('the body size limit, SOAP_MAX_BYTES, counts decompressed bytes', () =>
     await startServer();
     const truncated = gzipSync(call).subarray(0, 40);
     const response = await post(server.url, Buffer.concat([truncated, Buffer.from('not gzip at all')]), { 'Content-Encoding': 'gzip' });
-    expectClientFault(response, 'the request body could not be read; it may be truncated or not match its Content-Encoding');
+    expectClientFault(response, 'IVR_UNREADABLE_BODY', 'the request body could not be read; it may be truncated or not match its Content-Encoding');
     await expectStillServing();
   });
 
   test('an unknown Content-Encoding gets a fault', async () => {
     await startServer();
     const response = await post(server.url, call, { 'Content-Encoding': 'compress' });
-    expectClientFault(response, 'this Content-Encoding is not supported; send identity, gzip, deflate or br');
+    expectClientFault(response, 'IVR_UNSUPPORTED_CONTENT_ENCODING', 'this Content-Encoding is not supported; send identity, gzip, deflate or br');
     await expectStillServing();
   });
 });
@@ -383,12 +389,12 @@ describe('the body is read in the charset its Content-Type names', () => {
 
   test('bytes that are not UTF-8 get a fault', async () => {
     const body = Buffer.concat([Buffer.from(svcEval(['Q'], ['yes']).slice(0, 50)), Buffer.from([0xff, 0xfe, 0xfd])]);
-    expectClientFault(await post(server.url, body), 'the request body is not valid utf-8');
+    expectClientFault(await post(server.url, body), 'IVR_UNREADABLE_BODY', 'the request body is not valid utf-8');
   });
 
   test('an unknown charset gets a fault', async () => {
     const response = await post(server.url, svcEval(['Q'], ['yes']), { 'Content-Type': 'text/xml; charset=x-martian' });
-    expectClientFault(response, 'charset x-martian is not supported; send UTF-8');
+    expectClientFault(response, 'IVR_UNSUPPORTED_CHARSET', 'charset x-martian is not supported; send UTF-8');
   });
 });
 

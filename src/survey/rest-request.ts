@@ -13,7 +13,7 @@ import type { SurveyFile } from '../domain/survey-handler';
 
 const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 
-/** A form whose end costs a millisecond or more of joining and decoding (bench/loop-holds.ts). */
+/** A form whose end costs a millisecond or more of joining and decoding (bench/survey.ts measures it). */
 const HEAVY_FORM_BYTES = 1024 * 1024;
 
 /** Array fields listed in form order by their names: PHP's `name[]` convention, or the bare name repeated. */

@@ -34,8 +34,9 @@ function form(questionTexts: readonly string[], answers: readonly string[], extr
 const postForm = (body: FormData | string | Uint8Array, headers: Record<string, string> = {}, path = '/survey/rest') =>
   fetch(`${server.url}${path}`, { method: 'POST', body, headers });
 
-async function expectError(response: Response, status: number, error: string): Promise<void> {
+async function expectError(response: Response, status: number, code: string, error: string): Promise<void> {
   expect(response.status).toBe(status);
+  expect(response.headers.get('x-error-code')).toBe(code);
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(await response.json()).toEqual({ error });
   expect(handlerCalls).toEqual([]);
@@ -170,31 +171,33 @@ describe('what reaches the handler', () => {
 describe('a call the twin refuses gets a non-2xx status and the API error body, which the survey stores as a fault', () => {
   test('arrays of different lengths', async () => {
     await startServer();
-    await expectError(await postForm(form(['Q1', 'Q2'], ['yes'])), 400, 'question_texts has 2 items but answers has 1 item; answers[i] must be the answer to question_texts[i]');
+    await expectError(await postForm(form(['Q1', 'Q2'], ['yes'])), 400, 'IVR_INVALID_SURVEY_CALL', 'question_texts has 2 items but answers has 1 item; answers[i] must be the answer to question_texts[i]');
   });
 
   test('an absent array with items in the other: an absent array is an empty one', async () => {
     await startServer();
-    await expectError(await postForm(form([], ['yes'])), 400, 'question_texts has 0 items but answers has 1 item; answers[i] must be the answer to question_texts[i]');
+    await expectError(await postForm(form([], ['yes'])), 400, 'IVR_INVALID_SURVEY_CALL', 'question_texts has 0 items but answers has 1 item; answers[i] must be the answer to question_texts[i]');
   });
 
   test('items named both name[] and name[N]', async () => {
     await startServer();
     const body = new URLSearchParams([['question_texts[0]', 'Q1'], ['question_texts[]', 'Q2'], ['answers[0]', 'a'], ['answers[1]', 'b']]);
     await expectError(await postForm(body.toString(), { 'Content-Type': 'application/x-www-form-urlencoded' }), 400,
+      'IVR_INVALID_FORM',
       'the form names items of question_texts both as question_texts[] and as question_texts[N]; use one of the two');
   });
 
   test('one index twice', async () => {
     await startServer();
     const body = new URLSearchParams([['question_texts[0]', 'Q1'], ['answers[0]', 'a'], ['answers[0]', 'b']]);
-    await expectError(await postForm(body.toString(), { 'Content-Type': 'application/x-www-form-urlencoded' }), 400, 'the form holds the field answers[0] twice');
+    await expectError(await postForm(body.toString(), { 'Content-Type': 'application/x-www-form-urlencoded' }), 400, 'IVR_INVALID_FORM', 'the form holds the field answers[0] twice');
   });
 
   test.each(['answers[x]', 'answers[01]', 'answers[1234567890]', 'answers[0][1]'])('an array field whose brackets hold no index: %s', async (field) => {
     await startServer();
     const body = new URLSearchParams([['question_texts[]', 'Q1'], ['answers[]', 'yes'], [field, 'b']]);
     await expectError(await postForm(body.toString(), { 'Content-Type': 'application/x-www-form-urlencoded' }), 400,
+      'IVR_INVALID_FORM',
       `the field ${field} is not an item of answers; name items answers[] or answers[0], answers[1], ...`);
   });
 
@@ -202,22 +205,22 @@ describe('a call the twin refuses gets a non-2xx status and the API error body, 
     await startServer();
     const body = form(['Q'], ['yes'], { session_id: 'one' });
     body.append('session_id', 'two');
-    await expectError(await postForm(body), 400, 'the form holds more than one session_id field');
+    await expectError(await postForm(body), 400, 'IVR_INVALID_FORM', 'the form holds more than one session_id field');
   });
 
   test('more items than SURVEY_MAX_ITEMS', async () => {
     await startServer({ SURVEY_MAX_ITEMS: '2' });
-    await expectError(await postForm(form(['1', '2', '3'], ['1', '2', '3'])), 400, 'the number of items of question_texts exceeds the limit of 2 (SURVEY_MAX_ITEMS)');
+    await expectError(await postForm(form(['1', '2', '3'], ['1', '2', '3'])), 400, 'IVR_SURVEY_LIMIT_EXCEEDED', 'the number of items of question_texts exceeds the limit of 2 (SURVEY_MAX_ITEMS)');
   });
 
   test('a field longer than SURVEY_MAX_TEXT_LENGTH', async () => {
     await startServer({ SURVEY_MAX_TEXT_LENGTH: '5' });
-    await expectError(await postForm(form(['Q'], ['yes, sure'])), 400, 'the text of the field answers[] exceeds the limit of 5 (SURVEY_MAX_TEXT_LENGTH)');
+    await expectError(await postForm(form(['Q'], ['yes, sure'])), 400, 'IVR_SURVEY_LIMIT_EXCEEDED', 'the text of the field answers[] exceeds the limit of 5 (SURVEY_MAX_TEXT_LENGTH)');
   });
 
   test('a body larger than SOAP_MAX_BYTES', async () => {
     await startServer({ SOAP_MAX_BYTES: '1000' });
-    await expectError(await postForm(form(['Q'], ['x'.repeat(2000)])), 413, 'request body is larger than 1000 bytes');
+    await expectError(await postForm(form(['Q'], ['x'.repeat(2000)])), 413, 'IVR_PAYLOAD_TOO_LARGE', 'request body is larger than 1000 bytes');
   });
 
   test('a body that is not a form', async () => {
@@ -225,6 +228,7 @@ describe('a call the twin refuses gets a non-2xx status and the API error body, 
     await expectError(
       await postForm(JSON.stringify({ question_texts: ['Q'], answers: ['yes'] }), { 'Content-Type': 'application/json' }),
       415,
+      'IVR_UNSUPPORTED_MEDIA_TYPE',
       'send the body as multipart/form-data or application/x-www-form-urlencoded (Content-Type)',
     );
   });
@@ -232,14 +236,14 @@ describe('a call the twin refuses gets a non-2xx status and the API error body, 
   test('a multipart body cut short', async () => {
     await startServer();
     const body = '--b\r\nContent-Disposition: form-data; name="answers[]"\r\n\r\nyes\r\n--b\r\nContent-Disp';
-    await expectError(await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' }), 400, 'the form could not be read: Unexpected end of form');
+    await expectError(await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' }), 400, 'IVR_INVALID_FORM', 'the form could not be read: Unexpected end of form');
   });
 
   test('a multipart body cut short inside a file, which fails the file and the form alike', async () => {
     await startServer();
     const body = '--b\r\nContent-Disposition: form-data; name="answers[]"\r\n\r\nfile-1.wav\r\n' +
       '--b\r\nContent-Disposition: form-data; name="file-1.wav"; filename="file-1.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF';
-    await expectError(await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' }), 400, 'the form could not be read: Unexpected end of form');
+    await expectError(await postForm(body, { 'Content-Type': 'multipart/form-data; boundary=b' }), 400, 'IVR_INVALID_FORM', 'the form could not be read: Unexpected end of form');
     expect(await (await postForm(form(['Q'], ['yes']))).text()).toBe('accepted');
   });
 
@@ -247,14 +251,14 @@ describe('a call the twin refuses gets a non-2xx status and the API error body, 
     await startServer();
     const response = await fetch(`${server.url}/survey/rest`);
     expect(response.headers.get('allow')).toBe('POST');
-    await expectError(response, 405, 'method GET is not allowed here; use POST');
+    await expectError(response, 405, 'IVR_METHOD_NOT_ALLOWED', 'method GET is not allowed here; use POST');
   });
 
   test('a handler that fails: 500, its cause in the log only', async () => {
     await startServer({}, () => {
       throw new Error('database of answers unreachable');
     });
-    await expectError(await postForm(form(['Q'], ['yes'])), 500, 'the survey handler failed; the server log has the cause');
+    await expectError(await postForm(form(['Q'], ['yes'])), 500, 'IVR_SURVEY_HANDLER_FAILED', 'the survey handler failed; the server log has the cause');
   });
 });
 

@@ -3,13 +3,13 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { codeBlocks, markdownSection, readmeSection } from '../support/readme-section';
+import { codeBlocks, docSection, markdownSection } from '../support/doc-section';
 import { startServerProcess, type ServerProcess, stopIfRunning } from '../support/server-process';
 import { describeOnDeploymentMachine } from '../support/services';
 
 /*
  * docs/deployment.md's "PostgreSQL from an empty machine" and "Redis from an empty machine": their blocks
- * agree with each other, the README and .env.example (always); and, where TEST_DEPLOYMENT_DOC=true lets
+ * agree with each other, docs/configuration.md and .env.example (always); and, where TEST_DEPLOYMENT_DOC=true lets
  * the test change the machine, they run as written, line after line, on its packaged PostgreSQL (port
  * 5432) and Redis (6379), as root and with sudo, and the server starts on what they set up.
  */
@@ -61,8 +61,8 @@ describe('docs/deployment.md, "PostgreSQL from an empty machine" and "Redis from
     expect(REDIS.start).toBe(POSTGRES.start.replace(' npm start', ' REDIS_URL=redis://127.0.0.1:6379 npm start'));
   });
 
-  test("the README's command is the guide's, with its password", () => {
-    expect(codeBlocks(readmeSection('On PostgreSQL and Redis'), 'sh')[0]?.trim()).toBe(REDIS.start);
+  test("docs/configuration.md's command is the guide's, with its password", () => {
+    expect(codeBlocks(docSection('docs/configuration.md', 'On PostgreSQL and Redis'), 'sh').map((block) => block.trim())).toEqual([REDIS.start]);
   });
 
   test(".env.example's example DATABASE_URL is the guide's", () => {

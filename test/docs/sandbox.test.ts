@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
+import { codeBlocks, docSection, documentText, ROOT } from '../support/doc-section';
 import { startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
 
 const run = promisify(execFile);
-const SANDBOX_DOC = readFileSync(path.resolve(__dirname, '../../docs/sandbox.md'), 'utf8');
+const SANDBOX_DOC = documentText('docs/sandbox.md');
 const DOC_BASE = 'http://127.0.0.1:3000';
+const FIRST_RUN = docSection('docs/sandbox.md', 'A first run: the typed client through three 429s and an expiry');
 
-const blocks = [...SANDBOX_DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+/** The server's start every section assumes, then the recipes' blocks (the first run's are its own test's). */
+const [start, ...recipes] = codeBlocks(SANDBOX_DOC.replace(FIRST_RUN, ''), 'sh');
 /** The shell set-up the recipes assume, as the page writes it. */
 const adminHeaders = /and, in the shell you run them from, `(ADMIN=\(.*\))`\./.exec(SANDBOX_DOC)?.[1];
 
@@ -16,14 +17,18 @@ let server: ServerProcess | undefined;
 
 afterEach(() => stopIfRunning(server));
 
+/** The server started as the page's first block starts it, on a free port; resolves with its address. */
+function startAsWritten(): Promise<string> {
+  const variables = /^((?:\w+=\S+ )+)npm start\n$/.exec(start ?? '');
+  expect(variables).not.toBeNull();
+  server = startServerProcess(Object.fromEntries(variables![1]!.trim().split(' ').map((pair) => pair.split('=') as [string, string])));
+  return server.listening();
+}
+
 describe("docs/sandbox.md's recipes", () => {
   test('run as written: each request is answered 2xx, and the scenarios it adds are listed', async () => {
-    const [start, ...recipes] = blocks;
-    const variables = /^((?:\w+=\S+ )+)npm start\n$/.exec(start ?? '');
-    expect(variables).not.toBeNull();
     expect(adminHeaders).toBeDefined();
-    server = startServerProcess(Object.fromEntries(variables![1]!.trim().split(' ').map((pair) => pair.split('=') as [string, string])));
-    const url = await server.listening();
+    const url = await startAsWritten();
     expect(recipes).toHaveLength(6);
     for (const recipe of recipes) {
       const script = `${adminHeaders}\n${recipe.replace(/^curl -s /gm, 'curl -s -o /dev/null -w "%{http_code}\\n" ').replaceAll(DOC_BASE, url)}`;
@@ -32,5 +37,38 @@ describe("docs/sandbox.md's recipes", () => {
     const listed = await run('curl', ['-s', `${url}/admin/scenarios`, '-H', 'Authorization: Bearer sandbox-admin-token']);
     const { scenarios } = JSON.parse(listed.stdout) as { scenarios: { target: string }[] };
     expect(scenarios.map(({ target }) => target)).toEqual(['data', 'data', 'flow']);
+  });
+});
+
+describe("docs/sandbox.md's first run", () => {
+  test('forces three 429s that the typed client waits out, then moves the clock past expiry and the client authenticates again', async () => {
+    const blocks = codeBlocks(FIRST_RUN, 'sh');
+    expect(blocks).toHaveLength(2);
+    const [addScenario, runClient] = blocks;
+    const url = await startAsWritten();
+    const scenario = JSON.parse((await run('bash', ['-c', addScenario!.replaceAll(DOC_BASE, url)])).stdout) as Record<string, unknown>;
+    expect(scenario).toMatchObject({ target: 'data', tool: 'dev', login: 'demo', status: 429, retry_after_seconds: 2, times: 3, fired: 0, active: true });
+    const { stdout } = await run('bash', ['-c', runClient!.replaceAll(DOC_BASE, url)], { cwd: ROOT });
+    const events = (status: number) => new RegExp(`^GET ${url}/api/events/\\d{8}/\\d{8}/day/ALL ${status}$`);
+    const calls = /^\{("\d+":\d+,){6}"\d+":\d+\}$/;
+    const lines = stdout.trimEnd().split('\n');
+    const expected = [
+      new RegExp(`^POST ${url}/api/auth 200$`),
+      events(429),
+      /^waiting 2000 ms$/,
+      events(429),
+      /^waiting 2000 ms$/,
+      events(429),
+      /^waiting 2000 ms$/,
+      events(200),
+      calls,
+      events(401),
+      new RegExp(`^POST ${url}/api/auth 200$`),
+      events(304),
+      calls,
+    ];
+    expect(lines).toHaveLength(expected.length);
+    lines.forEach((line, index) => expect(line).toMatch(expected[index]!));
+    expect(lines[8]).toBe(lines[12]);
   });
 });

@@ -49,7 +49,7 @@ export const CHROMIUM: RealProgram = {
 
 export const PHP_SOAP: RealProgram = {
   name: "PHP's SoapClient",
-  suites: 'the survey suites through PHP (and the README walk-throughs that use it)',
+  suites: 'the survey suites through PHP (and the tour of the README and the doc walk-throughs that use it)',
   install: 'apt-get install php-cli php-soap',
   installed: answersYes('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";']),
 };

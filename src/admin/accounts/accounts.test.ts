@@ -34,6 +34,7 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
   test('refuses to create an account without a password', async () => {
     const response = await putAccount('/admin/accounts/dev/alice', { active: true });
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_MISSING_FIELD');
     expect(response.body).toEqual({ error: 'password is required' });
     expect(await running.testApp.store.accounts.list()).toEqual([]);
   });
@@ -73,6 +74,7 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
   test('returns 400 for a body over 16 kB, as the reporting API does', async () => {
     const response = await putAccount('/admin/accounts/dev/alice', { password: 'p'.repeat(20_000) });
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_BODY_TOO_LARGE');
     expect(response.body).toEqual({ error: 'request body is larger than 16384 bytes' });
     expect(await running.testApp.store.accounts.list()).toEqual([]);
   });
@@ -88,6 +90,7 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
     await putAccount('/admin/accounts/dev/alice', { password: 'pw' });
     const response = await admin(running.url).put('/admin/accounts/dev/alice').set('Content-Type', 'application/json').send('null');
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_INVALID_PARAMETER');
     expect(response.body).toEqual({ error: 'Invalid input: expected object, received null' });
   });
 
@@ -96,6 +99,7 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
     expect(fits.status).toBe(201);
     const over = await putAccount('/admin/accounts/dev/emoji', { password: '😀'.repeat(1025) });
     expect(over.status).toBe(400);
+    expect(over.headers['x-error-code']).toBe('IVR_INVALID_PARAMETER');
     expect(over.body).toEqual({ error: 'password: must be at most 1024 characters' });
   });
 
@@ -120,12 +124,14 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
   test('refuses an unknown tool with the message of /api/auth', async () => {
     const response = await putAccount('/admin/accounts/excel/alice', { password: 'pw' });
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_INVALID_TOOL');
     expect(response.body).toEqual({ error: 'Invalid tool parameter. Allowed values are: dev, fuse, insight, fuseplus' });
   });
 
   test('refuses a path part that is not valid percent-encoding with 400 naming it', async () => {
     const response = await admin(running.url).put('/admin/accounts/dev/%E0%A4%A').send({ password: 'pw' });
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_MALFORMED_PATH_PART');
     expect(response.body).toEqual({ error: 'path part %E0%A4%A is not valid percent-encoded UTF-8' });
   });
 
@@ -158,15 +164,18 @@ describe('PUT /admin/accounts/{tool}/{login}', () => {
       .set('Content-Encoding', 'gzip')
       .send(Buffer.from('{"password":"pw"}'));
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_CORRUPT_CONTENT_ENCODING');
     expect(response.body).toEqual({ error: 'request body is not valid gzip data, as its Content-Encoding says: it is corrupt or cut short' });
   });
 
   test('refuses a body that is not JSON with 415 and malformed JSON with 400', async () => {
     const form = await admin(running.url).put('/admin/accounts/dev/alice').type('form').send({ password: 'pw' });
     expect(form.status).toBe(415);
+    expect(form.headers['x-error-code']).toBe('IVR_UNSUPPORTED_MEDIA_TYPE');
     expect(form.body).toEqual({ error: 'send the body as application/json (Content-Type)' });
     const malformed = await admin(running.url).put('/admin/accounts/dev/alice').set('Content-Type', 'application/json').send('{"password":');
     expect(malformed.status).toBe(400);
+    expect(malformed.headers['x-error-code']).toBe('IVR_MALFORMED_BODY');
     expect(malformed.body).toEqual({ error: 'request body could not be parsed' });
   });
 });
@@ -192,6 +201,7 @@ describe('deactivation', () => {
     await putAccount('/admin/accounts/dev/alice', { active: true });
     const stillRefused = await events();
     expect(stillRefused.status).toBe(401);
+    expect(stillRefused.headers['x-error-code']).toBe('IVR_UNAUTHORIZED');
     expect(stillRefused.body).toEqual({ error: 'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth' });
     const fresh = await authenticate(running.url, { login: 'alice', password: 'pw' });
     expect((await request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(fresh.login, fresh.password)).status).toBe(200);
@@ -238,6 +248,7 @@ describe('revoking temporary credentials', () => {
   test('DELETE .../credentials of an unknown account is 404, and other methods are 405', async () => {
     const missing = await admin(running.url).delete('/admin/accounts/dev/nobody/credentials');
     expect(missing.status).toBe(404);
+    expect(missing.headers['x-error-code']).toBe('IVR_ACCOUNT_NOT_FOUND');
     expect(missing.body).toEqual({ error: 'no account dev/nobody' });
     const get = await admin(running.url).get('/admin/accounts/dev/nobody/credentials');
     expect(get.status).toBe(405);
@@ -260,6 +271,7 @@ describe('revoking temporary credentials', () => {
   test('POST .../credentials/expire of an unknown account is 404, and other methods are 405', async () => {
     const missing = await admin(running.url).post('/admin/accounts/dev/nobody/credentials/expire');
     expect(missing.status).toBe(404);
+    expect(missing.headers['x-error-code']).toBe('IVR_ACCOUNT_NOT_FOUND');
     expect(missing.body).toEqual({ error: 'no account dev/nobody' });
     const get = await admin(running.url).get('/admin/accounts/dev/alice/credentials/expire');
     expect(get.status).toBe(405);
@@ -310,6 +322,7 @@ describe('GET /admin/accounts', () => {
     expect(found.body).toEqual({ tool: 'insight', login: 'carol', active: true, timezone: 'America/Chicago', phones: [] });
     const missing = await admin(running.url).get('/admin/accounts/insight/dave');
     expect(missing.status).toBe(404);
+    expect(missing.headers['x-error-code']).toBe('IVR_ACCOUNT_NOT_FOUND');
     expect(missing.body).toEqual({ error: 'no account insight/dave' });
   });
 });

@@ -32,6 +32,7 @@ describe('PUT /admin/accounts/{tool}/{login}/phones/{phone}', () => {
     await admin(running.url).put(phonePath('alice', '15550001'));
     const conflict = await admin(running.url).put(phonePath('bob', '15550001'));
     expect(conflict.status).toBe(409);
+    expect(conflict.headers['x-error-code']).toBe('IVR_PHONE_OWNED_BY_ANOTHER');
     expect(conflict.body).toEqual({ error: 'phone 15550001 is on another account; release it there first' });
     expect((await admin(running.url).get('/admin/accounts/dev/alice')).body.phones).toEqual(['15550001']);
     expect((await admin(running.url).get('/admin/accounts/dev/bob')).body.phones).toEqual([]);
@@ -40,9 +41,11 @@ describe('PUT /admin/accounts/{tool}/{login}/phones/{phone}', () => {
   test('answers 404 for an account that does not exist and 400 for a malformed number', async () => {
     const missing = await admin(running.url).put(phonePath('carol', '15550001'));
     expect(missing.status).toBe(404);
+    expect(missing.headers['x-error-code']).toBe('IVR_ACCOUNT_NOT_FOUND');
     expect(missing.body).toEqual({ error: 'no account dev/carol' });
     const malformed = await admin(running.url).put(phonePath('alice', '555-0001'));
     expect(malformed.status).toBe(400);
+    expect(malformed.headers['x-error-code']).toBe('IVR_INVALID_PARAMETER');
     expect(malformed.body).toEqual({ error: 'phone: must be a phone number of 1-15 digits, optionally after a +' });
   });
 });
@@ -60,6 +63,7 @@ describe('DELETE /admin/accounts/{tool}/{login}/phones/{phone}', () => {
     await admin(running.url).put(phonePath('alice', '15550001'));
     const response = await admin(running.url).delete(phonePath('bob', '15550001'));
     expect(response.status).toBe(404);
+    expect(response.headers['x-error-code']).toBe('IVR_PHONE_NOT_ON_ACCOUNT');
     expect(response.body).toEqual({ error: 'phone 15550001 is not on account dev/bob' });
     expect((await admin(running.url).get('/admin/accounts/dev/alice')).body.phones).toEqual(['15550001']);
   });

@@ -63,8 +63,9 @@ describe('the least body rate (MIN_BODY_RATE_BYTES_PER_SECOND over MIN_BODY_RATE
   test('cuts a body that trickles on the reporting API with 400 (its statuses are the specification\'s) and closes the connection', async () => {
     await start(slowly);
     const answer = await trickle('/api/auth', 'application/x-www-form-urlencoded');
-    expect({ status: answer.status, connection: answer.headers.connection, body: JSON.parse(answer.body) }).toEqual({
+    expect({ status: answer.status, code: answer.headers['x-error-code'], connection: answer.headers.connection, body: JSON.parse(answer.body) }).toEqual({
       status: 'HTTP/1.1 400 Bad Request',
+      code: 'IVR_BODY_TOO_SLOW',
       connection: 'close',
       body: { error: message },
     });
@@ -73,8 +74,9 @@ describe('the least body rate (MIN_BODY_RATE_BYTES_PER_SECOND over MIN_BODY_RATE
   test('cuts one elsewhere with 408', async () => {
     await start({ ADMIN_TOKEN, ...slowly });
     const answer = await trickle('/admin/calls', 'application/x-ndjson');
-    expect({ status: answer.status, connection: answer.headers.connection, body: JSON.parse(answer.body) }).toEqual({
+    expect({ status: answer.status, code: answer.headers['x-error-code'], connection: answer.headers.connection, body: JSON.parse(answer.body) }).toEqual({
       status: 'HTTP/1.1 408 Request Timeout',
+      code: 'IVR_BODY_TOO_SLOW',
       connection: 'close',
       body: { error: message },
     });
@@ -83,7 +85,11 @@ describe('the least body rate (MIN_BODY_RATE_BYTES_PER_SECOND over MIN_BODY_RATE
   test('cuts one on the SOAP service with a soap:Client fault', async () => {
     await start(slowly);
     const answer = await trickle('/survey', 'text/xml; charset=utf-8');
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 'HTTP/1.1 500 Internal Server Error', body: faultBody('soap:Client', message) });
+    expect({ status: answer.status, code: answer.headers['x-error-code'], body: answer.body }).toEqual({
+      status: 'HTTP/1.1 500 Internal Server Error',
+      code: 'IVR_BODY_TOO_SLOW',
+      body: faultBody('soap:Client', message),
+    });
   });
 });
 
@@ -138,8 +144,9 @@ describe('the connection cap per address (MAX_CONNECTIONS_PER_ADDRESS)', () => {
     const refused = open();
     await refused.closed;
     const answer = parse(refused.received());
-    expect({ status: answer.status, retryAfter: answer.headers['retry-after'], connection: answer.headers.connection, body: JSON.parse(answer.body) }).toEqual({
+    expect({ status: answer.status, code: answer.headers['x-error-code'], retryAfter: answer.headers['retry-after'], connection: answer.headers.connection, body: JSON.parse(answer.body) }).toEqual({
       status: 'HTTP/1.1 429 Too Many Requests',
+      code: 'IVR_TOO_MANY_CONNECTIONS',
       retryAfter: '1',
       connection: 'close',
       body: { error: 'too many connections from this address at once (MAX_CONNECTIONS_PER_ADDRESS, 2); close some, or retry after Retry-After' },

@@ -87,6 +87,7 @@ describe('POST /api/auth', () => {
   ])('returns 400 naming the allowed tools for %s', async (_case, body) => {
     const response = await auth().type('form').send(body);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_INVALID_TOOL');
     expect(response.body).toEqual({ error: INVALID_TOOL });
   });
 
@@ -98,37 +99,42 @@ describe('POST /api/auth', () => {
   ])('returns 400 when %s is missing or empty', async (field, body) => {
     const response = await auth().type('form').send(body);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_MISSING_FIELD');
     expect(response.body).toEqual({ error: `${field} is required` });
   });
 
   test.each([
-    ['an array', '[]', 'the JSON body must be an object with tool, login and password'],
-    ['a string', '"dev"', 'request body could not be parsed'],
-    ['null', 'null', 'request body could not be parsed'],
-  ])('returns 400 for a JSON body that is %s, even with every field in the query string', async (_kind, body, error) => {
+    ['an array', '[]', 'IVR_INVALID_BODY', 'the JSON body must be an object with tool, login and password'],
+    ['a string', '"dev"', 'IVR_MALFORMED_BODY', 'request body could not be parsed'],
+    ['null', 'null', 'IVR_MALFORMED_BODY', 'request body could not be parsed'],
+  ])('returns 400 for a JSON body that is %s, even with every field in the query string', async (_kind, body, code, error) => {
     const response = await request(server.url)
       .post('/api/auth?tool=dev&login=alice&password=secret-password')
       .set('Content-Type', 'application/json')
       .send(body);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe(code);
     expect(response.body).toEqual({ error });
   });
 
   test('refuses a login with a control character, as the API reference states', async () => {
     const response = await auth().send({ tool: 'dev', login: 'ali\u0007ce', password: 'secret-password' });
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_INVALID_PARAMETER');
     expect(response.body).toEqual({ error: 'login must be text without control characters or unpaired surrogates' });
   });
 
   test('returns 400 for a JSON body that does not parse', async () => {
     const response = await auth().set('Content-Type', 'application/json').send('{"tool": "dev",');
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_MALFORMED_BODY');
     expect(response.body).toEqual({ error: 'request body could not be parsed' });
   });
 
   test('returns 400 for a body over 16 kB', async () => {
     const response = await auth().type('form').send({ tool: 'dev', login: 'alice', password: 'x'.repeat(20_000) });
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_BODY_TOO_LARGE');
     expect(response.body).toEqual({ error: 'request body is larger than 16384 bytes' });
   });
 
@@ -137,12 +143,14 @@ describe('POST /api/auth', () => {
       .set('Content-Type', 'application/json; charset=latin1')
       .send('{"tool":"dev","login":"alice","password":"secret-password"}');
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_UNSUPPORTED_CHARSET');
     expect(response.body).toEqual({ error: 'charset latin1 is not supported; send the body in UTF-8' });
   });
 
   test('returns 400 naming the Content-Encoding for a body compressed in an unknown way', async () => {
     const response = await auth().type('form').set('Content-Encoding', 'x-squash').send('tool=dev');
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_UNSUPPORTED_CONTENT_ENCODING');
     expect(response.body).toEqual({
       error: 'Content-Encoding x-squash is not supported; send the body uncompressed, or as gzip, deflate or br',
     });
@@ -151,6 +159,7 @@ describe('POST /api/auth', () => {
   test.each(['gzip', 'deflate', 'br'])('returns 400 naming the Content-Encoding for a body that is not %s data', async (encoding) => {
     const response = await auth().type('form').set('Content-Encoding', encoding).send(Buffer.from('tool=dev&login=alice'));
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_CORRUPT_CONTENT_ENCODING');
     expect(response.body).toEqual({ error: `request body is not valid ${encoding} data, as its Content-Encoding says: it is corrupt or cut short` });
   });
 
@@ -158,6 +167,7 @@ describe('POST /api/auth', () => {
     const truncated = gzipSync('tool=dev&login=alice&password=secret-password').subarray(0, 12);
     const response = await auth().type('form').set('Content-Encoding', 'gzip').send(truncated);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_CORRUPT_CONTENT_ENCODING');
     expect(response.body).toEqual({ error: 'request body is not valid gzip data, as its Content-Encoding says: it is corrupt or cut short' });
   });
 
@@ -173,6 +183,7 @@ describe('POST /api/auth', () => {
     const fields = Array.from({ length: 1001 }, (_, index) => `f${index}=1`).join('&');
     const response = await auth().type('form').send(fields);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_TOO_MANY_PARAMETERS');
     expect(response.body).toEqual({ error: 'request body has too many form fields' });
   });
 
@@ -183,6 +194,7 @@ describe('POST /api/auth', () => {
     const response = await auth().type('form').send(body);
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Form realm="IVR reporting API"');
+    expect(response.headers['x-error-code']).toBe('IVR_INVALID_LOGIN');
     expect(response.body).toEqual({ error: INVALID_LOGIN });
   });
 
@@ -191,6 +203,7 @@ describe('POST /api/auth', () => {
     const response = await auth().type('form').send({ tool: 'insight', login: 'carol', password: 'pw' });
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Form realm="IVR reporting API"');
+    expect(response.headers['x-error-code']).toBe('IVR_INVALID_LOGIN');
     expect(response.body).toEqual({ error: INVALID_LOGIN });
   });
 
@@ -198,6 +211,7 @@ describe('POST /api/auth', () => {
     const response = await request(server.url)[method]('/api/auth');
     expect(response.status).toBe(405);
     expect(response.headers.allow).toBe('POST');
+    expect(response.headers['x-error-code']).toBe('IVR_METHOD_NOT_ALLOWED');
     expect(response.body).toEqual({ error: `method ${method.toUpperCase()} is not allowed here; use POST` });
   });
 
@@ -228,6 +242,7 @@ describe('POST /api/auth', () => {
   ])('returns 400 saying what is wrong with %s when it is not a short text', async (_field, body, error) => {
     const response = await auth().send(body);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe('IVR_INVALID_PARAMETER');
     expect(response.body).toEqual({ error });
   });
 

@@ -18,7 +18,7 @@ const fieldsShape = {
 /**
  * The three fields of POST /api/auth, each as it is validated below; the API reference documents them with
  * this, in the body and in the query string. Each must be in one of the two: a schema cannot say that
- * across the two places, so the reference says it in words, beside the 400 it leads to.
+ * across the two places, so the API reference says it in words, beside the 400 it leads to.
  */
 export const authenticationFieldsSchema = z.object(fieldsShape).meta({
   id: 'AuthenticationRequest',

@@ -216,22 +216,23 @@ describe('GET /api/events: path validation', () => {
   beforeEach(() => setUp({ MAX_RANGE_DAYS: '31' }));
 
   test.each([
-    ['start is not eight digits', '2018021/20180208/day/ALL', 'start "2018021" is not a real date in the form YYYYMMDD (from 19700101)'],
-    ['start is not a real date', '20180230/20180308/day/ALL', 'start "20180230" is not a real date in the form YYYYMMDD (from 19700101)'],
-    ['end has a month 13', '20180201/20181301/day/ALL', 'end "20181301" is not a real date in the form YYYYMMDD (from 19700101)'],
-    ['start is before 1970', '19691231/19700101/day/ALL', 'start "19691231" is not a real date in the form YYYYMMDD (from 19700101)'],
-    ['end is earlier than start', '20180201/20180131/day/ALL', 'end 20180131 is earlier than start 20180201'],
-    ['the range is longer than the maximum', '20180101/20180201/day/ALL', 'the range covers 32 days; at most 31 days can be asked for at once'],
-    ['period is not day, week or month', '20180201/20180208/year/ALL', 'period must be day, week or month, not "year"'],
-    ['period is in the wrong case', '20180201/20180208/Day/ALL', 'period must be day, week or month, not "Day"'],
-    ['phone has letters', '20180201/20180208/day/1800FLOWERS', 'phone must be ALL or a number of 1-15 digits, not "1800FLOWERS"'],
-    ['phone has 16 digits', '20180201/20180208/day/1234567890123456', 'phone must be ALL or a number of 1-15 digits, not "1234567890123456"'],
-    ['phone is all in lower case', '20180201/20180208/day/all', 'phone must be ALL or a number of 1-15 digits, not "all"'],
-    ['the number belongs to another account', `20180201/20180208/day/${OTHER_PHONE}`, `phone ${OTHER_PHONE} is not on this account`],
-    ['the number belongs to nobody', '20180201/20180208/day/15550000', 'phone 15550000 is not on this account'],
-  ])('returns 400 when %s', async (_case, path, message) => {
+    ['start is not eight digits', '2018021/20180208/day/ALL', 'IVR_INVALID_PARAMETER', 'start "2018021" is not a real date in the form YYYYMMDD (from 19700101)'],
+    ['start is not a real date', '20180230/20180308/day/ALL', 'IVR_INVALID_PARAMETER', 'start "20180230" is not a real date in the form YYYYMMDD (from 19700101)'],
+    ['end has a month 13', '20180201/20181301/day/ALL', 'IVR_INVALID_PARAMETER', 'end "20181301" is not a real date in the form YYYYMMDD (from 19700101)'],
+    ['start is before 1970', '19691231/19700101/day/ALL', 'IVR_INVALID_PARAMETER', 'start "19691231" is not a real date in the form YYYYMMDD (from 19700101)'],
+    ['end is earlier than start', '20180201/20180131/day/ALL', 'IVR_END_BEFORE_START', 'end 20180131 is earlier than start 20180201'],
+    ['the range is longer than the maximum', '20180101/20180201/day/ALL', 'IVR_RANGE_TOO_LONG', 'the range covers 32 days; at most 31 days can be asked for at once'],
+    ['period is not day, week or month', '20180201/20180208/year/ALL', 'IVR_INVALID_PARAMETER', 'period must be day, week or month, not "year"'],
+    ['period is in the wrong case', '20180201/20180208/Day/ALL', 'IVR_INVALID_PARAMETER', 'period must be day, week or month, not "Day"'],
+    ['phone has letters', '20180201/20180208/day/1800FLOWERS', 'IVR_INVALID_PARAMETER', 'phone must be ALL or a number of 1-15 digits, not "1800FLOWERS"'],
+    ['phone has 16 digits', '20180201/20180208/day/1234567890123456', 'IVR_INVALID_PARAMETER', 'phone must be ALL or a number of 1-15 digits, not "1234567890123456"'],
+    ['phone is all in lower case', '20180201/20180208/day/all', 'IVR_INVALID_PARAMETER', 'phone must be ALL or a number of 1-15 digits, not "all"'],
+    ['the number belongs to another account', `20180201/20180208/day/${OTHER_PHONE}`, 'IVR_PHONE_NOT_OWNED', `phone ${OTHER_PHONE} is not on this account`],
+    ['the number belongs to nobody', '20180201/20180208/day/15550000', 'IVR_PHONE_NOT_OWNED', 'phone 15550000 is not on this account'],
+  ])('returns 400 when %s', async (_case, path, code, message) => {
     const response = await events(path);
     expect(response.status).toBe(400);
+    expect(response.headers['x-error-code']).toBe(code);
     expect(response.body).toEqual({ error: message });
   });
 

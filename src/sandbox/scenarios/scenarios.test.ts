@@ -130,7 +130,7 @@ describe('POST /admin/scenarios with SANDBOX_SCENARIOS=false', () => {
   });
 });
 
-describe('POST /admin/scenarios with NODE_ENV=production (issue 41)', () => {
+describe('POST /admin/scenarios with NODE_ENV=production: no scenario in production unless asked for', () => {
   const login = () => request(app).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
 
   test('refuses with 409 unless SANDBOX_SCENARIOS=true names them, and real logins go on working', async () => {

@@ -6,19 +6,38 @@ import { promisify } from 'node:util';
 import { startServerProcess, type ServerProcess } from './server-process';
 
 const run = promisify(execFile);
-const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+/** The repository's root, against which documents are named. */
+export const ROOT = path.resolve(__dirname, '../..');
 
-/** The README's section under the heading `## <title>`, up to the next one or the end; throws when there is none. */
-export function readmeSection(title: string): string {
-  return markdownSection(README, title, 'the README');
+/** A document of the repository, `README.md` or `docs/x.md`, as text. */
+export function documentText(file: string): string {
+  return readFileSync(path.join(ROOT, file), 'utf8');
 }
 
-/** A Markdown text's section under the heading `## <title>`, up to the next one or the end; throws when there is none. */
+/** A document's section under the heading `## <title>`, up to the next `##` heading or the end; throws when there is none. */
+export function docSection(file: string, title: string): string {
+  return markdownSection(documentText(file), title, file);
+}
+
+/** A Markdown text's section under the heading `## <title>`, up to the next `##` heading or the end; throws when there is none. */
 export function markdownSection(markdown: string, title: string, name = 'the text'): string {
-  const start = markdown.indexOf(`## ${title}\n`);
-  if (start === -1) throw new Error(`${name} has no section "## ${title}"`);
-  const end = markdown.indexOf('\n## ', start + 3);
+  const heading = `## ${title}\n`;
+  const found = markdown.startsWith(heading) ? 0 : markdown.indexOf(`\n${heading}`);
+  if (found === -1) throw new Error(`${name} has no section "## ${title}"`);
+  const start = markdown.startsWith(heading) ? 0 : found + 1;
+  const end = markdown.indexOf('\n## ', start + heading.length - 1);
   return markdown.slice(start, end === -1 ? undefined : end);
+}
+
+/** A fenced code block: its language (empty when none is given) and its text. */
+export interface FencedBlock {
+  readonly language: string;
+  readonly text: string;
+}
+
+/** Every fenced code block of a Markdown text, in order, read line by line as Markdown does (a fence is three backticks at a line's start). */
+export function fencedBlocks(markdown: string): FencedBlock[] {
+  return [...markdown.matchAll(/^```(\S*)\n([\s\S]*?)^```$/gm)].map((match) => ({ language: match[1] ?? '', text: match[2] ?? '' }));
 }
 
 /** The fenced code blocks of a language in a text, in order. */
@@ -36,7 +55,7 @@ export interface SectionRun {
 }
 
 /**
- * The set-up of a suite that runs a README section's commands verbatim: a fresh folder and at most one
+ * The set-up of a suite that runs a document's commands verbatim: a fresh folder and at most one
  * server process per test, both gone after it.
  */
 export function sectionRun(folderPrefix: string): SectionRun {

@@ -1,21 +1,23 @@
 import request from 'supertest';
-import { codeBlocks, readmeSection, sectionRun } from '../../test/support/readme-section';
+import { codeBlocks, docSection, fencedBlocks, sectionRun } from '../../test/support/doc-section';
 import { post, svcEval, svcEvalResponseOf } from '../../test/survey-clients/support';
 import { PHP_SOAP, requireForFile } from '../../test/support/real-programs';
 
-/* The README's "Pointing a survey at the web service": its commands must work verbatim against a server started as the README starts it. */
+/* docs/survey-web-service.md's "Pointing a survey at the web service": its commands must work verbatim against a server started as the page starts it. */
 
-const SECTION = readmeSection('Pointing a survey at the web service');
+const SECTION = docSection('docs/survey-web-service.md', 'Pointing a survey at the web service');
 const DOCUMENTED_BASE = 'http://127.0.0.1:3000';
 const blocks = (language: string) => codeBlocks(SECTION, language);
 
-const section = sectionRun('survey-readme-');
+const section = sectionRun('survey-doc-');
 const bash = (script: string, base: string) => section.bash(script, { [DOCUMENTED_BASE]: base });
 
 requireForFile(PHP_SOAP);
 
 test('the section opens with its title and gives the WSDL addresses the server serves, plumEval first', async () => {
   expect(SECTION.startsWith('## Pointing a survey at the web service\n')).toBe(true);
+  // The addresses, then seven commands: each run by a test below.
+  expect(fencedBlocks(SECTION).map(({ language }) => language)).toEqual(['', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh']);
   const server = section.start({});
   const base = await server.listening();
   const [addresses] = blocks('');

@@ -1,18 +1,18 @@
 import path from 'node:path';
-import { codeBlocks, readmeSection, sectionRun } from '../../../test/support/readme-section';
+import { codeBlocks, docSection, fencedBlocks, sectionRun } from '../../../test/support/doc-section';
 import { PHP_SOAP, requireForFile } from '../../../test/support/real-programs';
 
 /*
- * The README's "Developing a survey service", the done-when of several services: a rules file written
+ * docs/survey-web-service.md's "Developing a survey service", the done-when of several services: a rules file written
  * without code, served beside the sample as a second service, called with PHP's SoapClient and the REST
  * form, its calls seen in the call inspector; every command run verbatim.
  */
 
-const SECTION = readmeSection('Developing a survey service');
+const SECTION = docSection('docs/survey-web-service.md', 'Developing a survey service');
 const DOCUMENTED_BASE = 'http://127.0.0.1:3000';
 const DOCUMENTED_FOLDER = '/tmp/my-surveys';
 
-const section = sectionRun('survey-services-readme-');
+const section = sectionRun('survey-services-doc-');
 /** Runs a block with the server's address and the test's own folder in place of the documented ones. */
 const bash = (script: string, base: string) =>
   section.bash(script, { [DOCUMENTED_BASE]: base, [DOCUMENTED_FOLDER]: path.join(section.workDir(), 'my-surveys') });
@@ -30,6 +30,7 @@ interface InspectedCall {
 test('the files written as the section says, served as it starts them, answer the PHP and curl calls as it says, and the inspector shows them', async () => {
   const shBlocks = codeBlocks(SECTION, 'sh');
   expect(shBlocks).toHaveLength(5);
+  expect(fencedBlocks(SECTION)).toHaveLength(5);
   const [writeFiles = '', start = '', php = '', rest = '', inspect = ''] = shBlocks;
   await bash(writeFiles, DOCUMENTED_BASE);
 

@@ -1,0 +1,27 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { codeBlocks, documentText } from '../support/doc-section';
+import { startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
+
+/* docs/openapi.md's one block, as written: `npm start`, then the page and the document it names. */
+
+const run = promisify(execFile);
+const DOC_BASE = 'http://127.0.0.1:3000';
+
+let server: ServerProcess | undefined;
+
+afterEach(() => stopIfRunning(server));
+
+test('npm start serves the reference page and the OpenAPI 3.1 document the block fetches', async () => {
+  const blocks = codeBlocks(documentText('docs/openapi.md'), 'sh');
+  expect(blocks).toHaveLength(1);
+  const [start, comment, fetchDocument, ...others] = blocks[0]!.trimEnd().split('\n');
+  expect([start, comment, others]).toEqual(['npm start', `# then open ${DOC_BASE}/docs, or:`, []]);
+  server = startServerProcess({});
+  const url = await server.listening();
+  const page = await fetch(`${url}/docs`);
+  expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+  const document = JSON.parse((await run('bash', ['-c', fetchDocument!.replaceAll(DOC_BASE, url)])).stdout) as { openapi: string; paths: object };
+  expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+  expect(Object.keys(document.paths)).toContain('/api/auth');
+});
