@@ -3,7 +3,7 @@
  * hand-written fast path on a request path buys over the library way doing the same job, in one process
  * on realistic input, so that the figure each one is kept for can be stated next to it:
  *
- * - survey/plain-envelope.ts against the sax reader it falls back to, on the two-question svcEval page
+ * - survey/soap/plain-envelope.ts against the sax reader it falls back to, on the two-question svcEval page
  *   PHP's SoapClient sends (the page of docs/performance.md's svcEval row);
  * - the series JSON written into one buffer (reporting/series/representation.ts, json-number-bytes.ts,
  *   period-keys.ts) against Buffer.from(JSON.stringify(...)), on the event tracker's reports of rows 1
@@ -37,8 +37,8 @@ import { generateDemoCallRecords, generateDemoCalls } from '../src/startup-data/
 import { mulberry32, type Random } from '../src/startup-data/demo/random';
 import { createMemoryStore } from '../src/storage/memory/memory-store';
 import type { Store } from '../src/storage/store';
-import { envelopeReader } from '../src/survey/envelope-reader';
-import { readPlainEnvelope } from '../src/survey/plain-envelope';
+import { envelopeReader } from '../src/survey/soap/envelope-reader';
+import { readPlainEnvelope } from '../src/survey/soap/plain-envelope';
 import { HISTORY_END, PHONES, TIME_ZONE } from './bench-account';
 import { describeMachine } from './machine';
 import { median } from './rounds';

@@ -5,12 +5,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listen as soapListen } from 'soap';
-import type * as WsdlModule from '../src/survey/wsdl';
+import type * as WsdlModule from '../src/survey/soap/wsdl';
 import { compiled } from './compiled';
 import { announce } from './processes';
 
 async function main(): Promise<void> {
-  const { renderWsdl } = await compiled<typeof WsdlModule>('survey/wsdl');
+  const { renderWsdl } = await compiled<typeof WsdlModule>('survey/soap/wsdl');
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -4,7 +4,7 @@
  * state as JSON), divided by their number. Prints one JSON line (printResult).
  */
 import type * as SurveySessionsModule from '../src/storage/memory/survey-sessions';
-import type * as SessionCookieModule from '../src/survey/session-cookie';
+import type * as SessionCookieModule from '../src/survey/sessions/session-cookie';
 import { compiled } from './compiled';
 import { printResult } from './processes';
 
@@ -18,7 +18,7 @@ function heapUsed(): number {
 
 async function main(): Promise<void> {
   const { createMemorySurveySessions } = await compiled<typeof SurveySessionsModule>('storage/memory/survey-sessions');
-  const { newSessionId } = await compiled<typeof SessionCookieModule>('survey/session-cookie');
+  const { newSessionId } = await compiled<typeof SessionCookieModule>('survey/sessions/session-cookie');
   const sessions = createMemorySurveySessions();
   const before = heapUsed();
   const now = Date.now();

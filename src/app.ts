@@ -19,7 +19,7 @@ import type { OperationsServices } from './operations/services';
 import { API_PATH, reportingApi, type ReportingServices } from './reporting/router';
 import { isReportingPath, withinContractStatuses } from './reporting/contract-statuses';
 import { soapPathMatcher, surveyApi, type SurveyServices } from './survey/router';
-import { sendSoapFault } from './survey/soap-fault';
+import { sendSoapFault } from './survey/soap/soap-fault';
 
 /** What an app is built from: each part's services, built once by the composition root. */
 export interface AppServices {

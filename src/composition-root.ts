@@ -26,8 +26,8 @@ import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/
 import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
 import { openStore } from './storage/open-store';
 import type { Store } from './storage/store';
-import { loadSurveyHandler } from './survey/handler-module';
-import { sampleSurveyHandler } from './survey/sample-handler';
+import { loadSurveyHandler } from './survey/handlers/handler-module';
+import { sampleSurveyHandler } from './survey/handlers/sample-handler';
 import type { SurveyService } from './survey/router';
 import type { SurveyHandler } from './domain/survey-handler';
 import { systemClock, type Clock } from './time/clock';

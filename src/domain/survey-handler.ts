@@ -1,6 +1,6 @@
 /**
  * The pluggable evaluation of svcEval. The default is the sample state machine of the specification
- * (sample-handler.ts); SURVEY_HANDLER names a module that replaces it (handler-module.ts).
+ * (survey/handlers/sample-handler.ts); SURVEY_HANDLER names a module that replaces it (survey/handlers/handler-module.ts).
  *
  * Published as `ivr-reporting/survey-handler`, for handlers written in TypeScript: it imports nothing, so
  * that its declarations need no more than Node's types (Buffer), not Express's or pino's.

@@ -204,7 +204,7 @@ export const errors = {
     ),
   // The survey web service: its REST twin answers these statuses as they are; the SOAP service sends
   // each as a SOAP 1.1 Fault (status 500, as the HTTP binding requires, unless the HTTP layer refused
-  // the request), and survey/soap-fault.ts picks the faultcode from the status.
+  // the request), and survey/soap/soap-fault.ts picks the faultcode from the status.
   invalidSurveyCall: (message: string) => make('IVR_INVALID_SURVEY_CALL', message),
   malformedXml: (detail: string) => make('IVR_MALFORMED_XML', `the request is not well-formed XML: ${detail}`),
   doctypeRefused: () => make('IVR_DOCTYPE_REFUSED', 'document type and entity declarations are not accepted'),

@@ -6,7 +6,7 @@ import type { Config } from '../configuration';
 import { ADMIN_TAG, registerAdminOperations } from '../admin/openapi';
 import { ADMIN_REALM } from '../admin/admin-token';
 import { REALM } from '../accounts/authenticated-account';
-import { SESSION_COOKIE } from '../survey/session-cookie';
+import { SESSION_COOKIE } from '../survey/sessions/session-cookie';
 import { attachExamples } from './attach-examples';
 import { jsonOnly, registerSharedComponents } from '../http/openapi/components';
 import { exampleDay, exampleExchanges } from './examples';

@@ -2,9 +2,9 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { RateLimitSettings } from '../rate-limit/settings';
 import type { SurveySettings } from './settings';
-import { restCallFormSchemas } from './rest-request';
+import { restCallFormSchemas } from './rest/rest-request';
 import { answers, type SurveyServiceSettings } from './services/survey-service';
-import { SURVEY_OPERATIONS, SURVEY_SERVICE } from './wsdl';
+import { SURVEY_OPERATIONS, SURVEY_SERVICE } from './soap/wsdl';
 import { errorResponse, FORM_TYPE, JSON_TYPE, type SharedHeaders } from '../http/openapi/components';
 import type { ExampleExchange } from '../http/openapi/examples';
 

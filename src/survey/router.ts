@@ -3,17 +3,17 @@ import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
 import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler';
 import type { HeavyTurns } from '../http/heavy-turns';
-import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './answer-call';
+import { answerCall, type SurveyAnswer, type SurveyCallDependencies } from './sessions/answer-call';
 import { callParts, type SurveyCallBounds } from './call-parts';
-import { readRestCall } from './rest-request';
-import { serviceAddress } from './service-address';
-import { sessionCookie, type SessionCookie } from './session-cookie';
+import { readRestCall } from './rest/rest-request';
+import { serviceAddress } from './soap/service-address';
+import { sessionCookie, type SessionCookie } from './sessions/session-cookie';
 import { answers, servedPaths, wsdlPaths, type SurveyServiceSettings } from './services/survey-service';
 import type { SurveyHandler } from '../domain/survey-handler';
-import { evalResponseEnvelope } from './eval-response';
-import { sendSoapFault } from './soap-fault';
-import { readSoapCall } from './soap-request';
-import { renderWsdl, SURVEY_OPERATIONS, type SurveyOperation } from './wsdl';
+import { evalResponseEnvelope } from './soap/eval-response';
+import { sendSoapFault } from './soap/soap-fault';
+import { readSoapCall } from './soap/soap-request';
+import { renderWsdl, SURVEY_OPERATIONS, type SurveyOperation } from './soap/wsdl';
 import { inspectCall, type CallInspection, type CallInspector, type ReadCall, type ScenarioAnswers, type ScenarioMatch } from '../sandbox/sandbox';
 
 /** One survey service as built at start: its settings and its logic. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { mistakeText } from '../config/positioned-file';
 import { flag, integer, oneOf, optionalText } from '../config/variables';
-import { SESSION_COOKIE } from './session-cookie';
+import { SESSION_COOKIE } from './sessions/session-cookie';
 import { readServicesFile } from './services/services-file';
 import { defaultPlumPath, defaultRestPath, SURVEY_FLAVOURS, urlPath, type SurveyServiceSettings } from './services/survey-service';
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { renderWsdl } from '../../src/survey/wsdl';
+import { renderWsdl } from '../../src/survey/soap/wsdl';
 import { codeBlocks, markdownSection, sectionRun } from '../support/doc-section';
 import { responseBody } from '../survey-clients/support';
 

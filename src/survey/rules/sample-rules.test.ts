@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { loadHandlerOnce } from '../../../test/support/survey-handler';
-import { sampleSurveyHandler } from '../sample-handler';
+import { sampleSurveyHandler } from '../handlers/sample-handler';
 import type { SurveyHandler } from '../../domain/survey-handler';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 

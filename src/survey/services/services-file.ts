@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { readPositionedFile, type FileReading } from '../../config/positioned-file';
-import { SESSION_COOKIE } from '../session-cookie';
+import { SESSION_COOKIE } from '../sessions/session-cookie';
 import { defaultPlumPath, defaultRestPath, SURVEY_FLAVOURS, urlPath, type SurveyServiceSettings } from './survey-service';
 
 /** A name that is safe in a path, a cookie's name and a session key. */
