@@ -73,7 +73,7 @@ function logRefusal({ file, setting, logger }: Reloadable, refusal: Refusal): vo
  *
  * A check lasts at most `loadTimeoutSeconds`, half the handler timeout: an ES module whose top-level await
  * never settles would otherwise hold every later call, and its body, for good. The other half leaves the
- * calls waiting for the check (each under its own timeout, answer-call.ts) the time to be answered by the
+ * calls waiting for the check (each under its own timeout, survey/sessions/answer-call.ts) the time to be answered by the
  * last good version, even when the look at the file was itself slow. Node's loader keeps the unsettled module.
  */
 export function reloadingHandler(reloadable: Reloadable): SurveyHandler {

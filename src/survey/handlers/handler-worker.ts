@@ -192,7 +192,7 @@ async function startWorker(module: IsolatedModule): Promise<HandlerWorker | Load
  * The handler of a module run on worker threads, one at a time, and how to end it once a reload replaced it
  * (its calls still running are answered first). Each call has the handler timeout: past it the worker is
  * stopped with every call it held, and the call is answered as any handler too slow (this timer or
- * answer-call.ts's, whichever fires first, gives the same fault). The next call starts a worker again.
+ * survey/sessions/answer-call.ts's, whichever fires first, gives the same fault). The next call starts a worker again.
  */
 function isolatedHandler(module: IsolatedModule, first: HandlerWorker): { handler: SurveyHandler; retire: () => void } {
   let current = first;

@@ -11,7 +11,7 @@ export interface SurveyCallDependencies {
   readonly store: Store;
   readonly clock: Clock;
   readonly handler: SurveyHandler;
-  /** What the service's session keys in the store begin with (survey-service.ts): '' for the single service. */
+  /** What the service's session keys in the store begin with (survey/services/survey-service.ts): '' for the single service. */
   readonly sessionScope: string;
   readonly sessionTtlSeconds: number;
   readonly maxSessions: number;

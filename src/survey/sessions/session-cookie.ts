@@ -2,7 +2,7 @@ import { parse as parseCookies, serialize as serializeCookie, type CookieSeriali
 import type { Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 
-/** The cookie that ties the calls of one survey together (a services file's services each add their name: services-file.ts). */
+/** The cookie that ties the calls of one survey together (a services file's services each add their name: survey/services/services-file.ts). */
 export const SESSION_COOKIE = 'survey_session';
 
 const SESSION_ID = /^[0-9a-f]{32}$/;
