@@ -1,15 +1,22 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { codeBlocks, docSection, documentText, ROOT } from '../support/doc-section';
+import { codeBlocks, docSection, documentText, fencedBlocks, ROOT } from '../support/doc-section';
 import { startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
 
 const run = promisify(execFile);
 const SANDBOX_DOC = documentText('docs/sandbox.md');
 const DOC_BASE = 'http://127.0.0.1:3000';
 const FIRST_RUN = docSection('docs/sandbox.md', 'A first run: the typed client through three 429s and an expiry');
+const STARTING = docSection('docs/sandbox.md', 'Starting the sandbox');
 
-/** The server's start every section assumes, then the recipes' blocks (the first run's are its own test's). */
-const [start, ...recipes] = codeBlocks(SANDBOX_DOC.replace(FIRST_RUN, ''), 'sh');
+/** The server's start every section assumes. */
+const [start] = codeBlocks(STARTING, 'sh');
+/** The recipes' sections, each with how many blocks it has. */
+const RECIPES = [
+  [docSection('docs/sandbox.md', 'Recipe: test my retry logic'), 2],
+  [docSection('docs/sandbox.md', 'Recipe: test re-authentication after expiry'), 3],
+  [docSection('docs/sandbox.md', 'Recipe: test a slow report'), 1],
+] as const;
 /** The shell set-up the recipes assume, as the page writes it. */
 const adminHeaders = /and, in the shell you run them from, `(ADMIN=\(.*\))`\./.exec(SANDBOX_DOC)?.[1];
 
@@ -25,11 +32,16 @@ function startAsWritten(): Promise<string> {
   return server.listening();
 }
 
+test("docs/sandbox.md's start is one npm start line", () => {
+  expect(fencedBlocks(STARTING)).toEqual([{ language: 'sh', text: start }]);
+});
+
 describe("docs/sandbox.md's recipes", () => {
   test('run as written: each request is answered 2xx, and the scenarios it adds are listed', async () => {
     expect(adminHeaders).toBeDefined();
     const url = await startAsWritten();
-    expect(recipes).toHaveLength(6);
+    for (const [section, blocks] of RECIPES) expect(fencedBlocks(section).map(({ language }) => language)).toEqual(Array<string>(blocks).fill('sh'));
+    const recipes = RECIPES.flatMap(([section]) => codeBlocks(section, 'sh'));
     for (const recipe of recipes) {
       const script = `${adminHeaders}\n${recipe.replace(/^curl -s /gm, 'curl -s -o /dev/null -w "%{http_code}\\n" ').replaceAll(DOC_BASE, url)}`;
       expect({ recipe, status: (await run('bash', ['-c', script])).stdout }).toEqual({ recipe, status: expect.stringMatching(/^20[01]\n$/) as unknown });
@@ -43,7 +55,7 @@ describe("docs/sandbox.md's recipes", () => {
 describe("docs/sandbox.md's first run", () => {
   test('forces three 429s that the typed client waits out, then moves the clock past expiry and the client authenticates again', async () => {
     const blocks = codeBlocks(FIRST_RUN, 'sh');
-    expect(blocks).toHaveLength(2);
+    expect(fencedBlocks(FIRST_RUN)).toHaveLength(2);
     const [addScenario, runClient] = blocks;
     const url = await startAsWritten();
     const scenario = JSON.parse((await run('bash', ['-c', addScenario!.replaceAll(DOC_BASE, url)])).stdout) as Record<string, unknown>;
