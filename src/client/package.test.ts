@@ -1,6 +1,7 @@
 // The client as its users get it: the package ivr-reporting-client (package.json beside this file), put into
 // a project of its own by each of docs/client.md's install steps as written, then type-checked with the
-// settings `tsc --init` writes and `"skipLibCheck": false`, and run against the server. Its build,
+// settings `tsc --init` writes and `"skipLibCheck": false`, and run against the server: the example, and the
+// import with the handling of errors, each failure it handles provoked. Its build,
 // src/client/dist/, is brought up to date by jest's global setup (tsconfig.build.json references it).
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
+import { codeBlocks, docSection, documentText, fencedBlocks } from '../../test/support/doc-section';
 import { startServerProcess, stopIfRunning, type ServerProcess } from '../../test/support/server-process';
 
 const run = promisify(execFile);
@@ -15,29 +17,33 @@ const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(__dirname, 'dist');
 const TSC = require.resolve('typescript/bin/tsc');
-const CLIENT_DOC = readFileSync(path.join(ROOT, 'docs/client.md'), 'utf8');
+const CLIENT_DOC = documentText('docs/client.md');
+const INSTALL = docSection('docs/client.md', 'Install');
+const IMPORT = docSection('docs/client.md', 'Import');
+const EXAMPLE = docSection('docs/client.md', 'Example');
+const ERRORS = docSection('docs/client.md', 'Errors');
 const DOC_CHECKOUT = '/path/to/ivr-reporting';
 const DOC_GIT_URL = 'https://git.example.com/ivr-reporting.git';
 const DOC_BASE_URL = 'http://127.0.0.1:3000';
 const PACKAGE_NAME = 'ivr-reporting-client';
 
-/** The text under docs/client.md's heading, up to the next heading of any level. */
-function docSection(heading: string): string {
-  const start = CLIENT_DOC.indexOf(`${heading}\n`);
-  if (start === -1) throw new Error(`docs/client.md has no heading "${heading}"`);
-  const end = CLIENT_DOC.indexOf('\n#', start + heading.length);
-  return CLIENT_DOC.slice(start, end === -1 ? undefined : end);
-}
-
-/** The one shell block of a section. */
+/** The one shell block of one of "## Install"'s ways, the text under its `###` heading. */
 function installBlock(heading: string): string {
-  const blocks = [...docSection(heading).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+  const start = INSTALL.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`docs/client.md's "## Install" has no heading "${heading}"`);
+  const end = INSTALL.indexOf('\n#', start + heading.length);
+  const blocks = codeBlocks(INSTALL.slice(start, end === -1 ? undefined : end), 'sh');
   expect(blocks).toHaveLength(1);
   return blocks[0]!;
 }
 
-/** The first TypeScript block of "## Example". */
-const DOC_EXAMPLE = /```ts\n([\s\S]*?)```/.exec(docSection('## Example'))?.[1] ?? '';
+const [DOC_IMPORT = ''] = codeBlocks(IMPORT, 'ts');
+const [DOC_EXAMPLE = ''] = codeBlocks(EXAMPLE, 'ts');
+const [DOC_ERRORS = ''] = codeBlocks(ERRORS, 'ts');
+/** "## Errors"'s handling of a failed call, after "## Import"'s line, with a client of the demo account as "## Example" makes one. */
+const ERRORS_PROGRAM = `${DOC_IMPORT}
+const client = createClient({ baseUrl: '${DOC_BASE_URL}', tool: 'dev', login: 'demo', password: 'demo-password' });
+${DOC_ERRORS}`;
 
 /**
  * The environment of a user's shell: no variable of the npm run that started jest, and no node_modules/.bin
@@ -249,8 +255,11 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
     expect(DOC_EXAMPLE).toContain(DOC_BASE_URL);
     writeFileSync(path.join(project, 'example.ts'), DOC_EXAMPLE.replace(DOC_BASE_URL, serverUrl));
     writeFileSync(path.join(project, 'uses.ts'), CONSUMER_SOURCE);
+    writeFileSync(path.join(project, 'errors.ts'), ERRORS_PROGRAM.replace(DOC_BASE_URL, serverUrl));
     const compiled = await run(process.execPath, [TSC, '-p', '.'], { cwd: project, env: userEnv() }).catch((failure: { stdout: string }) => failure);
     expect(compiled.stdout).toBe('');
+    // A report of the demo account answered: nothing to handle, nothing printed.
+    expect((await run(process.execPath, ['errors.js'], { cwd: project, env: userEnv() })).stdout).toBe('');
 
     const { stdout } = await run(process.execPath, ['example.js'], { cwd: project, env: userEnv() });
     const lines = stdout.trimEnd().split('\n');
@@ -260,6 +269,15 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
     expect(lines.at(-1)).toBe('<?xml version="1.0" encoding="UTF-8"?>');
   }
 
+  test('has, in the sections these tests claim, only the blocks they run: three ways to install, the import, the example, the handling of errors', () => {
+    expect([INSTALL, IMPORT, EXAMPLE, ERRORS].map((section) => fencedBlocks(section).map(({ language }) => language))).toEqual([
+      ['sh', 'sh', 'sh'],
+      ['ts'],
+      ['ts'],
+      ['ts'],
+    ]);
+  });
+
   test('from a checkout, as a tarball: one package, strictly typed, the example runs; require() and import load only its modules', async () => {
     const project = await newProject(workDir);
     await runBlock(installBlock('### From a checkout, as a tarball'), project, { [DOC_CHECKOUT]: ROOT }, userEnv());
@@ -267,6 +285,26 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.dependencies).toEqual({ [PACKAGE_NAME]: `file:${PACKAGE_NAME}-0.1.0.tgz` });
     await expectUsable(project);
+
+    // "## Errors"'s two cases, on a server that forces a 429 once and then refuses the month as too long a range.
+    const refusing = startServerProcess({ ADMIN_TOKEN: 'admin-token-of-this-test', MAX_RANGE_DAYS: '7' });
+    try {
+      const refusingUrl = await refusing.listening();
+      const scenario = await fetch(`${refusingUrl}/admin/scenarios`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer admin-token-of-this-test', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ target: 'data', status: 429, times: 1 }),
+      });
+      expect(scenario.status).toBe(201);
+      const compiled = readFileSync(path.join(project, 'errors.js'), 'utf8');
+      expect(compiled).toContain(serverUrl);
+      writeFileSync(path.join(project, 'errors-refused.js'), compiled.replace(serverUrl, refusingUrl));
+      const handled = async () => (await run(process.execPath, ['errors-refused.js'], { cwd: project, env: userEnv() })).stdout;
+      expect(await handled()).toMatch(/^try again at \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\n$/);
+      expect(await handled()).toBe('the range covers 28 days; at most 7 days can be asked for at once\n');
+    } finally {
+      await stopIfRunning(refusing);
+    }
 
     writeFileSync(
       path.join(project, 'require.cjs'),
