@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { codeBlocks, documentText } from '../support/doc-section';
+import { codeBlocks, documentText, fencedBlocks } from '../support/doc-section';
 import { startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
 
 /* docs/openapi.md's one block, as written: `npm start`, then the page and the document it names. */
@@ -12,8 +12,14 @@ let server: ServerProcess | undefined;
 
 afterEach(() => stopIfRunning(server));
 
+/** The page's `# ` title: its one block lies under it, above the first `##` heading. */
+const TITLE = 'The OpenAPI document and the API reference page';
+
 test('npm start serves the reference page and the OpenAPI 3.1 document the block fetches', async () => {
-  const blocks = codeBlocks(documentText('docs/openapi.md'), 'sh');
+  const markdown = documentText('docs/openapi.md');
+  expect(markdown.startsWith(`# ${TITLE}\n`)).toBe(true);
+  expect(fencedBlocks(markdown)).toHaveLength(1);
+  const blocks = codeBlocks(markdown.slice(0, markdown.indexOf('\n## ')), 'sh');
   expect(blocks).toHaveLength(1);
   const [start, comment, fetchDocument, ...others] = blocks[0]!.trimEnd().split('\n');
   expect([start, comment, others]).toEqual(['npm start', `# then open ${DOC_BASE}/docs, or:`, []]);

@@ -1,6 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
-import { docSection, documentText, fencedBlocks } from '../support/doc-section';
+import { loadConfig } from '../../src/configuration';
+import { docSection, documentText, fencedBlocks, ROOT } from '../support/doc-section';
 import { describeWith, PHP_SOAP } from '../support/real-programs';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
@@ -8,6 +11,8 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 
 const run = promisify(execFile);
 const README = documentText('README.md');
+/** The README's `# ` title, under which its first screen's block lies. */
+const TITLE = 'ivr-reporting';
 const README_BASE = 'http://127.0.0.1:3000';
 const TOUR = docSection('README.md', 'A five-minute tour');
 /** The README's line bound: a first page and a tour; every walk-through beyond it lives in docs/. */
@@ -34,6 +39,34 @@ describe('README', () => {
     const [setUp] = shellBlocks(README);
     expect(setUp?.split('\n').filter(Boolean).map((line) => line.split('#')[0]!.trim())).toEqual(['npm ci && npm start', 'npm test']);
     expect(README.indexOf('npm test')).toBeLessThan(800);
+  });
+
+  test('starts the server on its first screen with npm start as written: the default port, the in-memory store and the demo data', async () => {
+    // The block above the first `##` heading, under the title.
+    const [firstScreen] = fencedBlocks(README.slice(0, README.indexOf('\n## ')));
+    expect(README.startsWith(`# ${TITLE}\n`)).toBe(true);
+    const [install, start] = firstScreen!.text.split('\n')[0]!.split('#')[0]!.trim().split(' && ');
+    expect([install, start]).toEqual(['npm ci', 'npm start']);
+    // npm ci then npm test run in a fresh clone in .ci/run, not within the suite they would rerun.
+    expect(readFileSync(path.join(ROOT, '.ci/fresh-clone-test.sh'), 'utf8')).toMatch(/^npm ci .*\nnpm test\n/m);
+    expect(loadConfig({}).server.port).toBe(3000);
+    const npmStart = spawn('bash', ['-c', `exec ${start}`], { cwd: ROOT, detached: true, env: { PATH: process.env.PATH, PORT: '0' } });
+    const closed = new Promise((resolve) => npmStart.once('close', resolve));
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        let written = '';
+        npmStart.stderr.on('data', (chunk: Buffer) => {
+          written += chunk.toString();
+          const line = /^IVR reporting server listening on .*$/m.exec(written);
+          if (line !== null) resolve(line[0]);
+        });
+        void closed.then(() => reject(new Error(`npm start ended before its banner:\n${written}`)));
+      });
+      expect(banner).toMatch(/^IVR reporting server listening on http:\/\/127\.0\.0\.1:\d+ \(in-memory store with demo data\)$/);
+    } finally {
+      process.kill(-npmStart.pid!, 'SIGTERM');
+      await closed;
+    }
   });
 
   test(`is at most ${MOST_LINES} lines`, () => {
