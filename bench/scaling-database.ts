@@ -74,8 +74,9 @@ export async function replicaCaughtUp(cluster: ScalingCluster, seconds: number):
 }
 
 /** Transactions the replica's database has committed so far (read-only ones included). */
-export async function replicaTransactions(cluster: ScalingCluster): Promise<number> {
-  return cluster.query('replica', async (client) =>
+/** Transactions `node` has committed in the bench's database since its statistics began. */
+export async function committedTransactions(cluster: ScalingCluster, node: 'primary' | 'replica'): Promise<number> {
+  return cluster.query(node, async (client) =>
     Number((await client.query<{ count: string }>('SELECT xact_commit AS count FROM pg_stat_database WHERE datname = current_database()')).rows[0]?.count),
   );
 }

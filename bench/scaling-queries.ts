@@ -7,7 +7,7 @@
  */
 import { startServerProcess, stopIfRunning } from '../test/support/server-process';
 import type { ScalingCluster } from './scaling-cluster';
-import { replicaTransactions } from './scaling-database';
+import { committedTransactions } from './scaling-database';
 import { ACCOUNT_PASSWORD, ACCOUNT_TOOL, accountLogin, phoneOf, type ScalingPlan } from './scaling-records';
 import { prepareLoad, runWrk, type WrkResult } from './wrk';
 
@@ -60,7 +60,8 @@ async function credentials(url: string, account: number): Promise<string> {
 
 /**
  * Every report through a server started with `environment` (and DATABASE_READ_URL on the replica for the
- * replica's run); for the replica, how many transactions it committed meanwhile, to show the reads went there.
+ * replica's run); how many transactions each database committed meanwhile, to show where the reads went and
+ * what a report costs the primary when its reads are on the replica.
  */
 export async function measureReports(
   cluster: ScalingCluster,
@@ -68,13 +69,12 @@ export async function measureReports(
   environment: ServerEnvironment,
   target: ReadTarget,
   seconds: number,
-): Promise<{ latencies: ReportLatency[]; replicaTransactions: number }> {
+): Promise<{ latencies: ReportLatency[]; transactions: Record<ReadTarget, number>; requests: number }> {
   const server = startServerProcess({ ...environment, REPORT_CACHE_BYTES: '0', ...(target === 'replica' ? { DATABASE_READ_URL: cluster.replicaUrl } : {}) });
   try {
     const url = await server.listening();
     const accounts = Array.from({ length: Math.min(REPORT_ACCOUNTS, plan.accounts) }, (_, index) => Math.floor((index * plan.accounts) / Math.min(REPORT_ACCOUNTS, plan.accounts)));
     const authorizations = await Promise.all(accounts.map((account) => credentials(url, account)));
-    const transactionsBefore = await replicaTransactions(cluster);
     const loads = reports(plan).map(([report, first, last, period, scope]) => {
       const rotate = accounts.map((account, index) => ({
         path: `/api/events/${stamp(first)}/${stamp(last)}/${period}/${scope === 'ALL' ? 'ALL' : phoneOf(account, index % 20)}`,
@@ -84,13 +84,22 @@ export async function measureReports(
     });
     // Every report once before any is measured, so that the first is not the one that reads the pages into memory.
     for (const { load } of loads) await runWrk(load, WARM_UP_SECONDS);
+    const primaryBefore = await committedTransactions(cluster, 'primary');
+    const replicaBefore = await committedTransactions(cluster, 'replica');
     const latencies: ReportLatency[] = [];
     for (const { report, load } of loads) {
       const result = await runWrk(load, seconds);
       if (result.invalid !== undefined) throw new Error(`${report} on the ${target}: ${result.invalid}`);
       latencies.push({ report, target, result });
     }
-    return { latencies, replicaTransactions: (await replicaTransactions(cluster)) - transactionsBefore };
+    return {
+      latencies,
+      transactions: {
+        primary: (await committedTransactions(cluster, 'primary')) - primaryBefore,
+        replica: (await committedTransactions(cluster, 'replica')) - replicaBefore,
+      },
+      requests: latencies.reduce((sum, { result }) => sum + result.requests, 0),
+    };
   } finally {
     await stopIfRunning(server, 'SIGTERM');
   }

@@ -41,6 +41,8 @@ async function serverSettings(cluster: ScalingCluster): Promise<string> {
 }
 
 const machineCores = describeMachine().logicalCores;
+
+const logGoal = (goal: string, figure: string, met: boolean, target: string) => log(`  ${goal}: ${figure} (goal ${target}): ${met ? 'met' : 'NOT met'}`);
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 function logProfile(profile: LoadProfile): void {
@@ -120,7 +122,8 @@ async function measure(cluster: ScalingCluster): Promise<void> {
     for (const target of ['primary', 'replica'] as const) {
       const run = await measureReports(cluster, plan, environment, target, settings.scalingQuerySeconds);
       latencies.push(...run.latencies);
-      log(`reports with reads on the ${target}: the replica committed ${thousands(run.replicaTransactions)} transactions meanwhile`);
+      const perReport = (node: 'primary' | 'replica') => `${thousands(run.transactions[node])} (${(run.transactions[node] / Math.max(1, run.requests)).toFixed(2)} a report)`;
+      log(`reports with reads on the ${target}: ${thousands(run.requests)} answered; transactions committed meanwhile: the primary ${perReport('primary')}, the replica ${perReport('replica')}`);
     }
     log(`report latencies, wrk -t1 -c10, ${settings.scalingQuerySeconds} s each, REPORT_CACHE_BYTES=0, 50 accounts in turn:`);
     log('  report | reads on | requests/s | p50 ms | p99 ms');
@@ -130,6 +133,20 @@ async function measure(cluster: ScalingCluster): Promise<void> {
 
     const dropped = await dropOldestMonth(cluster.primaryUrl, plan);
     log(`oldest month dropped by retention (the store's dropRawCallsBefore): ${dropped.months}, ${thousands(dropped.calls)} calls in ${dropped.seconds.toFixed(2)} s`);
+
+    const ingest = phases.find((phase) => phase.instances === settings.scalingInstances);
+    const worstRatio = Math.max(
+      ...latencies.filter(({ target }) => target === 'replica').map(({ report, result }) => {
+        const primary = latencies.find((latency) => latency.target === 'primary' && latency.report === report) as ReportLatency;
+        return result.latencyMs.p99 / primary.result.latencyMs.p99;
+      }),
+    );
+    log('goals, at PostgreSQL\'s defaults:');
+    logGoal(`ingest through ${settings.scalingInstances} instances`, `${thousands(ingest?.medianRecordsPerSecond ?? 0)} records/s`, (ingest?.medianRecordsPerSecond ?? 0) >= 30_000, '>= 30,000 records/s');
+    logGoal('WAL per call', `${thousands(walBytes / loaded)} B`, walBytes / loaded <= 1_200, '<= 1,200 B');
+    const databasePerCall = (await cluster.query('primary', databaseBytes)) / loaded;
+    logGoal('database per call', `${thousands(databasePerCall)} B`, databasePerCall <= 400, '<= 400 B');
+    logGoal('report p99 on the replica, the worst report against the primary\'s', `${worstRatio.toFixed(2)} of it`, worstRatio <= 1, '<= 1');
   } finally {
     await Promise.all(servers.map((server) => stopIfRunning(server)));
   }

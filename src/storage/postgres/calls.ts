@@ -44,9 +44,13 @@ SELECT (
 FROM unnest($2::integer[], $3::integer[]) WITH ORDINALITY AS span(first_day, last_day, ordinal)
 ORDER BY span.ordinal`;
 
+/** Calls by region from their callers' rows, and from region_days for calls stored before migration 012. */
 const REGION_TOTALS = `
-SELECT region, sum(calls) AS calls FROM region_days
-WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3
+SELECT region, sum(calls) AS calls FROM (
+  SELECT region, calls FROM caller_days WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3 AND calls IS NOT NULL
+  UNION ALL
+  SELECT region, calls FROM region_days WHERE phone = ANY($1::text[]) AND day BETWEEN $2 AND $3
+) AS placed
 GROUP BY region`;
 
 // The limit applies before the join, so that only the texts of the items returned are read.

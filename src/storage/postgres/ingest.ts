@@ -5,7 +5,7 @@ import { localEpochDay } from '../../time/calendar';
 import type { AddCallsResult } from '../store';
 import { integerArray, textArray } from './array-literals';
 import { pathColumns, type FormItemIds, type PathColumns } from './paths';
-import { addStoredToRollups } from './rollups';
+import { addStoredToRollups, addToAccountDays, storedAccountDays, type AccountDayDelta } from './rollups';
 
 /** What a batch's columns are made from: its calls, the local day of each, and (version 2) their paths. */
 interface BatchValues {
@@ -54,8 +54,9 @@ const BATCH_COLUMNS: readonly BatchColumn[] = [
  * The whole ingest of a batch in one statement: the batch's columns unnested, its call ids inserted in
  * call-id order (so that imports sharing call ids take the index locks in one order) into call_ids, which
  * keeps them unique across the months of calls (migration 010), then the calls whose id was new inserted
- * into their month's partition and added to every rollup and to their owners' data versions, by the CTEs
- * that follow. A path is an array literal within the literal, cast here.
+ * into their month's partition and added to the rollups of their numbers by the CTEs that follow; it
+ * answers their sums per owner and day, for addToAccountDays. A path is an array literal within the
+ * literal, cast here.
  */
 function ingestStatement(columns: readonly BatchColumn[], version2: boolean): string {
   const stored = columns.map(({ column: name }) => name).filter((name) => name !== 'day');
@@ -75,9 +76,8 @@ stored AS (SELECT * FROM batch WHERE call_id IN (SELECT call_id FROM inserted)),
 add_calls AS (
   INSERT INTO calls (${stored.join(', ')})
   SELECT ${stored.join(', ')} FROM stored
-),
-${addStoredToRollups(version2)}
-SELECT count(*)::integer AS inserted FROM inserted`;
+)${addStoredToRollups(version2)}
+${storedAccountDays(version2)}`;
 }
 
 const VERSION_1_COLUMNS = BATCH_COLUMNS.filter((batchColumn) => !batchColumn.version2);
@@ -121,7 +121,8 @@ async function ownersTimeZones(client: PoolClient, records: readonly CallRecord[
 
 /**
  * Adds a batch inside the caller's transaction, in a fixed number of statements whatever its size: the
- * owners locked, the form items new to the database saved (none once they are all known), then INGEST.
+ * owners locked, the form items new to the database saved (none once they are all known), INGEST, then
+ * the owners' days.
  * Returns the result and the form-item ids to remember once the transaction commits.
  */
 export async function ingestCalls(
@@ -153,10 +154,11 @@ export async function ingestCalls(
     learnt = formItems.learnt;
   }
   const values = { calls: candidates, days, paths };
-  const { rows } = await client.query<{ inserted: number }>(
+  const { rows } = await client.query<AccountDayDelta & { inserted: number }>(
     ingest.text,
     ingest.columns.map((batchColumn) => batchColumn.literal(values)),
   );
-  const inserted = (rows[0] as { inserted: number }).inserted;
+  await addToAccountDays(client, rows);
+  const inserted = rows[0]?.inserted ?? 0;
   return { result: { inserted, duplicates: repeated + candidates.length - inserted, unknownPhone }, learnt };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Pool } from 'pg';
 import { callRecordSchema, type CallRecord } from '../../domain/call-record';
 import { createLogger } from '../../logger';
@@ -10,6 +9,7 @@ import type { Store } from '../store';
 import { dailyTotals } from '../../../test/support/day-totals';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../../../test/support/services';
 import { DEPENDENCY_TIMEOUT_SECONDS } from '../../../test/support/dependency-timeout';
+import { queryOnce, waitForLockWait } from '../../../test/support/lock-waits';
 
 let schema: TestSchema;
 const opened: Store[] = [];
@@ -25,23 +25,22 @@ async function open(): Promise<Store> {
   return store;
 }
 
-async function query<Row extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new Client({ connectionString: schema.url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <Row extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<Row[]> => queryOnce<Row>(schema.url, text, values);
 
-/** The partitions of calls, by name, with their bounds as PostgreSQL writes them. */
-const partitions = () =>
+/** The partitions of `table` (calls unless named), by name, with their bounds as PostgreSQL writes them. */
+const partitions = (table = 'calls') =>
   query<{ name: string; bound: string }>(
     `SELECT child.relname AS name, pg_get_expr(child.relpartbound, child.oid) AS bound
      FROM pg_inherits JOIN pg_class child ON child.oid = pg_inherits.inhrelid
-     WHERE pg_inherits.inhparent = 'calls'::regclass ORDER BY child.relname`,
+     WHERE pg_inherits.inhparent = $1::regclass ORDER BY child.relname`,
+    [table],
   );
+
+/** The rollups of numbers, each partitioned by month (not region_days, which keeps only what was stored before migration 012, nor the accounts' days). */
+const ROLLUP_TABLES = ['daily_rollups', 'caller_days', 'form_item_days'];
+
+/** The days of the UTC months from `from` (YYYY-MM) to the one before `to`, as a rollup partition's bound. */
+const dayRange = (from: string, to: string) => `FOR VALUES FROM (${Date.parse(`${from}-01T00:00:00Z`) / 86_400_000}) TO (${Date.parse(`${to}-01T00:00:00Z`) / 86_400_000})`;
 
 const range = (from: string, to: string) => `FOR VALUES FROM ('${Date.parse(from)}') TO ('${Date.parse(to)}')`;
 
@@ -75,6 +74,35 @@ describeWithPostgres('PostgreSQL calls by month', () => {
     ]);
     expect(await query(`SELECT indexdef FROM pg_indexes WHERE tablename = 'calls_2018_03'`)).toEqual([
       { indexdef: expect.stringMatching(/ON .*calls_2018_03 USING btree \(phone, started_at\)$/) },
+    ]);
+  });
+
+  test('makes the partitions of every rollup for the months of its calls and the month either side, where local days can fall', async () => {
+    schema = await createTestSchema();
+    const store = await open();
+    await withAlice(store);
+    await store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
+    for (const table of ROLLUP_TABLES) expect(await partitions(table)).toEqual([]);
+    // The last second of January in UTC is 1 February in Tokyo.
+    await store.calls.add([call('a', '2018-01-31T23:59:59Z', '6175550123')]);
+    await store.calls.prepareMonths(Date.parse('2018-03-07T15:00:00Z'), Date.parse('2018-03-08T00:00:00Z'));
+    for (const table of ROLLUP_TABLES) {
+      expect(await partitions(table)).toEqual(
+        ['2017-12', '2018-01', '2018-02', '2018-03', '2018-04'].map((month, index, months) => ({
+          name: `${table}_${month.replace('-', '_')}`,
+          bound: dayRange(month, months[index + 1] ?? '2018-05'),
+        })),
+      );
+    }
+    expect(
+      await query(
+        `SELECT tableoid::regclass::text AS partition FROM daily_rollups UNION ALL SELECT tableoid::regclass::text FROM caller_days
+         UNION ALL SELECT tableoid::regclass::text FROM account_daily_rollups`,
+      ),
+    ).toEqual(['daily_rollups_2018_02', 'caller_days_2018_02', 'account_daily_rollups'].map((partition) => ({ partition })));
+    expect(await query('SELECT count(*)::integer AS rows FROM region_days')).toEqual([{ rows: 0 }]);
+    expect(await query(`SELECT indexdef FROM pg_indexes WHERE tablename = 'caller_days_2018_02'`)).toEqual([
+      { indexdef: expect.stringMatching(/^CREATE UNIQUE INDEX .* ON .*caller_days_2018_02 USING btree \(phone, day, caller\)$/) },
     ]);
   });
 
@@ -126,9 +154,9 @@ describeWithPostgres('PostgreSQL calls by month', () => {
       await holder.query(`SELECT 1 FROM daily_rollups WHERE phone = '15550001' FOR UPDATE`);
       const xid = ((await holder.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows[0] as { xid: string }).xid;
       const rebuild = rebuilding.accounts.update('dev:alice', { timeZone: 'Europe/London' });
-      await waitForLockWait(`SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid::text = $1 AND NOT granted`, [xid]);
+      await waitForLockWait(schema.url, `SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid::text = $1 AND NOT granted`, [xid]);
       const drop = dropping.calls.dropRawCallsBefore(Date.parse('2018-02-01T00:00:00Z'), false);
-      await waitForLockWait(`SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND relation = 'calls'::regclass AND mode = 'AccessExclusiveLock' AND NOT granted`);
+      await waitForLockWait(schema.url, `SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND relation = 'calls'::regclass AND mode = 'AccessExclusiveLock' AND NOT granted`);
       await holder.query('COMMIT');
       await rebuild;
       expect(await drop).toEqual([{ firstMonth: '2018-01', lastMonth: '2018-01', calls: 1 }]);
@@ -138,18 +166,6 @@ describeWithPostgres('PostgreSQL calls by month', () => {
     expect(await dailyTotals(rebuilding, ['15550001'], ...winter)).toEqual(before);
   });
 });
-
-/**
- * Resolves once a lock of this schema is waited for, as `waiting` (a query of pg_locks) finds it. No event
- * tells it, so it is read until it does, within a generous bound.
- */
-async function waitForLockWait(waiting: string, values: unknown[] = []): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if ((await query(waiting, values)).length > 0) return;
-    await sleep(50);
-  }
-  throw new Error(`no lock wait within 30 s: ${waiting}`);
-}
 
 /** Calls of three months in a version-9 database, as version 9's ingest left them: the rows and their daily rollups. */
 const POPULATED_CALLS = 30_000;
@@ -238,5 +254,82 @@ describeWithPostgres('migration 010 on a populated database', () => {
     ]);
     expect(await totalCalls()).toBe(POPULATED_CALLS + 2);
     expect(await alice.calls.add([call('call-2', '2017-12-01T00:08:38Z')])).toEqual({ inserted: 0, duplicates: 1, unknownPhone: [] });
+  });
+});
+
+async function migrateTo(url: string, version: number): Promise<void> {
+  const pool = new Pool({ connectionString: url });
+  try {
+    await migrate(pool, createLogger('silent'), MIGRATIONS.filter((migration) => migration.version <= version));
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Every row of a table, in the order of its key, as one digest, and how many there are. */
+const tableDigest = (table: string, key: string) =>
+  query<{ rows: string; digest: string }>(`SELECT count(*) AS rows, md5(string_agg(row_to_json(t)::text, ',' ORDER BY ${key})) AS digest FROM ${table} t`);
+
+const ROLLUP_KEYS: Record<string, string> = {
+  daily_rollups: 'phone, day',
+  caller_days: 'phone, day, caller',
+  form_item_days: 'phone, day, form_item_id',
+};
+
+describeWithPostgres('migration 012 on a populated database', () => {
+  test('attaches each rollup that has rows as one partition and drops the empty ones, keeping every row and report, and later months go to partitions of their own', async () => {
+    schema = await createTestSchema();
+    await createPopulatedVersion9Database(schema.url);
+    await migrateTo(schema.url, 11);
+    await query(
+      `INSERT INTO region_days (phone, day, region, calls)
+       SELECT phone, floor(started_at / 86400000.0)::integer, region, count(*) FROM calls WHERE region IS NOT NULL GROUP BY 1, 2, 3`,
+    );
+    const before = Object.fromEntries(await Promise.all(ROLLUP_TABLES.map(async (table) => [table, await tableDigest(table, ROLLUP_KEYS[table] as string)])));
+    expect(before['daily_rollups'][0].rows).toBe('180');
+    const regionsBefore = await tableDigest('region_days', 'phone, day, region');
+    const phones = ['15550001', '15550002'];
+    const placed = [{ region: 'US-MA', calls: POPULATED_CALLS / 4 }];
+
+    const [alice] = await Promise.all([open(), open()]);
+    for (const table of ['daily_rollups', 'form_item_days']) expect(await tableDigest(table, ROLLUP_KEYS[table] as string)).toEqual(before[table]);
+    // The callers keep their rows, with no region or count: their calls are counted in region_days, which stays as it was.
+    expect(await query('SELECT count(*) AS rows FROM caller_days WHERE region IS NULL AND calls IS NULL')).toEqual([{ rows: before['caller_days'][0].rows }]);
+    expect(await tableDigest('region_days', 'phone, day, region')).toEqual(regionsBefore);
+    expect(await alice.calls.regionTotals(phones, ...winter)).toEqual(placed);
+    // The populated rollups hold days up to 28 February 2018; form_item_days was empty.
+    for (const table of ['daily_rollups', 'caller_days']) {
+      expect(await partitions(table)).toEqual([{ name: `${table}_before_2018_03`, bound: `FOR VALUES FROM (MINVALUE) TO (${epochDayOf({ year: 2018, month: 3, day: 1 })})` }]);
+    }
+    for (const table of ['region_days', 'form_item_days', 'account_daily_rollups']) expect(await partitions(table)).toEqual([]);
+    expect(await query(`SELECT indexname FROM pg_indexes WHERE tablename = 'caller_days_before_2018_03'`)).toEqual([{ indexname: 'caller_days_before_2018_03_pkey' }]);
+
+    const totals = await dailyTotals(alice, { ownedBy: 'dev:alice' }, ...winter);
+    expect(totals.reduce((sum, day) => sum + day.calls, 0)).toBe(POPULATED_CALLS);
+    expect(await alice.calls.distinctCallers(['15550001', '15550002'], [{ first: winter[0], last: winter[1] }])).toEqual([250]);
+
+    // A call of an old day is added to the old partitions; one of March to March's.
+    expect(await alice.calls.add([call('feb', '2018-02-10T00:00:00Z', '6175550999'), call('mar', '2018-03-10T00:00:00Z', '6175550999')])).toEqual({
+      inserted: 2,
+      duplicates: 0,
+      unknownPhone: [],
+    });
+    expect(await query(`SELECT tableoid::regclass::text AS partition, day FROM daily_rollups WHERE day >= $1 AND calls > 0 ORDER BY day`, [epochDayOf({ year: 2018, month: 3, day: 1 })])).toEqual([
+      { partition: 'daily_rollups_2018_03', day: epochDayOf({ year: 2018, month: 3, day: 10 }) },
+    ]);
+    expect(await query(`SELECT tableoid::regclass::text AS partition, region, calls FROM caller_days WHERE calls IS NOT NULL ORDER BY day`)).toEqual([
+      { partition: 'caller_days_before_2018_03', region: 'US-MA', calls: '1' },
+      { partition: 'caller_days_2018_03', region: 'US-MA', calls: '1' },
+    ]);
+    expect(await alice.calls.regionTotals(phones, ...winter)).toEqual([{ region: 'US-MA', calls: POPULATED_CALLS / 4 + 2 }]);
+    expect((await dailyTotals(alice, { ownedBy: 'dev:alice' }, ...winter)).reduce((sum, day) => sum + day.calls, 0)).toBe(POPULATED_CALLS + 2);
+
+    // A rebuild deletes and writes the days of every partition: in Tokyo's days, every call still counted once.
+    await alice.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' });
+    expect((await dailyTotals(alice, { ownedBy: 'dev:alice' }, ...winter)).reduce((sum, day) => sum + day.calls, 0)).toBe(POPULATED_CALLS + 2);
+    expect(await alice.calls.distinctCallers(['15550001', '15550002'], [{ first: winter[0], last: winter[1] }])).toEqual([251]);
+    // Its days moved from region_days to the callers' rows.
+    expect(await query('SELECT count(*)::integer AS rows FROM region_days')).toEqual([{ rows: 0 }]);
+    expect(await alice.calls.regionTotals(phones, ...winter)).toEqual([{ region: 'US-MA', calls: POPULATED_CALLS / 4 + 2 }]);
   });
 });

@@ -5,7 +5,7 @@ import { allowLongStatements, longQuery } from './pool';
 import { inTransaction } from './transaction';
 
 /**
- * Taken by whoever adds or drops partitions of calls, so that instances making the same month at once
+ * Taken by whoever adds or drops partitions of calls or of the rollups, so that instances making the same month at once
  * make it once, and retention never drops a month while another instance makes it. Any fixed number that
  * nothing else in the database takes.
  */
@@ -14,59 +14,90 @@ const PARTITION_LOCK = 5_170_002;
 /** PostgreSQL's code for a row that no partition takes (and for a failed CHECK). */
 export const NO_PARTITION = '23514';
 
-/** A partition of calls: the started_at from `fromMs` (undefined: from the beginning) until `toMs`, excluded. */
+/** A partition: the keys from `from` (undefined: from the beginning) until `to`, excluded. */
 interface Partition {
   readonly name: string;
-  readonly fromMs: number | undefined;
-  readonly toMs: number;
+  readonly from: number | undefined;
+  readonly to: number;
 }
 
-/** A range bound as pg_get_expr writes it: FOR VALUES FROM ('1517443200000') TO ('1519862400000'), or FROM (MINVALUE). */
-const RANGE_BOUND = /FROM \((?:MINVALUE|'(-?\d+)')\) TO \('(-?\d+)'\)/;
+/**
+ * A table partitioned by UTC month: calls by started_at (milliseconds since the epoch), each rollup by its
+ * day (days since 1970-01-01). Rollups are partitioned so that an import, whose calls come in time order,
+ * inserts into the indexes of a month or two rather than into ones as large as all history: after each
+ * checkpoint PostgreSQL writes the whole of every page it changes into the WAL once, and the fewer distinct
+ * pages a load touches, the less WAL and the fewer reads it costs (docs/scaling.md).
+ */
+interface MonthPartitioned {
+  readonly table: string;
+  /** The partition key's value at a month's first instant. */
+  readonly keyAt: (monthStartMs: number) => number;
+}
 
-async function listPartitions(client: PoolClient): Promise<Partition[]> {
+const MS_PER_DAY = 86_400_000;
+const CALLS: MonthPartitioned = { table: 'calls', keyAt: (monthStartMs) => monthStartMs };
+/** The rollups of numbers (migration 012); a call's local day may fall in the UTC month before or after its own, so each call month makes those three. */
+const ROLLUPS: readonly MonthPartitioned[] = ['daily_rollups', 'caller_days', 'form_item_days'].map((table) => ({
+  table,
+  keyAt: (monthStartMs) => monthStartMs / MS_PER_DAY,
+}));
+
+/** A range bound as pg_get_expr writes it: FOR VALUES FROM ('1517443200000') TO ('1519862400000'), FROM (17563) TO (17591), or FROM (MINVALUE). */
+const RANGE_BOUND = /FROM \((?:MINVALUE|'?(-?\d+)'?)\) TO \('?(-?\d+)'?\)/;
+
+async function listPartitions(client: PoolClient, table: string): Promise<Partition[]> {
   const { rows } = await client.query<{ name: string; bound: string }>(
     `SELECT child.relname AS name, pg_get_expr(child.relpartbound, child.oid) AS bound
      FROM pg_inherits JOIN pg_class child ON child.oid = pg_inherits.inhrelid
-     WHERE pg_inherits.inhparent = 'calls'::regclass`,
+     WHERE pg_inherits.inhparent = $1::regclass`,
+    [table],
   );
   return rows.flatMap(({ name, bound }) => {
     const match = RANGE_BOUND.exec(bound);
     if (match === null) return [];
-    return [{ name, fromMs: match[1] === undefined ? undefined : Number(match[1]), toMs: Number(match[2]) }];
+    return [{ name, from: match[1] === undefined ? undefined : Number(match[1]), to: Number(match[2]) }];
   });
 }
 
-const covers = (partition: Partition, month: number): boolean => (partition.fromMs === undefined || partition.fromMs <= month) && month < partition.toMs;
+const covers = (partition: Partition, key: number): boolean => (partition.from === undefined || partition.from <= key) && key < partition.to;
 
-/** calls_2018_02: the month of its calls, UTC. */
-const partitionName = (month: number): string => `calls_${monthName(month).replace('-', '_')}`;
+/** calls_2018_02, daily_rollups_2018_02: the table's rows of that UTC month. */
+const partitionName = (table: string, month: number): string => `${table}_${monthName(month).replace('-', '_')}`;
 
 /**
- * The partitions of calls, one per UTC month. Made when a batch needs one and ahead of time by the
- * server's maintenance (retention/maintenance.ts): the table first, then attached, which locks calls
- * only against other changes of its partitions (SHARE UPDATE EXCLUSIVE) where CREATE TABLE ... PARTITION
- * OF would wait for every import in flight and hold back every import behind it. The months known to have
- * one are remembered, so a batch of known months costs nothing here.
+ * Makes the partitions of `table` for these months that it lacks: the table first, then attached, which
+ * locks the parent only against other changes of its partitions (SHARE UPDATE EXCLUSIVE) where CREATE
+ * TABLE ... PARTITION OF would wait for every import in flight and hold back every import behind it.
+ */
+async function makePartitions(client: PoolClient, { table, keyAt }: MonthPartitioned, months: readonly number[]): Promise<void> {
+  const partitions = await listPartitions(client, table);
+  for (const month of months) {
+    if (partitions.some((partition) => covers(partition, keyAt(month)))) continue;
+    const name = escapeIdentifier(partitionName(table, month));
+    await client.query(`CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING GENERATED)`);
+    await client.query(`ALTER TABLE ${table} ATTACH PARTITION ${name} FOR VALUES FROM (${keyAt(month)}) TO (${keyAt(monthStart(month, 1))})`);
+  }
+}
+
+/**
+ * The partitions of calls, one per UTC month, and of the rollups, one per UTC month of their days. Made
+ * when a batch needs one and ahead of time by the server's maintenance (retention/maintenance.ts). The
+ * months known to have them are remembered, so a batch of known months costs nothing here.
  */
 export class CallPartitions {
   private readonly ready = new Set<number>();
 
   constructor(private readonly pool: Pool) {}
 
-  /** Makes the partitions of these months (their first instants) that do not exist yet. */
+  /** Makes the partitions of calls of these months (their first instants), and of the rollups of their days, that do not exist yet. */
   async prepare(months: Iterable<number>): Promise<void> {
-    const missing = [...new Set(months)].filter((month) => !this.ready.has(month));
+    const missing = [...new Set(months)].filter((month) => !this.ready.has(month)).sort((a, b) => a - b);
     if (missing.length === 0) return;
+    const withNeighbours = [...new Set(missing.flatMap((month) => [monthStart(month, -1), month, monthStart(month, 1)]))].sort((a, b) => a - b);
     await inTransaction(this.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
-      const partitions = await listPartitions(client);
-      for (const month of missing.sort((a, b) => a - b)) {
-        if (partitions.some((partition) => covers(partition, month))) continue;
-        const name = escapeIdentifier(partitionName(month));
-        await client.query(`CREATE TABLE ${name} (LIKE calls INCLUDING DEFAULTS)`);
-        await client.query(`ALTER TABLE calls ATTACH PARTITION ${name} FOR VALUES FROM (${month}) TO (${monthStart(month, 1)})`);
-      }
+      await makePartitions(client, CALLS, missing);
+      for (const rollup of ROLLUPS) await makePartitions(client, rollup, withNeighbours);
     });
     for (const month of missing) this.ready.add(month);
   }
@@ -84,15 +115,15 @@ export class CallPartitions {
     const dropped = await inTransaction(this.pool, async (client) => {
       await allowLongStatements(client);
       await longQuery(client, 'SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
-      const old = (await listPartitions(client)).filter((partition) => partition.toMs <= cutoffMs).sort((a, b) => a.toMs - b.toMs);
+      const old = (await listPartitions(client, CALLS.table)).filter((partition) => partition.to <= cutoffMs).sort((a, b) => a.to - b.to);
       const parts: RawCallMonths[] = [];
       // Every month counted before the first is dropped: a drop holds calls exclusively until the
       // commit, and imports should not wait for the counting.
       for (const partition of old) {
         const { rows } = await longQuery<{ calls: string }>(client, `SELECT count(*) AS calls FROM ${escapeIdentifier(partition.name)}`);
         parts.push({
-          firstMonth: partition.fromMs === undefined ? undefined : monthName(partition.fromMs),
-          lastMonth: monthName(partition.toMs - 1),
+          firstMonth: partition.from === undefined ? undefined : monthName(partition.from),
+          lastMonth: monthName(partition.to - 1),
           calls: Number((rows[0] as { calls: string }).calls),
         });
       }

@@ -22,7 +22,7 @@ export const DAY_SUMS = [
 
 const SUM_COLUMNS = DAY_SUMS.map(({ column }) => column).join(', ');
 /** The columns of daily_rollups and account_daily_rollups after their key. */
-const DAY_COLUMNS = ['calls', ...DAY_SUMS.map(({ column }) => column)];
+const DAY_COLUMNS = ['calls', ...DAY_SUMS.map(({ column }) => column)] as const;
 const COUNTER_COLUMNS = PATH_STEP_COUNTERS.join(', ');
 const addedTo = (table: string, columns: readonly string[]) => columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ');
 
@@ -43,43 +43,28 @@ const VERSION_1_SUMS: ReadonlySet<string> = new Set(['log_events', 'loops', 'for
 
 /**
  * Common table expressions that add the calls of the CTE `stored` (the columns of calls, and each call's
- * local `day`) to every rollup, one upsert per rollup table however many calls, rows sorted so that
- * concurrent writers lock them in one order (texts by bytes, "C": the same for every writer, and cheaper
- * to sort than a language's collation). The sums of each owner's day follow, and then the owners' data
- * versions, in the order raiseDataVersions takes them; read from the owners' days (sorted, so every day is
- * written first), they are locked last, as a number's assignment or release locks them after the days it
- * changes, so neither waits for the other holding what the other needs.
+ * local `day`) to the rollups of numbers, one upsert per rollup table however many calls, rows sorted so
+ * that concurrent writers lock them in one order (texts by bytes, "C": the same for every writer, and
+ * cheaper to sort than a language's collation). Each begins with a comma; the owners' days are not among
+ * them (STORED_ACCOUNT_DAYS, addToAccountDays).
  *
  * `version2` false: the calls have only the columns of a version-1 record; the other sums add 0, and the
- * rollups that only version 2 feeds (callers, regions, form items) are left alone.
+ * rollups that only version 2 feeds (callers and their regions, form items) are left alone.
  */
 export function addStoredToRollups(version2: boolean): string {
-  const sumOf = (column: string, table = '') => (version2 || VERSION_1_SUMS.has(column) ? `sum(${table}${column})` : '0');
-  const days = `
+  const days = `,
 add_to_days AS (
   INSERT INTO daily_rollups (phone, day, calls, ${SUM_COLUMNS})
-  SELECT phone, day, count(*), ${DAY_SUMS.map(({ column }) => sumOf(column)).join(', ')}
+  SELECT phone, day, count(*), ${DAY_SUMS.map(({ column }) => sumOf(version2, column)).join(', ')}
   FROM stored GROUP BY phone, day ORDER BY phone COLLATE "C", day
   ON CONFLICT (phone, day) DO UPDATE SET ${addedTo('daily_rollups', DAY_COLUMNS)}
-),
-add_to_account_days AS (
-  INSERT INTO account_daily_rollups (account_id, day, ${DAY_COLUMNS.join(', ')})
-  SELECT owner.account_id, stored.day, count(*), ${DAY_SUMS.map(({ column }) => sumOf(column, 'stored.')).join(', ')}
-  FROM stored JOIN phones owner ON owner.phone = stored.phone
-  GROUP BY owner.account_id, stored.day ORDER BY owner.account_id COLLATE "C", stored.day
-  ON CONFLICT (account_id, day) DO UPDATE SET ${addedTo('account_daily_rollups', DAY_COLUMNS)}
-  RETURNING account_id
-),`;
-  const version2Only = `
+)`;
+  const version2Only = `,
 add_to_caller_days AS (
-  INSERT INTO caller_days (phone, day, caller)
-  SELECT phone, day, caller FROM stored WHERE caller IS NOT NULL GROUP BY phone, day, caller ORDER BY phone COLLATE "C", day, caller COLLATE "C"
-  ON CONFLICT (phone, day, caller) DO NOTHING
-),
-add_to_region_days AS (
-  INSERT INTO region_days (phone, day, region, calls)
-  SELECT phone, day, region, count(*) FROM stored WHERE region IS NOT NULL GROUP BY phone, day, region ORDER BY phone COLLATE "C", day, region COLLATE "C"
-  ON CONFLICT (phone, day, region) DO UPDATE SET ${addedTo('region_days', ['calls'])}
+  INSERT INTO caller_days (phone, day, caller, region, calls)
+  SELECT phone, day, caller, min(region), count(*) FROM stored WHERE caller IS NOT NULL
+  GROUP BY phone, day, caller ORDER BY phone COLLATE "C", day, caller COLLATE "C"
+  ON CONFLICT (phone, day, caller) DO UPDATE SET region = coalesce(caller_days.region, excluded.region), calls = coalesce(caller_days.calls, 0) + excluded.calls
 ),
 add_to_form_item_days AS (
   INSERT INTO form_item_days (phone, day, form_item_id, ${COUNTER_COLUMNS})
@@ -87,14 +72,46 @@ add_to_form_item_days AS (
   FROM (${pathEntries('stored', ['phone', 'day'])}) AS entry
   GROUP BY phone, day, form_item_id ORDER BY phone COLLATE "C", day, form_item_id
   ON CONFLICT (phone, day, form_item_id) DO UPDATE SET ${addedTo('form_item_days', PATH_STEP_COUNTERS)}
-),`;
-  const versions = `
-raise_data_versions AS (
-  INSERT INTO account_data_versions (account_id, version)
-  SELECT DISTINCT account_id, 1 FROM add_to_account_days ORDER BY account_id
-  ON CONFLICT (account_id) DO UPDATE SET version = account_data_versions.version + 1
 )`;
-  return days + (version2 ? version2Only : '') + versions;
+  return days + (version2 ? version2Only : '');
+}
+
+const sumOf = (version2: boolean, column: string, table = '') => (version2 || VERSION_1_SUMS.has(column) ? `sum(${table}${column})` : '0');
+
+/** A batch's sums of one owner's day, as STORED_ACCOUNT_DAYS returns them (bigints as text). */
+export type AccountDayDelta = { readonly account_id: string; readonly day: number } & Readonly<Record<(typeof DAY_COLUMNS)[number], string>>;
+
+/** The select that ends an ingest: the sums of `stored` per owner and day, each row with the count of calls inserted. None when none was. */
+export const storedAccountDays = (version2: boolean): string => `
+SELECT (SELECT count(*) FROM inserted)::integer AS inserted, owner.account_id, stored.day, count(*)::text AS calls,
+  ${DAY_SUMS.map(({ column }) => `${sumOf(version2, column, 'stored.')}::text AS ${column}`).join(', ')}
+FROM stored JOIN phones owner ON owner.phone = stored.phone
+GROUP BY owner.account_id, stored.day`;
+
+/**
+ * A batch's sums per owner and day added to account_daily_rollups, and the owners' data versions raised,
+ * in a statement of their own at the end of the batch's transaction. Concurrent batches of one account's
+ * calls meet at these rows; written last, they are held only from here to the commit, not through the
+ * batch's other writes, so a batch waits for another's commit at most (docs/scaling.md measures it). Days
+ * first, sorted, then the versions, read from the days: a number's assignment or release locks the same
+ * rows in the same order, so neither waits for the other holding what the other needs.
+ */
+export async function addToAccountDays(client: PoolClient, deltas: readonly AccountDayDelta[]): Promise<void> {
+  if (deltas.length === 0) return;
+  await client.query(
+    `WITH add_to_account_days AS (
+       INSERT INTO account_daily_rollups (account_id, day, ${DAY_COLUMNS.join(', ')})
+       SELECT * FROM unnest($1::text[], $2::integer[], ${DAY_COLUMNS.map((_, index) => `$${index + 3}::bigint[]`).join(', ')})
+         AS delta(account_id, day, ${DAY_COLUMNS.join(', ')})
+       ORDER BY account_id COLLATE "C", day
+       ON CONFLICT (account_id, day) DO UPDATE SET ${addedTo('account_daily_rollups', DAY_COLUMNS)}
+       RETURNING account_id
+     )
+     INSERT INTO account_data_versions (account_id, version)
+     SELECT DISTINCT account_id, 1 FROM add_to_account_days ORDER BY account_id
+     ON CONFLICT (account_id) DO UPDATE SET version = account_data_versions.version + 1`,
+    [deltas.map((delta) => delta.account_id), deltas.map((delta) => delta.day), ...DAY_COLUMNS.map((column) => deltas.map((delta) => delta[column]))],
+  );
 }
 
 /**
@@ -136,23 +153,20 @@ const localDay = (alias: string) => `floor((${alias}.started_at + span.offset_ms
 /** Below any local day a rollup holds (an integer column). */
 const FIRST_DAY = -2_147_483_648;
 
+/** region_days: its days rebuilt move to caller_days (migration 012). */
 const ROLLUP_TABLES = ['daily_rollups', 'caller_days', 'region_days', 'form_item_days'] as const;
 
-/** One per rollup table, from the calls or paths of the phones in $1. */
+/** One per rollup table written, from the calls or paths of the phones in $1. */
 const REBUILDS = [
   `INSERT INTO daily_rollups (phone, day, calls, ${SUM_COLUMNS})
    SELECT c.phone, ${localDay('c')}, count(*), ${DAY_SUMS.map(({ column }) => `sum(c.${column})`).join(', ')}
    FROM calls c ${inSpans('c')}
    WHERE c.phone = ANY($1::text[])
    GROUP BY 1, 2`,
-  `INSERT INTO caller_days (phone, day, caller)
-   SELECT DISTINCT c.phone, ${localDay('c')}, c.caller
+  `INSERT INTO caller_days (phone, day, caller, region, calls)
+   SELECT c.phone, ${localDay('c')}, c.caller, min(c.region), count(*)
    FROM calls c ${inSpans('c')}
-   WHERE c.phone = ANY($1::text[]) AND c.caller IS NOT NULL`,
-  `INSERT INTO region_days (phone, day, region, calls)
-   SELECT c.phone, ${localDay('c')}, c.region, count(*)
-   FROM calls c ${inSpans('c')}
-   WHERE c.phone = ANY($1::text[]) AND c.region IS NOT NULL
+   WHERE c.phone = ANY($1::text[]) AND c.caller IS NOT NULL
    GROUP BY 1, 2, 3`,
   // Paths stored before migration 6 are rows of call_path; later ones are arrays on their calls row.
   `INSERT INTO form_item_days (phone, day, form_item_id, ${COUNTER_COLUMNS})

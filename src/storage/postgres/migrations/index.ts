@@ -9,6 +9,7 @@ import { callKeysByBytes } from './008-call-keys-by-bytes';
 import { sandboxScenarios } from './009-sandbox-scenarios';
 import { callsByMonth } from './010-calls-by-month';
 import { activeScenarios } from './011-active-scenarios';
+import { rollupsByMonth } from './012-rollups-by-month';
 
 export interface Migration {
   readonly version: number;
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'sandbox scenarios', sql: sandboxScenarios },
   { version: 10, name: 'calls partitioned by month, call ids apart', sql: callsByMonth },
   { version: 11, name: 'active scenarios indexed apart', sql: activeScenarios },
+  { version: 12, name: 'rollups partitioned by month of their day', sql: rollupsByMonth },
 ];
