@@ -20,6 +20,21 @@ function setting(name: string, full: number, quick: number, shapesFigures = true
   return value;
 }
 
+/**
+ * BENCH_SCALING_POSTGRES: `name=value` settings of the primary, space-separated (`max_wal_size=16GB
+ * wal_compression=on`), set by ALTER SYSTEM before the load, where the figures of record keep PostgreSQL's
+ * defaults (empty): what an operator's lever buys.
+ */
+function postgresSettings(text: string): ReadonlyArray<{ readonly name: string; readonly value: string }> {
+  const pairs = text.trim() === '' ? [] : text.trim().split(/\s+/);
+  return pairs.map((pair) => {
+    const match = /^([a-z_]+)=([\w.]+)$/.exec(pair);
+    if (match === null) throw new Error(`BENCH_SCALING_POSTGRES: ${JSON.stringify(pair)} is not name=value`);
+    inEffect.push(`BENCH_SCALING_POSTGRES:${pair}`);
+    return { name: match[1] as string, value: match[2] as string };
+  });
+}
+
 const ROOT = path.resolve(__dirname, '..');
 
 /**
@@ -85,6 +100,7 @@ export const settings = {
   scalingQuerySeconds: setting('BENCH_SCALING_QUERY_SECONDS', 10, 3),
   /** bench:scaling: where its PostgreSQL clusters and Redis go (a temporary folder in it, removed at the end); default the system's temporary folder. */
   scalingDir: process.env.BENCH_SCALING_DIR === '' ? undefined : process.env.BENCH_SCALING_DIR,
+  scalingPostgresSettings: postgresSettings(process.env.BENCH_SCALING_POSTGRES ?? ''),
   /** A PostgreSQL server on which the PostgreSQL figures may create a database. */
   databaseUrl: process.env.BENCH_DATABASE_URL === '' ? undefined : process.env.BENCH_DATABASE_URL,
   reportFile: process.env.BENCH_REPORT_FILE ?? 'docs/performance.md',
