@@ -51,12 +51,12 @@ const BATCH_COLUMNS: readonly BatchColumn[] = [
 ];
 
 /**
- * The whole ingest of a batch in one statement: the batch's columns unnested, its call ids inserted in
- * call-id order (so that imports sharing call ids take the index locks in one order) into call_ids, which
- * keeps them unique across the months of calls (migration 010), then the calls whose id was new inserted
- * into their month's partition and added to the rollups of their numbers by the CTEs that follow; it
- * answers their sums per owner and day, for addToAccountDays. A path is an array literal within the
- * literal, cast here.
+ * The ingest of a batch but its owners' days, in one statement: the batch's columns unnested, its call
+ * ids inserted in call-id order (so that imports sharing call ids take the index locks in one order) into
+ * call_ids, which keeps them unique across the months of calls (migration 010), then the calls whose id
+ * was new inserted into their month's partition and added to the rollups of their numbers by the CTEs
+ * that follow; it answers their sums per owner and day, for addToAccountDays. A path is an array literal
+ * within the literal, cast here.
  */
 function ingestStatement(columns: readonly BatchColumn[], version2: boolean): string {
   const stored = columns.map(({ column: name }) => name).filter((name) => name !== 'day');

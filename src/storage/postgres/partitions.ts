@@ -5,9 +5,9 @@ import { allowLongStatements, longQuery } from './pool';
 import { inTransaction } from './transaction';
 
 /**
- * Taken by whoever adds or drops partitions of calls or of the rollups, so that instances making the same month at once
- * make it once, and retention never drops a month while another instance makes it. Any fixed number that
- * nothing else in the database takes.
+ * Taken by whoever adds or drops partitions of calls or of the rollups, so that instances making the same
+ * month at once make it once, and retention never drops a month while another instance makes it. Any
+ * fixed number that nothing else in the database takes.
  */
 const PARTITION_LOCK = 5_170_002;
 

@@ -46,7 +46,7 @@ const VERSION_1_SUMS: ReadonlySet<string> = new Set(['log_events', 'loops', 'for
  * local `day`) to the rollups of numbers, one upsert per rollup table however many calls, rows sorted so
  * that concurrent writers lock them in one order (texts by bytes, "C": the same for every writer, and
  * cheaper to sort than a language's collation). Each begins with a comma; the owners' days are not among
- * them (STORED_ACCOUNT_DAYS, addToAccountDays).
+ * them (storedAccountDays, addToAccountDays).
  *
  * `version2` false: the calls have only the columns of a version-1 record; the other sums add 0, and the
  * rollups that only version 2 feeds (callers and their regions, form items) are left alone.
