@@ -91,7 +91,7 @@ function deepFreeze<Value>(value: Value): Value {
 }
 
 /** Secrets a message names but never repeats: start-up errors end up in terminals, logs and tickets. */
-const SECRET_VARIABLES: ReadonlySet<string> = new Set(['ADMIN_TOKEN', 'METRICS_TOKEN']);
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['ADMIN_TOKEN', 'METRICS_TOKEN', 'MIRROR_SOURCE_PASSWORD']);
 
 /** The variable as a message shows it: its value, but never a secret's, nor the password of a URL's user. */
 function shownVariable(name: string, value: string): string {
@@ -102,11 +102,15 @@ function shownVariable(name: string, value: string): string {
 const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
 
 /** The command-line tool's view of the environment: only what it needs, so an unrelated bad variable does not stop it. */
-const cliSettings = z.object({ PUBLIC_URL: publicUrl, ADMIN_TOKEN: bearerToken }).transform((variables) => ({
-  /** Where the command-line tool finds a running server, unless its --url says otherwise: PUBLIC_URL, else the server's default address. */
-  serverUrl: variables.PUBLIC_URL ?? DEFAULT_SERVER_URL,
-  adminToken: variables.ADMIN_TOKEN,
-}));
+const cliSettings = z
+  .object({ PUBLIC_URL: publicUrl, ADMIN_TOKEN: bearerToken, MIRROR_SOURCE_PASSWORD: z.string().min(1).optional() })
+  .transform((variables) => ({
+    /** Where the command-line tool finds a running server, unless its --url says otherwise: PUBLIC_URL, else the server's default address. */
+    serverUrl: variables.PUBLIC_URL ?? DEFAULT_SERVER_URL,
+    adminToken: variables.ADMIN_TOKEN,
+    /** `ivr-reporting mirror`'s password at the source, unless its --password says otherwise (kept out of the shell's history). */
+    mirrorSourcePassword: variables.MIRROR_SOURCE_PASSWORD,
+  }));
 
 export type CliConfig = Readonly<z.output<typeof cliSettings>>;
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { accountsCommand } from './commands/accounts';
 import { demoCommand } from './commands/demo';
 import { importCommand } from './commands/import';
+import { mirrorCommand } from './commands/mirror';
 import { phonesCommand } from './commands/phones';
 import { retentionCommand } from './commands/retention';
 import { scenarioCommand } from './commands/scenario';
@@ -27,5 +28,6 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .addCommand(phonesCommand(env))
     .addCommand(scenarioCommand(env))
     .addCommand(retentionCommand(env))
+    .addCommand(mirrorCommand(env))
     .addCommand(demoCommand());
 }

@@ -1,0 +1,52 @@
+import type { PathStep } from '../../domain/call-record';
+import type { Region } from '../../domain/caller-region';
+
+/**
+ * One number's day at the source, as its four series report it. The figures the source rounds to two
+ * decimals are kept as whole hundredths, so that a sum of them is exact.
+ */
+export interface DayFigures {
+  /** `YYYYMMDD`, a local day of the source account's time zone. */
+  readonly day: string;
+  /** The Unix second at which the source says the day starts (its key in the series). */
+  readonly startSecond: number;
+  readonly calls: number;
+  readonly logEvents: number;
+  readonly loops: number;
+  readonly formItems: number;
+  readonly transfers: number;
+  readonly jsErrors: number;
+  readonly fetchErrors: number;
+  /** Distinct callers of the day. */
+  readonly callers: number;
+  /** `call_minutes` × 100. */
+  readonly callMinuteHundredths: number;
+  /** `transfer_minutes` × 100. */
+  readonly transferMinuteHundredths: number;
+  /** `average_page_load` × 100, in hundredths of a second. */
+  readonly pageLoadHundredths: number;
+}
+
+/** A report over a stretch of days that the source answers only as a whole (geographic, diagnostic flow). */
+export interface RangeFigures<Value> {
+  /** `YYYYMMDD`, both included. */
+  readonly start: string;
+  readonly end: string;
+  readonly value: Value;
+}
+
+export interface RegionCalls {
+  readonly region: Region;
+  readonly calls: number;
+}
+
+/** Everything read of one number over the mirrored range. */
+export interface NumberFigures {
+  readonly phone: string;
+  /** Every day of the range, in order. */
+  readonly days: readonly DayFigures[];
+  /** Calls per caller's region, over stretches that together cover the range once. */
+  readonly regions: readonly RangeFigures<readonly RegionCalls[]>[];
+  /** The diagnostic flow's rows, over stretches that together cover the range once. */
+  readonly flow: readonly RangeFigures<readonly PathStep[]>[];
+}

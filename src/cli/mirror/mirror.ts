@@ -1,0 +1,167 @@
+import { DateTime } from 'luxon';
+import type { CallRecordInput } from '../../domain/call-record';
+import type { Tool } from '../../domain/tool';
+import type { AdminClient, ImportAnswer } from '../admin-client';
+import { CliError } from '../cli-error';
+import { CallerNumbers } from './caller-numbers';
+import type { NumberFigures } from './figures';
+import { daysOf, Source, type SourceAccount, type SourceLimits, type SourceOptions } from './source';
+import { synthesizeNumber } from './synthesis';
+import type { MirrorProgress } from './progress';
+
+export interface MirrorRequest {
+  readonly source: SourceAccount;
+  readonly sourceOptions: SourceOptions;
+  readonly phones: readonly string[];
+  readonly start: string;
+  readonly end: string;
+  readonly into: { readonly tool: Tool; readonly login: string };
+  readonly dryRun: boolean;
+  readonly batchSize: number;
+}
+
+interface NumberTotals {
+  readonly phone: string;
+  calls: number;
+  callsWithCaller: number;
+  callers: number;
+  flowRows: number;
+}
+
+export interface MirrorOutcome {
+  /** What the run did, for standard output. */
+  readonly summary: string;
+  /** Figures of the source that the calls could not reproduce, one line each; empty when every one is met. */
+  readonly shortfalls: readonly string[];
+  /** Records the server refused, as it listed them. */
+  readonly rejected: readonly string[];
+}
+
+const count = (value: number): string => value.toLocaleString('en-US');
+const plural = (value: number, noun: string) => `${count(value)} ${noun}${value === 1 ? '' : 's'}`;
+
+/** What every run states of its calls, in the words of docs/mirror.md. */
+export const EXACTNESS = [
+  'exact per number and day: calls, log events, loops, form items, call minutes, transfers, transfer minutes, script errors, fetch errors, average page load, distinct callers',
+  "exact per number over each stretch read at once (the range, or the source's span): calls per US state, toll-free and country, every diagnostic-flow row",
+  'exact over any period and for ALL: the sums and ratios of the counts above',
+  'within a bound over a week, a month or ALL: distinct callers are the sum of the days\' and numbers\' (at least the source\'s figure); ' +
+    'call and transfer minutes are within 0.005 a day and number of the source\'s; the average page load is between the least and the greatest of the days\'',
+];
+
+async function targetAccount(admin: AdminClient, request: MirrorRequest): Promise<{ timezone: string }> {
+  const { tool, login } = request.into;
+  const account = await admin.getAccount(tool, login);
+  if (account === undefined) {
+    throw new CliError(`no account ${tool}/${login} at ${admin.baseUrl}: create it first (ivr-reporting accounts add ${tool} ${login} --password ... --timezone <the source account's>)`);
+  }
+  const missing = request.phones.filter((phone) => !account.phones.includes(phone));
+  if (missing.length > 0) {
+    throw new CliError(`${missing.join(', ')} not on ${tool}/${login} at ${admin.baseUrl}: add ${missing.length === 1 ? 'it' : 'them'} first (ivr-reporting phones add ${tool} ${login} ${missing.join(' ')})`);
+  }
+  return account;
+}
+
+/** Each day must start where the source says it does, or its calls would count on another day here. */
+function checkTimeZone(figures: readonly NumberFigures[], timeZone: string, into: string): void {
+  for (const day of figures[0]?.days ?? []) {
+    const here = DateTime.fromFormat(day.day, 'yyyyMMdd', { zone: timeZone });
+    if (here.toSeconds() !== day.startSecond) {
+      const there = DateTime.fromSeconds(day.startSecond, { zone: 'UTC' }).toISO({ suppressMilliseconds: true });
+      throw new CliError(
+        `the source's day ${day.day} starts at ${there}, but in ${timeZone}, the time zone of ${into}, at ${here.toUTC().toISO({ suppressMilliseconds: true })}: ` +
+          `give ${into} the source account's time zone (ivr-reporting accounts set ${into.replace('/', ' ')} --timezone ...)`,
+      );
+    }
+  }
+}
+
+class Batches {
+  private lines: string[] = [];
+  readonly written = { inserted: 0, duplicates: 0 };
+  readonly rejected: string[] = [];
+
+  constructor(
+    private readonly admin: AdminClient | undefined,
+    private readonly size: number,
+    private readonly onWait: (seconds: number) => void,
+  ) {}
+
+  async add(record: CallRecordInput): Promise<void> {
+    if (this.admin === undefined) return;
+    this.lines.push(JSON.stringify(record));
+    if (this.lines.length >= this.size) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.admin === undefined || this.lines.length === 0) return;
+    const sent = this.lines;
+    this.lines = [];
+    const answer: ImportAnswer = await this.admin.importCalls(Buffer.from(`${sent.join('\n')}\n`), this.onWait);
+    this.written.inserted += answer.inserted;
+    this.written.duplicates += answer.duplicates;
+    for (const { line, error } of answer.rejected) this.rejected.push(`${error}: ${sent[line - 1] ?? ''}`);
+  }
+}
+
+function requestsLine({ requests, logins, limit }: SourceLimits): string {
+  const made = `${plural(requests, 'data request')} to the source (and ${plural(logins, 'login')})`;
+  if (limit === undefined) return `${made}; it sent no X-RateLimit-Limit`;
+  const windows = Math.ceil(requests / limit);
+  const fits =
+    windows <= 1 ? 'fits in one of its rate-limit windows' : `spans ${windows} of its windows: about ${(windows - 1) * 15} minutes of waiting at 15-minute windows`;
+  return `${made}, which allows ${count(limit)} a window: a run ${fits}`;
+}
+
+/**
+ * Reads the numbers' reports at the source, makes calls that reproduce them, and writes them into the
+ * account through the admin API in batches (or, for a dry run, only counts them).
+ */
+export async function mirror(request: MirrorRequest, admin: AdminClient, progress: MirrorProgress, onImportWait: (seconds: number) => void): Promise<MirrorOutcome> {
+  const into = `${request.into.tool}/${request.into.login}`;
+  const target = await targetAccount(admin, request);
+  const source = new Source(request.source, request.sourceOptions, progress);
+  let figures: NumberFigures[];
+  try {
+    figures = await source.read(request.phones, request.start, request.end);
+  } finally {
+    progress.finish();
+  }
+  checkTimeZone(figures, target.timezone, into);
+
+  const numbers = new CallerNumbers();
+  const batches = new Batches(request.dryRun ? undefined : admin, request.batchSize, onImportWait);
+  const shortfalls: string[] = [];
+  const totals: NumberTotals[] = [];
+  for (const number of figures) {
+    const calls = synthesizeNumber(number, numbers);
+    const numberTotals: NumberTotals = { phone: number.phone, calls: 0, callsWithCaller: 0, callers: 0, flowRows: 0 };
+    for (const record of calls.records) {
+      numberTotals.calls += 1;
+      if (record.caller !== undefined) numberTotals.callsWithCaller += 1;
+      numberTotals.flowRows += record.path?.length ?? 0;
+      await batches.add(record);
+    }
+    numberTotals.callers = number.days.reduce((sum, day) => sum + day.callers, 0);
+    shortfalls.push(...calls.shortfalls);
+    totals.push(numberTotals);
+  }
+  await batches.flush();
+
+  const days = daysOf(request.start, request.end).length;
+  const all = totals.reduce((sum, number) => sum + number.calls, 0);
+  const lines = [
+    request.dryRun
+      ? `dry run: would write ${plural(all, 'call')} into ${into} at ${admin.baseUrl}, ${request.start}-${request.end} (${plural(days, 'day')})`
+      : `mirrored ${plural(totals.length, 'number')}, ${request.start}-${request.end} (${plural(days, 'day')}), into ${into}: ` +
+        `${plural(all, 'call')} (${count(batches.written.inserted)} inserted, ${plural(batches.written.duplicates, 'duplicate')})`,
+    ...totals.map(
+      (number) =>
+        `  ${number.phone}: ${plural(number.calls, 'call')}, ${count(number.callsWithCaller)} with a caller, ` +
+        `${plural(number.callers, 'caller')} (the days' sum), ${plural(number.flowRows, 'diagnostic-flow row')}`,
+    ),
+    requestsLine(source.limits()),
+    ...EXACTNESS,
+  ];
+  return { summary: `${lines.join('\n')}\n`, shortfalls, rejected: batches.rejected };
+}

@@ -1,0 +1,222 @@
+import { MAX_PATH_STEPS, type CallRecordInput, type PathStep } from '../../domain/call-record';
+import type { Region } from '../../domain/caller-region';
+import type { CallerNumbers } from './caller-numbers';
+import type { DayFigures, NumberFigures, RangeFigures, RegionCalls } from './figures';
+
+/** One distinct caller of a day: where its number is from, and how many of the day's calls it made. */
+export interface PlannedCaller {
+  readonly region: Region;
+  readonly calls: number;
+}
+
+export interface CallerPlan {
+  /** Per day, in the order given, its distinct callers. */
+  readonly days: readonly (readonly PlannedCaller[])[];
+  /** Calls of the regions that no day could take, and days' callers that no region could give: 0 when the plan is exact. */
+  readonly unplacedCalls: number;
+  readonly missingCallers: number;
+}
+
+interface Remaining {
+  readonly region: Region;
+  left: number;
+}
+
+/**
+ * Gives each day of a stretch its distinct callers, each with a region and its calls, so that the days
+ * have exactly their `callers` and the regions exactly their calls over the stretch. A day takes at least
+ * one call per caller and at most its calls; its calls come off the regions in order (most calls first),
+ * so a day spans few regions, and a day with c callers takes no more than the next c regions hold.
+ * Within those bounds a day takes its share of the calls beyond one per caller, by its calls beyond its
+ * callers, so that the last days are not left with more than they can take.
+ */
+export function planCallers(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[]): CallerPlan {
+  const queue: Remaining[] = regions
+    .filter((entry) => entry.calls > 0)
+    .sort((a, b) => b.calls - a.calls || (a.region < b.region ? -1 : a.region > b.region ? 1 : 0))
+    .map((entry) => ({ region: entry.region, left: entry.calls }));
+  let remainingCalls = queue.reduce((sum, entry) => sum + entry.left, 0);
+  let laterCallers = days.reduce((sum, day) => sum + day.callers, 0);
+  let laterCapacity = days.reduce((sum, day) => sum + (day.callers > 0 ? day.calls - day.callers : 0), 0);
+  let head = 0;
+  let missingCallers = 0;
+  const planned = days.map((day): PlannedCaller[] => {
+    if (day.callers === 0) return [];
+    laterCallers -= day.callers;
+    const capacity = day.calls - day.callers;
+    laterCapacity -= capacity;
+    let reachable = 0;
+    for (let index = head; index < queue.length && index < head + day.callers; index += 1) reachable += queue[index]?.left ?? 0;
+    const extra = remainingCalls - day.callers - laterCallers;
+    const fair = day.callers + (capacity + laterCapacity === 0 ? 0 : Math.round((extra * capacity) / (capacity + laterCapacity)));
+    // At least one call per caller, and what the later days cannot take; at most the day's calls, what
+    // leaves the later days one call per caller, and what its callers' regions can give.
+    const least = Math.max(day.callers, remainingCalls - laterCallers - laterCapacity);
+    const most = Math.min(day.calls, remainingCalls - laterCallers, reachable);
+    const taken = Math.max(0, Math.min(most, Math.max(least, fair)));
+    remainingCalls -= taken;
+    const pieces: PlannedCaller[] = [];
+    for (let wanted = taken; wanted > 0; ) {
+      const entry = queue[head];
+      if (entry === undefined) break;
+      const part = Math.min(wanted, entry.left);
+      pieces.push({ region: entry.region, calls: part });
+      entry.left -= part;
+      wanted -= part;
+      if (entry.left === 0) head += 1;
+    }
+    const callers = splitIntoCallers(pieces, day.callers);
+    missingCallers += day.callers - callers.length;
+    return callers;
+  });
+  return { days: planned, unplacedCalls: remainingCalls, missingCallers };
+}
+
+/** `pieces` (one per region, at most `callers` of them) split into `callers` callers where their calls allow. */
+function splitIntoCallers(pieces: readonly PlannedCaller[], callers: number): PlannedCaller[] {
+  let toAdd = callers - pieces.length;
+  const result: PlannedCaller[] = [];
+  for (const piece of pieces) {
+    const count = 1 + Math.max(0, Math.min(toAdd, piece.calls - 1));
+    toAdd -= count - 1;
+    for (let index = 0; index < count; index += 1) result.push({ region: piece.region, calls: share(piece.calls, count, index) });
+  }
+  return result;
+}
+
+/** The index-th of `parts` near-equal whole parts of `total`, the larger ones first. */
+function share(total: number, parts: number, index: number): number {
+  return Math.floor(total / parts) + (index < total % parts ? 1 : 0);
+}
+
+/** Calls start within the first 23 hours of their local day, so that a day that loses an hour to summer time keeps them all. */
+const SPREAD_SECONDS = 23 * 3600;
+const MS_PER_HUNDREDTH_OF_MINUTE = 600;
+const MS_PER_HUNDREDTH_OF_SECOND = 10;
+
+/** Whatever of the source's figures the calls could not reproduce, said in words; empty when every one is met. */
+export type Shortfalls = string[];
+
+/** Each day's form items of the flow, by the call (its index in the day) that carries them. */
+type StepsByCall = Map<number, PathStep[]>;
+
+function stretchDays(days: readonly DayFigures[], stretch: RangeFigures<unknown>): number[] {
+  const indexes: number[] = [];
+  days.forEach((day, index) => {
+    if (day.day >= stretch.start && day.day <= stretch.end) indexes.push(index);
+  });
+  return indexes;
+}
+
+/** The flow's rows of each stretch dealt out over its calls, one row to each call in turn. */
+function placeFlow(figures: NumberFigures, shortfalls: Shortfalls): StepsByCall[] {
+  const placed = figures.days.map((): StepsByCall => new Map());
+  for (const stretch of figures.flow) {
+    const calls = stretchDays(figures.days, stretch).flatMap((dayIndex) =>
+      Array.from({ length: figures.days[dayIndex]?.calls ?? 0 }, (_, callIndex) => ({ dayIndex, callIndex })),
+    );
+    if (stretch.value.length === 0) continue;
+    if (calls.length === 0 || stretch.value.length > calls.length * MAX_PATH_STEPS) {
+      shortfalls.push(`${figures.phone}: the flow's ${stretch.value.length} rows of ${stretch.start}-${stretch.end} have too few calls to go on`);
+      continue;
+    }
+    stretch.value.forEach((step, row) => {
+      const call = calls[row % calls.length];
+      if (call === undefined) return;
+      const steps = placed[call.dayIndex];
+      const onCall = steps?.get(call.callIndex);
+      if (onCall === undefined) steps?.set(call.callIndex, [step]);
+      else onCall.push(step);
+    });
+  }
+  return placed;
+}
+
+function planAllCallers(figures: NumberFigures, shortfalls: Shortfalls): (readonly PlannedCaller[])[] {
+  const perDay: (readonly PlannedCaller[])[] = figures.days.map(() => []);
+  const covered = new Set<number>();
+  for (const stretch of figures.regions) {
+    const indexes = stretchDays(figures.days, stretch);
+    const plan = planCallers(
+      indexes.map((index) => figures.days[index] ?? { calls: 0, callers: 0 }),
+      stretch.value,
+    );
+    indexes.forEach((dayIndex, position) => {
+      perDay[dayIndex] = plan.days[position] ?? [];
+      covered.add(dayIndex);
+    });
+    const where = `${figures.phone} over ${stretch.start}-${stretch.end}`;
+    if (plan.unplacedCalls > 0) shortfalls.push(`${where}: ${plan.unplacedCalls} calls of the geographic report found no day's caller to make them`);
+    if (plan.missingCallers > 0) shortfalls.push(`${where}: ${plan.missingCallers} of the days' distinct callers found no call of the geographic report`);
+  }
+  return perDay;
+}
+
+function wireTime(second: number): string {
+  return new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** The day's calls' callers, in call order: each planned caller's number for as many calls as it made, then none. */
+function callersOfDay(planned: readonly PlannedCaller[], numbers: CallerNumbers, where: string, shortfalls: Shortfalls): (string | undefined)[] {
+  const callers: (string | undefined)[] = [];
+  for (const caller of planned) {
+    const number = numbers.take(caller.region);
+    if (number === undefined) shortfalls.push(`${where}: no number of this version's data is placed in ${caller.region}`);
+    for (let call = 0; call < caller.calls; call += 1) callers.push(number);
+  }
+  return callers;
+}
+
+function* dayCalls(phone: string, day: DayFigures, callers: readonly (string | undefined)[], steps: StepsByCall): Generator<CallRecordInput> {
+  const durationMs = day.callMinuteHundredths * MS_PER_HUNDREDTH_OF_MINUTE;
+  const transferMs = day.transferMinuteHundredths * MS_PER_HUNDREDTH_OF_MINUTE;
+  const pageLoadSeconds = (day.pageLoadHundredths * MS_PER_HUNDREDTH_OF_SECOND) / 1000;
+  for (let index = 0; index < day.calls; index += 1) {
+    const part = (total: number) => share(total, day.calls, index);
+    const record: CallRecordInput = {
+      call_id: `mirror-${phone}-${day.day}-${index}`,
+      phone,
+      started_at: wireTime(day.startSecond + Math.floor((index * SPREAD_SECONDS) / day.calls)),
+      log_events: part(day.logEvents),
+      loops: part(day.loops),
+      form_items: part(day.formItems),
+      duration_seconds: part(durationMs) / 1000,
+      transfers: part(day.transfers),
+      transfer_seconds: part(transferMs) / 1000,
+      js_errors: part(day.jsErrors),
+      fetch_errors: part(day.fetchErrors),
+      page_loads: pageLoadSeconds > 0 ? 1 : 0,
+      page_load_seconds: pageLoadSeconds,
+    };
+    const caller = callers[index];
+    const path = steps.get(index);
+    yield { ...record, ...(caller === undefined ? {} : { caller }), ...(path === undefined ? {} : { path }) };
+  }
+}
+
+export interface NumberCalls {
+  /** The calls, day by day; made as they are read, so that a year of a busy number is never held whole. */
+  readonly records: Iterable<CallRecordInput>;
+  readonly shortfalls: Shortfalls;
+}
+
+/**
+ * Calls that reproduce a number's figures. Per day: its calls, their counters' sums, minutes to the
+ * hundredth, the average page load to the hundredth of a second (one page load a call), and distinct
+ * callers. Per stretch of the geographic report: the calls of each region. Per stretch of the flow:
+ * every row, each carried by one call. Call ids follow from the number, the day and the call's place in
+ * it, so that mirroring a day again stores nothing new.
+ */
+export function synthesizeNumber(figures: NumberFigures, numbers: CallerNumbers): NumberCalls {
+  const shortfalls: Shortfalls = [];
+  const callers = planAllCallers(figures, shortfalls);
+  const steps = placeFlow(figures, shortfalls);
+  function* records(): Generator<CallRecordInput> {
+    for (const [index, day] of figures.days.entries()) {
+      if (day.calls === 0) continue;
+      const where = `${figures.phone} on ${day.day}`;
+      yield* dayCalls(figures.phone, day, callersOfDay(callers[index] ?? [], numbers, where, shortfalls), steps[index] ?? new Map());
+    }
+  }
+  return { records: records(), shortfalls };
+}

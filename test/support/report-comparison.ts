@@ -1,0 +1,129 @@
+import request from 'supertest';
+import { authenticate, type Credentials } from './reporting';
+
+/** One account of a running server, and its temporary credentials. */
+export interface ReportingAccount {
+  readonly url: string;
+  readonly credentials: Credentials;
+}
+
+export async function reportingAccount(url: string, tool: string, login: string, password: string): Promise<ReportingAccount> {
+  return { url, credentials: await authenticate(url, { tool, login, password }) };
+}
+
+type SeriesReport = Record<string, Record<string, number>>;
+
+const PERIODS = ['day', 'week', 'month'] as const;
+const RESOURCES = ['volume', 'events', 'performance', 'profile'] as const;
+/** Sums of whole counts and their ratios: docs/mirror.md says these are exact over any period and for ALL. */
+const EXACT_EVERYWHERE = new Set([
+  'calls',
+  'log_events',
+  'loops',
+  'loops_per_call',
+  'form_items',
+  'average_form_items',
+  'transfers',
+  'js_errors',
+  'js_errors_per_call',
+  'fetch_errors',
+  'fetch_errors_per_call',
+]);
+const MINUTES = new Set(['call_minutes', 'transfer_minutes']);
+
+async function read(account: ReportingAccount, path: string): Promise<unknown> {
+  const response = await request(account.url).get(path).auth(account.credentials.login, account.credentials.password);
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.text}`);
+  return response.body as unknown;
+}
+
+/** The period (its key) that holds a day: the last period key not after the day's. */
+function periodOf(dayKey: number, periodKeys: readonly number[]): number {
+  let held = periodKeys[0] ?? dayKey;
+  for (const key of periodKeys) if (key <= dayKey) held = key;
+  return held;
+}
+
+/** Each number's day series of the source, for the bounds of the figures that are not exact. */
+type DaySeries = Map<string, SeriesReport>;
+
+interface Bound {
+  readonly low: number;
+  readonly high: number;
+}
+
+/** The stated bound of a series that is not exact, from the source's own figures of each number and day. */
+function boundOf(name: string, sourceValue: number, days: readonly { series: Record<string, number>; calls: number }[]): Bound {
+  const withCalls = days.filter((day) => day.calls > 0);
+  if (name === 'callers') return { low: sourceValue, high: days.reduce((sum, day) => sum + (day.series.callers ?? 0), 0) };
+  if (MINUTES.has(name)) {
+    const slack = 0.005 * withCalls.length + 0.005 + 1e-9;
+    return { low: sourceValue - slack, high: sourceValue + slack };
+  }
+  const averages = withCalls.map((day) => day.series[name] ?? 0);
+  if (averages.length === 0) return { low: 0, high: 0 };
+  return { low: Math.min(...averages) - 0.005, high: Math.max(...averages) + 0.005 };
+}
+
+/**
+ * Every report of `source` over the range, per number and for ALL, by day, week and month, against the
+ * same report of `mirror`: a figure docs/mirror.md calls exact must be equal, another within its bound.
+ * Returns the differences in words; empty when none.
+ */
+export async function compareReports(
+  source: ReportingAccount,
+  mirror: ReportingAccount,
+  phones: readonly string[],
+  start: string,
+  end: string,
+): Promise<string[]> {
+  const differences: string[] = [];
+  const daySeries = new Map<string, DaySeries>();
+  for (const resource of RESOURCES) {
+    const perNumber: DaySeries = new Map();
+    for (const phone of phones) perNumber.set(phone, (await read(source, `/api/${resource}/${start}/${end}/day/${phone}`)) as SeriesReport);
+    daySeries.set(resource, perNumber);
+  }
+  for (const resource of RESOURCES) {
+    for (const period of PERIODS) {
+      for (const phone of [...phones, 'ALL']) {
+        const path = `/api/${resource}/${start}/${end}/${period}/${phone}`;
+        const theirs = (await read(source, path)) as SeriesReport;
+        const ours = (await read(mirror, path)) as SeriesReport;
+        const numbers = phone === 'ALL' ? phones : [phone];
+        for (const [name, values] of Object.entries(theirs)) {
+          const periodKeys = Object.keys(values).map(Number);
+          for (const [key, value] of Object.entries(values)) {
+            const mirrored = ours[name]?.[key];
+            const exact = EXACT_EVERYWHERE.has(name) || (period === 'day' && phone !== 'ALL');
+            if (exact) {
+              if (mirrored !== value) differences.push(`${path} ${name} at ${key}: ${value} at the source, ${mirrored} mirrored`);
+              continue;
+            }
+            const days = numbers.flatMap((number) => {
+              const report = daySeries.get(resource)?.get(number) ?? {};
+              return Object.keys(report.calls ?? {})
+                .filter((dayKey) => periodOf(Number(dayKey), periodKeys) === Number(key))
+                .map((dayKey) => ({
+                  calls: report.calls?.[dayKey] ?? 0,
+                  series: Object.fromEntries(Object.entries(report).map(([series, byDay]) => [series, byDay[dayKey] ?? 0])),
+                }));
+            });
+            const bound = boundOf(name, value, days);
+            if (mirrored === undefined || mirrored < bound.low || mirrored > bound.high) {
+              differences.push(`${path} ${name} at ${key}: ${mirrored} mirrored, outside ${bound.low}..${bound.high} (${value} at the source)`);
+            }
+          }
+        }
+      }
+    }
+  }
+  for (const phone of [...phones, 'ALL']) {
+    for (const path of [`/api/profile/${start}/${end}/${phone}`, `/api/path/${start}/${end}/${phone}`]) {
+      const theirs = await read(source, path);
+      const ours = await read(mirror, path);
+      if (JSON.stringify(ours) !== JSON.stringify(theirs)) differences.push(`${path}: ${JSON.stringify(theirs)} at the source, ${JSON.stringify(ours)} mirrored`);
+    }
+  }
+  return differences;
+}
