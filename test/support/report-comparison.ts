@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import request from 'supertest';
 import { authenticate, type Credentials } from './reporting';
 
@@ -44,6 +45,16 @@ function periodOf(dayKey: number, periodKeys: readonly number[]): number {
   return held;
 }
 
+/** The range cut at the ends of months, as `ivr-reporting mirror` reads the geographic and flow reports by default. */
+function monthsOf(start: string, end: string): { start: string; end: string }[] {
+  const months: { start: string; end: string }[] = [];
+  for (let day = DateTime.fromFormat(start, 'yyyyMMdd', { zone: 'UTC' }); day.toFormat('yyyyMMdd') <= end; day = day.plus({ months: 1 }).startOf('month')) {
+    const last = day.endOf('month').toFormat('yyyyMMdd');
+    months.push({ start: day.toFormat('yyyyMMdd'), end: last < end ? last : end });
+  }
+  return months;
+}
+
 /** Each number's day series of the source, for the bounds of the figures that are not exact. */
 type DaySeries = Map<string, SeriesReport>;
 
@@ -68,6 +79,7 @@ function boundOf(name: string, sourceValue: number, days: readonly { series: Rec
 /**
  * Every report of `source` over the range, per number and for ALL, by day, week and month, against the
  * same report of `mirror`: a figure docs/mirror.md calls exact must be equal, another within its bound.
+ * The geographic and flow reports are compared over the range and over each month of it.
  * Returns the differences in words; empty when none.
  */
 export async function compareReports(
@@ -118,8 +130,10 @@ export async function compareReports(
       }
     }
   }
+  const ranges = [{ start, end }, ...monthsOf(start, end)];
   for (const phone of [...phones, 'ALL']) {
-    for (const path of [`/api/profile/${start}/${end}/${phone}`, `/api/path/${start}/${end}/${phone}`]) {
+    const paths = ranges.flatMap((range) => [`/api/profile/${range.start}/${range.end}/${phone}`, `/api/path/${range.start}/${range.end}/${phone}`]);
+    for (const path of paths) {
       const theirs = await read(source, path);
       const ours = await read(mirror, path);
       if (JSON.stringify(ours) !== JSON.stringify(theirs)) differences.push(`${path}: ${JSON.stringify(theirs)} at the source, ${JSON.stringify(ours)} mirrored`);

@@ -6,6 +6,7 @@ import type { Tool } from '../../domain/tool';
 import { CliError } from '../cli-error';
 import { mirror } from '../mirror/mirror';
 import { mirrorProgress } from '../mirror/progress';
+import { STRETCHES, type Stretch } from '../mirror/source';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
 import { parseTool } from './account-key';
 import { wholeNumber } from './number-options';
@@ -21,6 +22,7 @@ interface MirrorOptions extends ServerOptions {
   readonly into: { tool: Tool; login: string };
   readonly dryRun?: boolean;
   readonly spanDays?: number;
+  readonly stretch: Stretch;
   readonly maxWaitMinutes: number;
   readonly batchSize: number;
 }
@@ -79,6 +81,11 @@ export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
     .requiredOption('--into <tool/login>', 'the account here that receives the calls', accountKey)
     .option('--dry-run', 'read the source and say what would be written, and the requests a run needs, without writing')
     .addOption(new Option('--span-days <n>', 'days per request (default: the whole range, until the source names its limit)').argParser(wholeNumber(1, 100_000)))
+    .addOption(
+      new Option('--stretch <stretch>', "read the geographic and flow reports per month (exact over every month) or per span (fewer requests)")
+        .choices(STRETCHES)
+        .default('month'),
+    )
     .addOption(new Option('--max-wait-minutes <n>', "the longest one request may wait for the source's rate limit").argParser(wholeNumber(0, 1_440)).default(60))
     .addOption(new Option('--batch-size <n>', 'calls per request to the admin API').argParser(wholeNumber(1, 100_000)).default(5_000))
     .action(async (options: MirrorOptions) => {
@@ -89,7 +96,7 @@ export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
       const outcome = await mirror(
         {
           source: { baseUrl: options.from, tool: options.tool, login: options.login, password },
-          sourceOptions: { maxWaitMs: options.maxWaitMinutes * 60_000, spanDays: options.spanDays },
+          sourceOptions: { maxWaitMs: options.maxWaitMinutes * 60_000, spanDays: options.spanDays, stretch: options.stretch },
           phones: options.phones,
           start: options.start,
           end: options.end,

@@ -4,8 +4,10 @@ import { runCli } from '../../../test/support/cli';
 import { addCalls } from '../../../test/support/reporting';
 import { compareReports, reportingAccount } from '../../../test/support/report-comparison';
 import type { CallRecordInput, PathStep } from '../../domain/call-record';
+import request from 'supertest';
 import { DEMO_ACCOUNT, loadDemoData } from '../../startup-data/demo/demo-account';
 import { mulberry32, seedFrom } from '../../startup-data/demo/random';
+import { exactness } from './mirror';
 
 /** The demo's 120 days end on the fake clock's day, Wednesday 2018-02-07 in New York. */
 const DEMO_RANGE = { start: '20171009', end: '20180207' };
@@ -100,20 +102,172 @@ afterEach(async () => {
 const sourceOf = (account: { tool: string; login: string; password: string }) => reportingAccount(source.url, account.tool, account.login, account.password);
 const mirrorOf = (login: string) => reportingAccount(target.url, 'dev', login, 'mirror-password');
 
+const DECEMBER = { start: '20171201', end: '20171231' };
+
+/** The calls of a mirror account by day, per number, through the reporting API: what a run wrote. */
+async function mirroredCalls(login: string, range: { start: string; end: string }): Promise<unknown> {
+  const account = await mirrorOf(login);
+  return (await request(target.url).get(`/api/volume/${range.start}/${range.end}/month/ALL`).auth(account.credentials.login, account.credentials.password)).body;
+}
+
 describe('ivr-reporting mirror', () => {
   test('mirrors the demo account: every report per number and for ALL, by day, week and month, is equal or within its stated bound', async () => {
     const run = await runCli(mirrorArgs(DEMO_ACCOUNT, DEMO_ACCOUNT.phones, DEMO_RANGE, 'dev/demo-mirror'));
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^mirrored 3 numbers, 20171009-20180207 \(122 days\), into dev\/demo-mirror: [\d,]+ calls \([\d,]+ inserted, 0 duplicates\)\n/);
-    expect(run.stdout).toContain('\n18 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows\n');
+    expect(run.stdout).toContain('\n42 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows\n');
     expect(await compareReports(await sourceOf(DEMO_ACCOUNT), await mirrorOf('demo-mirror'), DEMO_ACCOUNT.phones, DEMO_RANGE.start, DEMO_RANGE.end)).toEqual([]);
   });
 
-  test('mirrors an account with callers abroad, toll-free and unplaceable callers, transfers and a flow, in London time', async () => {
+  test('mirrors an account with callers abroad, toll-free and unplaceable callers, transfers and a flow, in London time, and says what is exact', async () => {
     const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+    const [first, ...others] = run.stdout.split('\n');
+    expect(first).toMatch(/^mirrored 2 numbers, 20171201-20180131 \(62 days\), into dev\/abroad-mirror: ([\d,]+) calls \(\1 inserted, 0 duplicates\)$/);
+    expect(others.slice(2)).toEqual([
+      '16 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows',
+      ...exactness('month'),
+      '',
+    ]);
     expect(await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
+  });
+
+  test('the comparison finds the calls of a day left out', async () => {
+    await runCli(mirrorArgs(ABROAD, ABROAD.phones, { start: '20171201', end: '20180130' }, 'dev/abroad-mirror'));
+    const differences = await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end);
+    expect(differences).toContainEqual(expect.stringMatching(/^\/api\/volume\/20171201\/20180131\/day\/442071230001 calls at 1517356800: [1-9]\d* at the source, 0 mirrored$/));
+  });
+
+  test('mirroring the same range again stores nothing new, and a wider range adds only the new days, every report still exact or within its bound', async () => {
+    const first = await runCli(mirrorArgs(ABROAD, ABROAD.phones, DECEMBER, 'dev/abroad-mirror'));
+    const december = /: ([\d,]+) calls \(/.exec(first.stdout)?.[1];
+    const again = await runCli(mirrorArgs(ABROAD, ABROAD.phones, DECEMBER, 'dev/abroad-mirror'));
+    expect(again.stdout).toContain(`into dev/abroad-mirror: ${december} calls (0 inserted, ${december} duplicates)\n`);
+    const wider = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
+    const [, all, inserted, duplicates] = /: ([\d,]+) calls \(([\d,]+) inserted, ([\d,]+) duplicates\)/.exec(wider.stdout) ?? [];
+    expect(duplicates).toBe(december);
+    expect(Number(inserted?.replace(',', '')) + Number(duplicates?.replace(',', ''))).toBe(Number(all?.replace(',', '')));
+    expect(wider.code).toBe(0);
+    expect(await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
+  });
+
+  test("completes through the source's forced 429s and 401, waiting out each and authenticating again, and shows the waits", async () => {
+    const forced = [
+      { target: 'data', tool: ABROAD.tool, login: ABROAD.login, status: 429, retry_after_seconds: 1, times: 3 },
+      { target: 'data', tool: ABROAD.tool, login: ABROAD.login, status: 401, times: 1 },
+    ];
+    for (const scenario of forced) await admin(source.url).post('/admin/scenarios').send(scenario).expect(201);
+    const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
+    expect(run.stderr).toBe(
+      'mirror: 2 requests to the source, waiting 1 s for its rate limit\n' +
+        'mirror: 3 requests to the source, waiting 1 s for its rate limit\n' +
+        'mirror: 4 requests to the source, waiting 1 s for its rate limit\n',
+    );
+    expect(run.code).toBe(0);
+    // 16 reports, and the three 429s and the 401 asked again.
+    expect(run.stdout).toContain('\n20 data requests to the source (and 2 logins), which allows 1,000,000 a window');
+    const scenarios = (await admin(source.url).get('/admin/scenarios').expect(200)).body as { scenarios: { fired: number }[] };
+    expect(scenarios.scenarios.map((scenario) => scenario.fired)).toEqual([3, 1]);
+    expect(await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
+  });
+
+  test('a dry run reads the source and says what it would write and the requests a run needs, and writes nothing', async () => {
+    const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror', '--dry-run'));
+    expect(run.code).toBe(0);
+    const [first, ...others] = run.stdout.split('\n');
+    const calls = /^dry run: would write ([\d,]+) calls into dev\/abroad-mirror at http:\/\/127\.0\.0\.1:\d+, 20171201-20180131 \(62 days\)$/.exec(first ?? '')?.[1];
+    expect(calls).toBeDefined();
+    expect(others[0]).toMatch(/^ {2}442071230001: [\d,]+ calls, [\d,]+ with a caller, [\d,]+ callers \(the days' sum\), \d+ diagnostic-flow rows$/);
+    expect(others[2]).toBe('16 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows');
+    expect(await mirroredCalls('abroad-mirror', ABROAD_RANGE)).toEqual({ calls: { '1512086400': 0, '1514764800': 0 }, call_minutes: { '1512086400': 0, '1514764800': 0 }, transfers: { '1512086400': 0, '1514764800': 0 }, transfer_minutes: { '1512086400': 0, '1514764800': 0 } });
+    const real = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
+    expect(real.stdout).toContain(`: ${calls} calls (${calls} inserted, 0 duplicates)\n`);
+  });
+
+  test("says how many requests a run needs against the source's rate limit", async () => {
+    const limited = await startAdminServer({ DATA_RATE_LIMIT: '6' });
+    try {
+      await createAccount(limited, ABROAD.tool, ABROAD.login, ABROAD.timeZone, ABROAD.phones);
+      await admin(limited.url).put(`/admin/accounts/${ABROAD.tool}/${ABROAD.login}`).send({ password: ABROAD.password }).expect(200);
+      const args = mirrorArgs(ABROAD, ABROAD.phones.slice(0, 1), { start: '20171201', end: '20171201' }, 'dev/abroad-mirror', '--dry-run');
+      const run = await runCli(args.map((arg) => (arg === source.url ? limited.url : arg)));
+      expect(run.stdout).toContain('\n6 data requests to the source (and 1 login), which allows 6 a window: a run fits in one of its rate-limit windows\n');
+    } finally {
+      await limited.server.close();
+    }
+  });
+});
+
+describe('ivr-reporting mirror refuses, naming the problem', () => {
+  const refusal = async (args: string[]) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const { calls } = (await mirroredCalls('abroad-mirror', ABROAD_RANGE)) as { calls: Record<string, number> };
+    expect(Object.values(calls)).toEqual([0, 0]);
+    return run.stderr;
+  };
+
+  test('a number the account does not own at the source, before reading any other', async () => {
+    await admin(target.url).put('/admin/accounts/dev/abroad-mirror/phones/442071239999').expect(201);
+    const stderr = await refusal(mirrorArgs(ABROAD, [...ABROAD.phones, '442071239999'], ABROAD_RANGE, 'dev/abroad-mirror'));
+    expect(stderr).toBe(`ivr-reporting: 442071239999 is not a number of ${source.url} (fuse/abroad): the source says "phone 442071239999 is not on this account"\n`);
+  });
+
+  test('a wrong password at the source', async () => {
+    const stderr = await refusal(mirrorArgs({ ...ABROAD, password: 'wrong' }, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
+    expect(stderr).toBe(`ivr-reporting: the source ${source.url} (fuse/abroad) refused the login: "invalid login or password, or the account is inactive"; check --tool, --login and --password\n`);
+  });
+
+  test('a range the source cannot report: a first day before the epoch', async () => {
+    // London kept summer time all through 1970: its first of January began an hour before the epoch.
+    const stderr = await refusal(mirrorArgs(ABROAD, ABROAD.phones, { start: '19700101', end: '19700131' }, 'dev/abroad-mirror'));
+    expect(stderr).toBe(
+      `ivr-reporting: the source ${source.url} (fuse/abroad) refused the request for 442071230001 over 19700101-19700131 (400 IVR_PERIOD_BEFORE_EPOCH): ` +
+        '"start 19700101: its day starts before 1970-01-01T00:00:00Z in Europe/London, and a period is keyed by the Unix second it starts at; the earliest start for day periods is 19700102"\n',
+    );
+  });
+
+  test('a range longer than the source takes at once is read in the spans it names, and every report is still exact or within its bound', async () => {
+    const narrow = await startAdminServer({ ...LIMITS_OUT_OF_REACH, MAX_RANGE_DAYS: '20' });
+    try {
+      await createAccount(narrow, ABROAD.tool, ABROAD.login, ABROAD.timeZone, ABROAD.phones);
+      await admin(narrow.url).put(`/admin/accounts/${ABROAD.tool}/${ABROAD.login}`).send({ password: ABROAD.password }).expect(200);
+      await addCalls(narrow.testApp.store, abroadCalls());
+      const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror').map((arg) => (arg === source.url ? narrow.url : arg)));
+      expect(run.stderr).toBe('');
+      // The whole range asked once and refused; then per number four spans of 20, 20, 20 and 2 days (four series each)
+      // and five stretches (months cut by spans; a geographic report and a flow each).
+      expect(run.stdout).toContain('\n53 data requests to the source (and 1 login)');
+      const narrowSource = await reportingAccount(narrow.url, ABROAD.tool, ABROAD.login, ABROAD.password);
+      const mirrored = await mirrorOf('abroad-mirror');
+      for (const [start, end] of [['20171201', '20171220'], ['20171221', '20180109'], ['20180110', '20180129'], ['20180130', '20180131']] as const) {
+        expect(await compareReports(narrowSource, mirrored, ABROAD.phones, start, end)).toEqual([]);
+      }
+    } finally {
+      await narrow.server.close();
+    }
+  });
+
+  test("an account here in another time zone than the source's, whose days would begin at other instants", async () => {
+    await admin(target.url).put('/admin/accounts/dev/abroad-mirror').send({ timezone: 'America/New_York' }).expect(200);
+    const stderr = await refusal(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
+    expect(stderr).toBe(
+      "ivr-reporting: the source's day 20171201 starts at 2017-12-01T00:00:00Z, but in America/New_York, the time zone of dev/abroad-mirror, at 2017-12-01T05:00:00Z: " +
+        "give dev/abroad-mirror the source account's time zone (ivr-reporting accounts set dev abroad-mirror --timezone ...)\n",
+    );
+  });
+
+  test('an account here that lacks a number, or does not exist', async () => {
+    await admin(target.url).delete(`/admin/accounts/dev/abroad-mirror/phones/${ABROAD.phones[1]}`).expect(200);
+    expect(await refusal(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'))).toBe(
+      `ivr-reporting: 442071230002 not on dev/abroad-mirror at ${target.url}: add it first (ivr-reporting phones add dev abroad-mirror 442071230002)\n`,
+    );
+    const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/nobody'));
+    expect(run.stderr).toBe(
+      `ivr-reporting: no account dev/nobody at ${target.url}: create it first (ivr-reporting accounts add dev nobody --password ... --timezone <the source account's>)\n`,
+    );
   });
 });

@@ -5,7 +5,7 @@ import type { AdminClient, ImportAnswer } from '../admin-client';
 import { CliError } from '../cli-error';
 import { CallerNumbers } from './caller-numbers';
 import type { NumberFigures } from './figures';
-import { daysOf, Source, type SourceAccount, type SourceLimits, type SourceOptions } from './source';
+import { daysOf, Source, type SourceAccount, type SourceLimits, type SourceOptions, type Stretch } from './source';
 import { synthesizeNumber } from './synthesis';
 import type { MirrorProgress } from './progress';
 
@@ -41,13 +41,16 @@ const count = (value: number): string => value.toLocaleString('en-US');
 const plural = (value: number, noun: string) => `${count(value)} ${noun}${value === 1 ? '' : 's'}`;
 
 /** What every run states of its calls, in the words of docs/mirror.md. */
-export const EXACTNESS = [
-  'exact per number and day: calls, log events, loops, form items, call minutes, transfers, transfer minutes, script errors, fetch errors, average page load, distinct callers',
-  "exact per number over each stretch read at once (the range, or the source's span): calls per US state, toll-free and country, every diagnostic-flow row",
-  'exact over any period and for ALL: the sums and ratios of the counts above',
-  'within a bound over a week, a month or ALL: distinct callers are the sum of the days\' and numbers\' (at least the source\'s figure); ' +
-    'call and transfer minutes are within 0.005 a day and number of the source\'s; the average page load is between the least and the greatest of the days\'',
-];
+export function exactness(stretch: Stretch): string[] {
+  const over = stretch === 'month' ? 'each month of the range' : "the range (or each span the source takes at once)";
+  return [
+    'exact per number and day: calls, log events, loops, form items, call minutes, transfers, transfer minutes, script errors, fetch errors, average page load, distinct callers',
+    `exact per number and for ALL over ${over}: calls per US state, toll-free and country, every diagnostic-flow row`,
+    'exact over any period and for ALL: the sums of the counts above, and their ratios',
+    "within a bound over a week, a month or ALL: distinct callers are the sum of the days' and numbers' (at least the source's figure); " +
+      "call and transfer minutes are within 0.005 a day and number of the source's; the average page load is between the least and the greatest of the days'",
+  ];
+}
 
 async function targetAccount(admin: AdminClient, request: MirrorRequest): Promise<{ timezone: string }> {
   const { tool, login } = request.into;
@@ -161,7 +164,7 @@ export async function mirror(request: MirrorRequest, admin: AdminClient, progres
         `${plural(number.callers, 'caller')} (the days' sum), ${plural(number.flowRows, 'diagnostic-flow row')}`,
     ),
     requestsLine(source.limits()),
-    ...EXACTNESS,
+    ...exactness(request.sourceOptions.stretch),
   ];
   return { summary: `${lines.join('\n')}\n`, shortfalls, rejected: batches.rejected };
 }

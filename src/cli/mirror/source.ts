@@ -14,6 +14,7 @@ import {
   type ReportingClient,
   type Series,
   type Tool,
+  type VolumeReport,
 } from 'ivr-reporting/client';
 import { pathStepCounters, type PathStep } from '../../domain/call-record';
 import { UNKNOWN_REGION, US_TOLL_FREE } from '../../domain/caller-region';
@@ -33,7 +34,12 @@ export interface SourceOptions {
   readonly maxWaitMs: number;
   /** Days per request; undefined: the whole range, until the source says how many it takes. */
   readonly spanDays: number | undefined;
+  /** Over what the geographic and flow reports are read: each month (exact over every month), or each span (fewer requests). */
+  readonly stretch: Stretch;
 }
+
+export const STRETCHES = ['month', 'range'] as const;
+export type Stretch = (typeof STRETCHES)[number];
 
 /** The requests made, and what the source's answers said of its data rate limit (`X-RateLimit-Limit`, per window). */
 export interface SourceLimits {
@@ -105,6 +111,7 @@ export class Source {
   private logins = 0;
   private limit: number | undefined;
   private spanDays: number | undefined;
+  private readonly stretch: Stretch;
 
   constructor(
     private readonly account: SourceAccount,
@@ -112,6 +119,7 @@ export class Source {
     private readonly progress: MirrorProgress,
   ) {
     this.spanDays = options.spanDays;
+    this.stretch = options.stretch;
     const counted: Fetch = async (url, init) => {
       const login = url.endsWith('/api/auth');
       if (login) this.logins += 1;
@@ -135,27 +143,25 @@ export class Source {
     return { requests: this.requests, logins: this.logins, limit: this.limit };
   }
 
-  /** The days the source took at once, once it said (or was told). */
-  span(): number | undefined {
-    return this.spanDays;
-  }
-
   /** Every number's figures over the range; a number the account does not own is refused before the others are read. */
   async read(phones: readonly string[], start: string, end: string): Promise<NumberFigures[]> {
     const days = daysOf(start, end);
-    const firstRegions = new Map<string, RangeFigures<readonly RegionCalls[]>>();
-    for (const phone of phones) firstRegions.set(phone, await this.firstRegions(phone, days));
+    const firstVolumes = new Map<string, VolumeReport>();
+    for (const phone of phones) firstVolumes.set(phone, await this.firstVolume(phone, days));
     const figures: NumberFigures[] = [];
-    for (const phone of phones) figures.push(await this.readNumber(phone, days, firstRegions.get(phone)));
+    for (const phone of phones) figures.push(await this.readNumber(phone, days, firstVolumes.get(phone)));
     return figures;
   }
 
-  /** The geographic report of the first span: asked first for every number, so that one the source refuses stops the run early. */
-  private async firstRegions(phone: string, days: readonly string[]): Promise<RangeFigures<readonly RegionCalls[]>> {
+  /**
+   * Call volume over the first span, asked first for every number: a number the source refuses stops the
+   * run before anything else is read, and a range longer than the source takes is cut to the span it names.
+   */
+  private async firstVolume(phone: string, days: readonly string[]): Promise<VolumeReport> {
     for (;;) {
       const span = ends(spansOf(days, this.spanDays ?? days.length)[0] ?? []);
       try {
-        return { ...span, value: regionsOf(await this.client.geographic({ ...span, phone })) };
+        return await this.client.volume({ ...span, period: 'day', phone });
       } catch (error) {
         if (!(error instanceof InvalidRequestError) || error.code !== 'IVR_RANGE_TOO_LONG') throw this.explained(error, phone, span);
         this.learnSpan(error, days.length);
@@ -172,25 +178,37 @@ export class Source {
     this.spanDays = named;
   }
 
-  private async readNumber(phone: string, days: readonly string[], first: RangeFigures<readonly RegionCalls[]> | undefined): Promise<NumberFigures> {
-    const spans = spansOf(days, this.spanDays ?? days.length);
+  /** The stretches over which the geographic and flow reports are read: the span, or each month's days of it. */
+  private stretchesOf(span: readonly string[]): string[][] {
+    if (this.stretch === 'range') return [[...span]];
+    const months = new Map<string, string[]>();
+    for (const day of span) {
+      const month = months.get(day.slice(0, 6));
+      if (month === undefined) months.set(day.slice(0, 6), [day]);
+      else month.push(day);
+    }
+    return [...months.values()];
+  }
+
+  private async readNumber(phone: string, days: readonly string[], firstVolume: VolumeReport | undefined): Promise<NumberFigures> {
     const figures: DayFigures[] = [];
     const regions: RangeFigures<readonly RegionCalls[]>[] = [];
     const flow: RangeFigures<readonly PathStep[]>[] = [];
-    for (const [index, span] of spans.entries()) {
-      figures.push(...(await this.dayFigures(phone, span)));
-      const range = ends(span);
-      if (index === 0 && first !== undefined) regions.push(first);
-      else regions.push({ ...range, value: regionsOf(await this.ask(phone, range, () => this.client.geographic({ ...range, phone }))) });
-      flow.push(...(await this.flowOf(phone, span)));
+    for (const [index, span] of spansOf(days, this.spanDays ?? days.length).entries()) {
+      figures.push(...(await this.dayFigures(phone, span, index === 0 ? firstVolume : undefined)));
+      for (const stretch of this.stretchesOf(span)) {
+        const range = ends(stretch);
+        regions.push({ ...range, value: regionsOf(await this.ask(phone, range, () => this.client.geographic({ ...range, phone }))) });
+        flow.push(...(await this.flowOf(phone, stretch)));
+      }
     }
     return { phone, days: figures, regions, flow };
   }
 
-  private async dayFigures(phone: string, span: readonly string[]): Promise<DayFigures[]> {
+  private async dayFigures(phone: string, span: readonly string[], knownVolume: VolumeReport | undefined): Promise<DayFigures[]> {
     const params = { ...ends(span), period: 'day' as const, phone };
     const range = ends(span);
-    const volume = await this.ask(phone, range, () => this.client.volume(params));
+    const volume = knownVolume ?? (await this.ask(phone, range, () => this.client.volume(params)));
     const events = await this.ask(phone, range, () => this.client.events(params));
     const performance = await this.ask(phone, range, () => this.client.performance(params));
     const profile = await this.ask(phone, range, () => this.client.callerProfile(params));

@@ -23,48 +23,106 @@ interface Remaining {
 }
 
 /**
+ * The day's `taken` calls in at most `callers` pieces of one region each: the regions with the fewest calls
+ * left are taken whole first (at most all pieces but one), so that none is left at the end for a day with
+ * too few callers to reach it; the rest comes from the regions with the most calls left.
+ */
+function takePieces(regions: Remaining[], taken: number, callers: number): PlannedCaller[] {
+  const open = regions.filter((entry) => entry.left > 0).sort((a, b) => a.left - b.left || (a.region < b.region ? -1 : 1));
+  const pieces: PlannedCaller[] = [];
+  let wanted = taken;
+  let largest = open.length - 1;
+  let smallest = 0;
+  const reachable = (from: number, to: number, count: number) => {
+    let sum = 0;
+    for (let index = to; index >= from && index > to - count; index -= 1) sum += open[index]?.left ?? 0;
+    return sum;
+  };
+  // A small region is taken whole while the pieces left can still carry the rest, from the largest regions.
+  for (; smallest < largest && pieces.length < callers - 1; smallest += 1) {
+    const entry = open[smallest];
+    if (entry === undefined) break;
+    const rest = wanted - entry.left;
+    const piecesLeft = callers - pieces.length - 1;
+    if (rest < piecesLeft || rest > reachable(smallest + 1, largest, piecesLeft)) break;
+    pieces.push({ region: entry.region, calls: entry.left });
+    wanted = rest;
+    entry.left = 0;
+  }
+  for (; wanted > 0 && largest >= smallest && pieces.length < callers; largest -= 1) {
+    const entry = open[largest];
+    if (entry === undefined) break;
+    const part = Math.min(wanted, entry.left);
+    pieces.push({ region: entry.region, calls: part });
+    entry.left -= part;
+    wanted -= part;
+  }
+  return pieces;
+}
+
+/** The most calls `callers` pieces can take: the regions with the most calls left, one piece each. */
+function mostReachable(regions: readonly Remaining[], callers: number): number {
+  return regions
+    .map((entry) => entry.left)
+    .sort((a, b) => b - a)
+    .slice(0, callers)
+    .reduce((sum, left) => sum + left, 0);
+}
+
+/**
  * Gives each day of a stretch its distinct callers, each with a region and its calls, so that the days
  * have exactly their `callers` and the regions exactly their calls over the stretch. A day takes at least
- * one call per caller and at most its calls; its calls come off the regions in order (most calls first),
- * so a day spans few regions, and a day with c callers takes no more than the next c regions hold.
- * Within those bounds a day takes its share of the calls beyond one per caller, by its calls beyond its
+ * one call per caller, at most its calls, and no more than its callers' pieces can reach (takePieces).
+ * Within those bounds it takes its share of the calls beyond one per caller, by its calls beyond its
  * callers, so that the last days are not left with more than they can take.
  */
 export function planCallers(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[]): CallerPlan {
-  const queue: Remaining[] = regions
-    .filter((entry) => entry.calls > 0)
-    .sort((a, b) => b.calls - a.calls || (a.region < b.region ? -1 : a.region > b.region ? 1 : 0))
-    .map((entry) => ({ region: entry.region, left: entry.calls }));
-  let remainingCalls = queue.reduce((sum, entry) => sum + entry.left, 0);
+  let best: CallerPlan | undefined;
+  for (const strategy of STRATEGIES) {
+    const plan = strategy.reversed ? reversedPlan(days, regions, strategy.take) : planInOrder(days, regions, strategy.take);
+    if (best === undefined || plan.unplacedCalls + plan.missingCallers < best.unplacedCalls + best.missingCallers) best = plan;
+    if (best.unplacedCalls + best.missingCallers === 0) break;
+  }
+  return best ?? planInOrder(days, regions, STRATEGIES[0].take);
+}
+
+/** How many calls a day takes, given the fewest it may, its fair share and the most it may. */
+type Take = (least: number, fair: number, most: number) => number;
+
+const STRATEGIES: readonly [{ readonly reversed: boolean; readonly take: Take }, ...{ readonly reversed: boolean; readonly take: Take }[]] = [
+  { reversed: false, take: (least, fair, most) => Math.min(most, Math.max(least, fair)) },
+  { reversed: true, take: (least, fair, most) => Math.min(most, Math.max(least, fair)) },
+  { reversed: false, take: (least, _fair, most) => Math.min(least, most) },
+  { reversed: true, take: (least, _fair, most) => Math.min(least, most) },
+  { reversed: false, take: (_least, _fair, most) => most },
+  { reversed: true, take: (_least, _fair, most) => most },
+];
+
+function reversedPlan(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[], take: Take): CallerPlan {
+  const plan = planInOrder([...days].reverse(), regions, take);
+  return { ...plan, days: [...plan.days].reverse() };
+}
+
+function planInOrder(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[], take: Take): CallerPlan {
+  const remaining: Remaining[] = regions.filter((entry) => entry.calls > 0).map((entry) => ({ region: entry.region, left: entry.calls }));
+  let remainingCalls = remaining.reduce((sum, entry) => sum + entry.left, 0);
   let laterCallers = days.reduce((sum, day) => sum + day.callers, 0);
   let laterCapacity = days.reduce((sum, day) => sum + (day.callers > 0 ? day.calls - day.callers : 0), 0);
-  let head = 0;
   let missingCallers = 0;
   const planned = days.map((day): PlannedCaller[] => {
     if (day.callers === 0) return [];
     laterCallers -= day.callers;
     const capacity = day.calls - day.callers;
     laterCapacity -= capacity;
-    let reachable = 0;
-    for (let index = head; index < queue.length && index < head + day.callers; index += 1) reachable += queue[index]?.left ?? 0;
     const extra = remainingCalls - day.callers - laterCallers;
     const fair = day.callers + (capacity + laterCapacity === 0 ? 0 : Math.round((extra * capacity) / (capacity + laterCapacity)));
     // At least one call per caller, and what the later days cannot take; at most the day's calls, what
-    // leaves the later days one call per caller, and what its callers' regions can give.
+    // leaves the later days one call per caller, and what its callers' pieces can reach.
     const least = Math.max(day.callers, remainingCalls - laterCallers - laterCapacity);
-    const most = Math.min(day.calls, remainingCalls - laterCallers, reachable);
-    const taken = Math.max(0, Math.min(most, Math.max(least, fair)));
-    remainingCalls -= taken;
-    const pieces: PlannedCaller[] = [];
-    for (let wanted = taken; wanted > 0; ) {
-      const entry = queue[head];
-      if (entry === undefined) break;
-      const part = Math.min(wanted, entry.left);
-      pieces.push({ region: entry.region, calls: part });
-      entry.left -= part;
-      wanted -= part;
-      if (entry.left === 0) head += 1;
-    }
+    const most = Math.min(day.calls, remainingCalls - laterCallers, mostReachable(remaining, day.callers));
+    const taken = Math.max(0, take(least, fair, most));
+    const pieces = takePieces(remaining, taken, day.callers);
+    remainingCalls -= pieces.reduce((sum, piece) => sum + piece.calls, 0);
     const callers = splitIntoCallers(pieces, day.callers);
     missingCallers += day.callers - callers.length;
     return callers;

@@ -1,0 +1,143 @@
+import { callRecordSchema } from '../../domain/call-record';
+import { regionOfCaller } from '../../domain/caller-region';
+import { normaliseCaller } from '../../domain/caller';
+import { mulberry32, seedFrom } from '../../startup-data/demo/random';
+import { CallerNumbers } from './caller-numbers';
+import type { DayFigures, NumberFigures, RegionCalls } from './figures';
+import { planCallers, synthesizeNumber, type CallerPlan } from './synthesis';
+
+type Day = Pick<DayFigures, 'calls' | 'callers'>;
+
+/** What a plan must meet: each day its callers, one call each at least, no more calls than it has; each region its calls. */
+function checkPlan(days: readonly Day[], regions: readonly RegionCalls[], plan: CallerPlan): void {
+  expect(plan.unplacedCalls).toBe(0);
+  expect(plan.missingCallers).toBe(0);
+  const byRegion = new Map<string, number>();
+  plan.days.forEach((callers, index) => {
+    const day = days[index] ?? { calls: 0, callers: 0 };
+    expect(callers).toHaveLength(day.callers);
+    expect(callers.every((caller) => caller.calls >= 1)).toBe(true);
+    expect(callers.reduce((sum, caller) => sum + caller.calls, 0)).toBeLessThanOrEqual(day.calls);
+    for (const caller of callers) byRegion.set(caller.region, (byRegion.get(caller.region) ?? 0) + caller.calls);
+  });
+  expect(Object.fromEntries(byRegion)).toEqual(Object.fromEntries(regions.filter((entry) => entry.calls > 0).map((entry) => [entry.region, entry.calls])));
+}
+
+/** Days and regions as a real source would report them: callers with a region each, calling on a few days. */
+function realisticStretch(seed: number): { days: Day[]; regions: RegionCalls[] } {
+  const random = mulberry32(seedFrom('plan callers', seed));
+  const regionNames = ['US-NY', 'US-CA', 'US-TOLLFREE', 'GB', 'FR', 'MX', 'ZZ', 'CA', 'US-MA', 'DE'];
+  const people = Array.from({ length: 1 + Math.floor(random() * 40) }, () => regionNames[Math.floor(random() ** 2 * regionNames.length)] ?? 'ZZ');
+  const regions = new Map<string, number>();
+  const days = Array.from({ length: 1 + Math.floor(random() * 31) }, (): Day => {
+    const withheld = Math.floor(random() * 3);
+    const callers = new Map<number, number>();
+    const calls = Math.floor(random() * 12);
+    for (let call = 0; call < calls; call += 1) {
+      const who = Math.floor(random() * people.length);
+      callers.set(who, (callers.get(who) ?? 0) + 1);
+      const region = people[who] ?? 'ZZ';
+      regions.set(region, (regions.get(region) ?? 0) + 1);
+    }
+    return { calls: calls + withheld, callers: callers.size };
+  });
+  return { days, regions: [...regions].map(([region, calls]) => ({ region, calls })) };
+}
+
+describe('planCallers', () => {
+  test('gives each day its distinct callers and each region its calls, with singleton regions left for a last day of few callers', () => {
+    const days = [
+      { calls: 0, callers: 0 }, { calls: 5, callers: 3 }, { calls: 2, callers: 2 }, { calls: 0, callers: 0 }, { calls: 5, callers: 3 },
+      { calls: 2, callers: 2 }, { calls: 3, callers: 2 }, { calls: 2, callers: 2 }, { calls: 4, callers: 2 },
+    ];
+    const regions = [
+      { region: 'US-NY', calls: 1 }, { region: 'US-TOLLFREE', calls: 4 }, { region: 'ZZ', calls: 4 }, { region: 'DE', calls: 3 },
+      { region: 'GB', calls: 3 }, { region: 'MX', calls: 2 }, { region: 'FR', calls: 1 },
+    ];
+    checkPlan(days, regions, planCallers(days, regions));
+  });
+
+  test('meets every day and region of 2,000 stretches made from callers who each have one region', () => {
+    for (let seed = 0; seed < 2_000; seed += 1) {
+      const { days, regions } = realisticStretch(seed);
+      checkPlan(days, regions, planCallers(days, regions));
+    }
+  });
+
+  test('says what it could not place when the figures contradict each other', () => {
+    const plan = planCallers([{ calls: 2, callers: 1 }, { calls: 2, callers: 1 }], [{ region: 'GB', calls: 3 }, { region: 'FR', calls: 1 }]);
+    expect(plan.unplacedCalls + plan.missingCallers).toBeGreaterThan(0);
+  });
+});
+
+const DAY: DayFigures = {
+  day: '20180207',
+  startSecond: 1_517_979_600,
+  calls: 3,
+  logEvents: 10,
+  loops: 2,
+  formItems: 7,
+  transfers: 1,
+  jsErrors: 4,
+  fetchErrors: 0,
+  callers: 2,
+  callMinuteHundredths: 153,
+  transferMinuteHundredths: 75,
+  pageLoadHundredths: 31,
+};
+
+describe('synthesizeNumber', () => {
+  test("makes a day's calls whose sums are the day's figures, valid records placed where the geographic report said, with the flow's rows", () => {
+    const figures: NumberFigures = {
+      phone: '18005550100',
+      days: [DAY],
+      regions: [{ start: DAY.day, end: DAY.day, value: [{ region: 'GB', calls: 2 }, { region: 'US-TOLLFREE', calls: 1 }] }],
+      flow: [{ start: DAY.day, end: DAY.day, value: [{ application: 'a.vxml', page: 'p', form: 'f', item: 'i', visits: 3, filled: 1, nomatch: 0, noinput: 2, transfer: 1, disconnect: 0 }] }],
+    };
+    const { records, shortfalls } = synthesizeNumber(figures, new CallerNumbers());
+    const calls = [...records].map((record) => callRecordSchema.parse(record));
+    expect(shortfalls).toEqual([]);
+    const sum = (field: (call: (typeof calls)[number]) => number) => calls.reduce((total, call) => total + field(call), 0);
+    expect(calls.map((call) => call.callId)).toEqual(['mirror-18005550100-20180207-0', 'mirror-18005550100-20180207-1', 'mirror-18005550100-20180207-2']);
+    expect([sum((call) => call.logEvents), sum((call) => call.loops), sum((call) => call.formItems)]).toEqual([10, 2, 7]);
+    expect([sum((call) => call.durationMs ?? 0), sum((call) => call.transfers ?? 0), sum((call) => call.transferMs ?? 0)]).toEqual([91_800, 1, 45_000]);
+    expect([sum((call) => call.jsErrors ?? 0), sum((call) => call.pageLoadMs ?? 0) / sum((call) => call.pageLoads ?? 0)]).toEqual([4, 310]);
+    expect(calls.every((call) => call.startedAt >= DAY.startSecond * 1000 && call.startedAt < (DAY.startSecond + 23 * 3600) * 1000)).toBe(true);
+    const callers = calls.map((call) => call.caller).filter((caller) => caller !== undefined);
+    expect(new Set(callers).size).toBe(2);
+    expect(callers.map((caller) => regionOfCaller(normaliseCaller(caller) ?? '')).sort()).toEqual(['GB', 'GB', 'US-TOLLFREE']);
+    expect(calls.flatMap((call) => call.path ?? [])).toEqual(figures.flow[0]?.value);
+  });
+
+  test('says which figures it cannot meet: a flow with no call to carry it, a region no number of this data is placed in', () => {
+    const quiet = { ...DAY, day: '20180208', calls: 0, callers: 0, logEvents: 0 };
+    const figures: NumberFigures = {
+      phone: '18005550100',
+      days: [DAY, quiet],
+      regions: [{ start: DAY.day, end: quiet.day, value: [{ region: 'XX', calls: 3 }] }],
+      flow: [{ start: quiet.day, end: quiet.day, value: [{ application: 'a.vxml', page: 'p', form: 'f', item: 'i', visits: 1, filled: 0, nomatch: 0, noinput: 0, transfer: 0, disconnect: 0 }] }],
+    };
+    const { records, shortfalls } = synthesizeNumber(figures, new CallerNumbers());
+    expect([...records]).toHaveLength(3);
+    expect(shortfalls).toEqual([
+      "18005550100: the flow's 1 rows of 20180208-20180208 have too few calls to go on",
+      '18005550100 on 20180207: no number of this version\'s data is placed in XX',
+      '18005550100 on 20180207: no number of this version\'s data is placed in XX',
+    ]);
+  });
+});
+
+describe('CallerNumbers', () => {
+  test('hands out distinct numbers that this server places in the region asked for: states, toll-free, countries, unplaceable', () => {
+    const numbers = new CallerNumbers();
+    for (const region of ['US-MA', 'US-DC', 'US-TOLLFREE', 'ZZ', 'GB', 'CA', 'PR', 'MX', 'GG', 'JP']) {
+      const handed = Array.from({ length: 50 }, () => numbers.take(region));
+      expect(new Set(handed).size).toBe(50);
+      for (const number of handed) expect(regionOfCaller(normaliseCaller(number ?? '') ?? '')).toBe(region);
+    }
+  });
+
+  test('gives nothing for a region no number is placed in', () => {
+    expect(new CallerNumbers().take('XX')).toBeUndefined();
+  });
+});
