@@ -18,6 +18,8 @@ const COMMANDS = [
   ['scenario', 'add'],
   ['scenario', 'list'],
   ['scenario', 'remove'],
+  ['retention'],
+  ['mirror'],
   ['demo'],
 ];
 

@@ -7,7 +7,7 @@ import type { CallRecordInput, PathStep } from '../../domain/call-record';
 import request from 'supertest';
 import { DEMO_ACCOUNT, loadDemoData } from '../../startup-data/demo/demo-account';
 import { mulberry32, seedFrom } from '../../startup-data/demo/random';
-import { exactness } from './mirror';
+import { exactness } from './summary';
 
 /** The demo's 120 days end on the fake clock's day, Wednesday 2018-02-07 in New York. */
 const DEMO_RANGE = { start: '20171009', end: '20180207' };

@@ -5,9 +5,10 @@ import type { AdminClient, ImportAnswer } from '../admin-client';
 import { CliError } from '../cli-error';
 import { CallerNumbers } from './caller-numbers';
 import type { NumberFigures } from './figures';
-import { daysOf, Source, type SourceAccount, type SourceLimits, type SourceOptions, type Stretch } from './source';
+import { daysOf, Source, type SourceAccount, type SourceOptions } from './source';
 import { synthesizeNumber } from './synthesis';
 import type { MirrorProgress } from './progress';
+import { count, exactness, plural, requestsLine } from './summary';
 
 export interface MirrorRequest {
   readonly source: SourceAccount;
@@ -37,20 +38,6 @@ export interface MirrorOutcome {
   readonly rejected: readonly string[];
 }
 
-const count = (value: number): string => value.toLocaleString('en-US');
-const plural = (value: number, noun: string) => `${count(value)} ${noun}${value === 1 ? '' : 's'}`;
-
-/** What every run states of its calls, in the words of docs/mirror.md. */
-export function exactness(stretch: Stretch): string[] {
-  const over = stretch === 'month' ? 'each month of the range' : "the range (or each span the source takes at once)";
-  return [
-    'exact per number and day: calls, log events, loops, form items, call minutes, transfers, transfer minutes, script errors, fetch errors, average page load, distinct callers',
-    `exact per number and for ALL over ${over}: calls per US state, toll-free and country, every diagnostic-flow row`,
-    'exact over any period and for ALL: the sums of the counts above, and their ratios',
-    "within a bound over a week, a month or ALL: distinct callers are the sum of the days' and numbers' (at least the source's figure); " +
-      "call and transfer minutes are within 0.005 a day and number of the source's; the average page load is between the least and the greatest of the days'",
-  ];
-}
 
 async function targetAccount(admin: AdminClient, request: MirrorRequest): Promise<{ timezone: string }> {
   const { tool, login } = request.into;
@@ -105,15 +92,6 @@ class Batches {
     this.written.duplicates += answer.duplicates;
     for (const { line, error } of answer.rejected) this.rejected.push(`${error}: ${sent[line - 1] ?? ''}`);
   }
-}
-
-function requestsLine({ requests, logins, limit }: SourceLimits): string {
-  const made = `${plural(requests, 'data request')} to the source (and ${plural(logins, 'login')})`;
-  if (limit === undefined) return `${made}; it sent no X-RateLimit-Limit`;
-  const windows = Math.ceil(requests / limit);
-  const fits =
-    windows <= 1 ? 'fits in one of its rate-limit windows' : `spans ${windows} of its windows: about ${(windows - 1) * 15} minutes of waiting at 15-minute windows`;
-  return `${made}, which allows ${count(limit)} a window: a run ${fits}`;
 }
 
 /**

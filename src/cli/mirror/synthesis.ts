@@ -157,6 +157,7 @@ export type Shortfalls = string[];
 
 /** Each day's form items of the flow, by the call (its index in the day) that carries them. */
 type StepsByCall = Map<number, PathStep[]>;
+const NO_STEPS: StepsByCall = new Map();
 
 function stretchDays(days: readonly DayFigures[], stretch: RangeFigures<unknown>): number[] {
   const indexes: number[] = [];
@@ -192,7 +193,6 @@ function placeFlow(figures: NumberFigures, shortfalls: Shortfalls): StepsByCall[
 
 function planAllCallers(figures: NumberFigures, shortfalls: Shortfalls): (readonly PlannedCaller[])[] {
   const perDay: (readonly PlannedCaller[])[] = figures.days.map(() => []);
-  const covered = new Set<number>();
   for (const stretch of figures.regions) {
     const indexes = stretchDays(figures.days, stretch);
     const plan = planCallers(
@@ -201,7 +201,6 @@ function planAllCallers(figures: NumberFigures, shortfalls: Shortfalls): (readon
     );
     indexes.forEach((dayIndex, position) => {
       perDay[dayIndex] = plan.days[position] ?? [];
-      covered.add(dayIndex);
     });
     const where = `${figures.phone} over ${stretch.start}-${stretch.end}`;
     if (plan.unplacedCalls > 0) shortfalls.push(`${where}: ${plan.unplacedCalls} calls of the geographic report found no day's caller to make them`);
@@ -273,7 +272,7 @@ export function synthesizeNumber(figures: NumberFigures, numbers: CallerNumbers)
     for (const [index, day] of figures.days.entries()) {
       if (day.calls === 0) continue;
       const where = `${figures.phone} on ${day.day}`;
-      yield* dayCalls(figures.phone, day, callersOfDay(callers[index] ?? [], numbers, where, shortfalls), steps[index] ?? new Map());
+      yield* dayCalls(figures.phone, day, callersOfDay(callers[index] ?? [], numbers, where, shortfalls), steps[index] ?? NO_STEPS);
     }
   }
   return { records: records(), shortfalls };

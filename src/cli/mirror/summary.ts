@@ -1,0 +1,30 @@
+import type { SourceLimits, Stretch } from './source';
+
+export const count = (value: number): string => value.toLocaleString('en-US');
+export const plural = (value: number, noun: string) => `${count(value)} ${noun}${value === 1 ? '' : 's'}`;
+
+/** The reference's rate-limit window, for an estimate: the answers say how many requests a window takes, not how long it lasts. */
+const WINDOW_MINUTES = 15;
+
+/** What every run states of its calls, in the words of docs/mirror.md. */
+export function exactness(stretch: Stretch): string[] {
+  const over = stretch === 'month' ? 'each month of the range' : "the range (or each span the source takes at once)";
+  return [
+    'exact per number and day: calls, log events, loops, form items, call minutes, transfers, transfer minutes, script errors, fetch errors, average page load, distinct callers',
+    `exact per number and for ALL over ${over}: calls per US state, toll-free and country, every diagnostic-flow row`,
+    'exact over any period and for ALL: calls, log events, loops, form items, transfers, script and fetch errors, and their ratios',
+    "within a bound over a week, a month or ALL: distinct callers are the sum of the days' and numbers' (at least the source's figure); " +
+      "call and transfer minutes are within 0.005 a day and number of the source's; the average page load is between the least and the greatest of the days'",
+  ];
+}
+
+/** The requests a run made, and how many of the source's rate-limit windows a run over the same range needs. */
+export function requestsLine({ requests, logins, limit }: SourceLimits): string {
+  const made = `${plural(requests, 'data request')} to the source (and ${plural(logins, 'login')})`;
+  if (limit === undefined) return `${made}; it sent no X-RateLimit-Limit`;
+  const windows = Math.ceil(requests / limit);
+  const fits =
+    windows <= 1 ? 'fits in one of its rate-limit windows' : `spans ${windows} of its windows: about ${(windows - 1) * WINDOW_MINUTES} minutes of waiting at ${WINDOW_MINUTES}-minute windows`;
+  return `${made}, which allows ${count(limit)} a window: a run ${fits}`;
+}
+
