@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { codeBlocks, docSection, fencedBlocks, ROOT } from '../support/doc-section';
+import { startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
+
+/*
+ * docs/mirror.md's first mirror, run as written: the source is `npm start` on the demo data, the sandbox a
+ * second server started with the page's own seed file and variables; the dry run, the run and the two
+ * reports it compares are what those servers answer.
+ */
+
+const run = promisify(execFile);
+const SECTION = docSection('docs/mirror.md', 'A first mirror');
+const [SOURCE_BASE, SANDBOX_BASE] = ['http://127.0.0.1:3000', 'http://127.0.0.1:3001'];
+
+let servers: ServerProcess[] = [];
+let workDir = '';
+
+beforeEach(() => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'ivr-mirror-doc-'));
+});
+
+afterEach(async () => {
+  for (const server of servers) await stopIfRunning(server);
+  servers = [];
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+function start(env: NodeJS.ProcessEnv): Promise<string> {
+  const server = startServerProcess(env);
+  servers.push(server);
+  return server.listening();
+}
+
+test("docs/mirror.md's first mirror runs as written: a dry run, a run, and the same report from both servers", async () => {
+  expect(fencedBlocks(SECTION).map(({ language }) => language)).toEqual(['sh', 'sh', 'sh', 'text', 'sh']);
+  const [sandboxStart, dryRun, mirrorRun, compare] = codeBlocks(SECTION, 'sh');
+  const [writeSeed, startLine] = (sandboxStart ?? '').trimEnd().split('\n');
+  const variables = /^((?:\w+=\S+ )+)npm start$/.exec(startLine ?? '')?.[1];
+  expect(variables).toBeDefined();
+  await run('bash', ['-c', writeSeed ?? ''], { cwd: workDir });
+  const sandboxEnv = Object.fromEntries((variables ?? '').trim().split(' ').map((pair) => pair.split('=') as [string, string]));
+  const [source, sandbox] = await Promise.all([
+    start({}),
+    start({ ...sandboxEnv, PORT: '0', SEED_FILE: path.join(workDir, sandboxEnv.SEED_FILE ?? '') }),
+  ]);
+
+  const separator = 'echo ----------';
+  const script = [dryRun, separator, mirrorRun, separator, compare].join('\n').replaceAll(SOURCE_BASE, source).replaceAll(SANDBOX_BASE, sandbox);
+  const { stdout } = await run('bash', ['-c', script], { cwd: ROOT });
+  const [dryRunOutput, mirrorOutput, reports] = stdout.split('----------\n');
+
+  const range = String.raw`\d{8}-\d{8} \(28 days\)`;
+  expect(dryRunOutput).toMatch(new RegExp(String.raw`^dry run: would write ([\d,]+) calls into dev/demo-copy at ${sandbox}, ${range}\n`));
+  const planned = /would write ([\d,]+) calls/.exec(dryRunOutput ?? '')?.[1];
+  expect(dryRunOutput).toMatch(/\n\d+ data requests to the source \(and 1 login\), which allows 150 a window: a run fits in one of its rate-limit windows\n/);
+  expect(mirrorOutput).toMatch(new RegExp(String.raw`^mirrored 3 numbers, ${range}, into dev/demo-copy: ${planned} calls \(${planned} inserted, 0 duplicates\)\n`));
+  const [sample] = codeBlocks(SECTION, 'text');
+  expect(sample?.split('\n')[0]).toMatch(new RegExp(String.raw`^mirrored 3 numbers, ${range}, into dev/demo-copy: ([\d,]+) calls \(\1 inserted, 0 duplicates\)$`));
+
+  const [fromSource, fromSandbox] = (reports ?? '').trimEnd().split('\n');
+  expect(fromSource).toMatch(/^\{"calls":\{"\d+":[1-9]/);
+  expect(fromSandbox).toBe(fromSource);
+});
