@@ -15,6 +15,7 @@ import { startServerProcess, stopIfRunning, type ServerProcess } from '../suppor
 const run = promisify(execFile);
 const SECTION = docSection('docs/mirror.md', 'A first mirror');
 const [SOURCE_BASE, SANDBOX_BASE] = ['http://127.0.0.1:3000', 'http://127.0.0.1:3001'];
+const DOC_SEED_FILE = '/tmp/mirror-copy.json';
 
 let servers: ServerProcess[] = [];
 let workDir = '';
@@ -41,12 +42,11 @@ test("docs/mirror.md's first mirror runs as written: a dry run, a run, and the s
   const [writeSeed, startLine] = (sandboxStart ?? '').trimEnd().split('\n');
   const variables = /^((?:\w+=\S+ )+)npm start$/.exec(startLine ?? '')?.[1];
   expect(variables).toBeDefined();
-  await run('bash', ['-c', writeSeed ?? ''], { cwd: workDir });
+  const seedFile = path.join(workDir, 'mirror-copy.json');
+  await run('bash', ['-c', (writeSeed ?? '').replace(DOC_SEED_FILE, seedFile)]);
   const sandboxEnv = Object.fromEntries((variables ?? '').trim().split(' ').map((pair) => pair.split('=') as [string, string]));
-  const [source, sandbox] = await Promise.all([
-    start({}),
-    start({ ...sandboxEnv, PORT: '0', SEED_FILE: path.join(workDir, sandboxEnv.SEED_FILE ?? '') }),
-  ]);
+  expect(sandboxEnv.SEED_FILE).toBe(DOC_SEED_FILE);
+  const [source, sandbox] = await Promise.all([start({}), start({ ...sandboxEnv, PORT: '0', SEED_FILE: seedFile })]);
 
   const separator = 'echo ----------';
   const script = [dryRun, separator, mirrorRun, separator, compare].join('\n').replaceAll(SOURCE_BASE, source).replaceAll(SANDBOX_BASE, sandbox);
