@@ -53,6 +53,8 @@ export interface SourceLimits {
 const TOLL_FREE_KEY = 'US Toll-Free';
 const FIRST_FORMAT = 'yyyyMMdd';
 const SECOND_MS = 1000;
+/** A report of a year of a busy number takes well under a second here; a source silent this long is stuck, not slow. */
+const REQUEST_TIMEOUT_MS = 120_000;
 
 /** Every local day from start to end, both included, as `YYYYMMDD`. */
 export function daysOf(start: string, end: string): string[] {
@@ -125,7 +127,7 @@ export class Source {
       if (login) this.logins += 1;
       else this.requests += 1;
       this.progress.requested(this.requests + this.logins);
-      const response = await fetch(url, init);
+      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       const limit = Number(response.headers.get('x-ratelimit-limit') ?? Number.NaN);
       if (!login && Number.isSafeInteger(limit)) this.limit = limit;
       return response;
