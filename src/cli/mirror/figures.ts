@@ -1,15 +1,17 @@
 import type { PathStep } from '../../domain/call-record';
 import type { Region } from '../../domain/caller-region';
 
+/** A local day of the source account's time zone (`YYYYMMDD`), and the Unix second at which the source says it starts. */
+export interface DayStart {
+  readonly day: string;
+  readonly startSecond: number;
+}
+
 /**
  * One number's day at the source, as its four series report it. The figures the source rounds to two
  * decimals are kept as whole hundredths, so that a sum of them is exact.
  */
-export interface DayFigures {
-  /** `YYYYMMDD`, a local day of the source account's time zone. */
-  readonly day: string;
-  /** The Unix second at which the source says the day starts (its key in the series). */
-  readonly startSecond: number;
+export interface DayFigures extends DayStart {
   readonly calls: number;
   readonly logEvents: number;
   readonly loops: number;

@@ -4,7 +4,7 @@ import type { Tool } from '../../domain/tool';
 import type { AdminClient, ImportAnswer } from '../admin-client';
 import { CliError } from '../cli-error';
 import { CallerNumbers } from './caller-numbers';
-import type { NumberFigures } from './figures';
+import type { DayStart, NumberFigures } from './figures';
 import { daysOf, Source, type SourceAccount, type SourceOptions } from './source';
 import { synthesizeNumber } from './synthesis';
 import type { MirrorProgress } from './progress';
@@ -38,7 +38,6 @@ export interface MirrorOutcome {
   readonly rejected: readonly string[];
 }
 
-
 async function targetAccount(admin: AdminClient, request: MirrorRequest): Promise<{ timezone: string }> {
   const { tool, login } = request.into;
   const account = await admin.getAccount(tool, login);
@@ -53,8 +52,8 @@ async function targetAccount(admin: AdminClient, request: MirrorRequest): Promis
 }
 
 /** Each day must start where the source says it does, or its calls would count on another day here. */
-function checkTimeZone(figures: readonly NumberFigures[], timeZone: string, into: string): void {
-  for (const day of figures[0]?.days ?? []) {
+function checkTimeZone(days: readonly DayStart[], timeZone: string, into: string): void {
+  for (const day of days) {
     const here = DateTime.fromFormat(day.day, 'yyyyMMdd', { zone: timeZone });
     if (here.toSeconds() !== day.startSecond) {
       const there = DateTime.fromSeconds(day.startSecond, { zone: 'UTC' }).toISO({ suppressMilliseconds: true });
@@ -104,11 +103,10 @@ export async function mirror(request: MirrorRequest, admin: AdminClient, progres
   const source = new Source(request.source, request.sourceOptions, progress);
   let figures: NumberFigures[];
   try {
-    figures = await source.read(request.phones, request.start, request.end);
+    figures = await source.read(request.phones, request.start, request.end, (days) => checkTimeZone(days, target.timezone, into));
   } finally {
     progress.finish();
   }
-  checkTimeZone(figures, target.timezone, into);
 
   const numbers = new CallerNumbers();
   const batches = new Batches(request.dryRun ? undefined : admin, request.batchSize, onImportWait);

@@ -19,7 +19,7 @@ import {
 import { pathStepCounters, type PathStep } from '../../domain/call-record';
 import { UNKNOWN_REGION, US_TOLL_FREE } from '../../domain/caller-region';
 import { CliError } from '../cli-error';
-import type { DayFigures, NumberFigures, RangeFigures, RegionCalls } from './figures';
+import type { DayFigures, DayStart, NumberFigures, RangeFigures, RegionCalls } from './figures';
 import type { MirrorProgress } from './progress';
 
 export interface SourceAccount {
@@ -145,11 +145,18 @@ export class Source {
     return { requests: this.requests, logins: this.logins, limit: this.limit };
   }
 
-  /** Every number's figures over the range; a number the account does not own is refused before the others are read. */
-  async read(phones: readonly string[], start: string, end: string): Promise<NumberFigures[]> {
+  /**
+   * Every number's figures over the range. A number the account does not own is refused before the others
+   * are read, and `checkDayStarts` sees the first span's days (where the source says each starts) first.
+   */
+  async read(phones: readonly string[], start: string, end: string, checkDayStarts: (days: readonly DayStart[]) => void): Promise<NumberFigures[]> {
     const days = daysOf(start, end);
     const firstVolumes = new Map<string, VolumeReport>();
-    for (const phone of phones) firstVolumes.set(phone, await this.firstVolume(phone, days));
+    for (const phone of phones) {
+      const volume = await this.firstVolume(phone, days);
+      if (firstVolumes.size === 0) checkDayStarts(Object.keys(volume.calls).map((key, index) => ({ day: days[index] ?? '', startSecond: Number(key) })));
+      firstVolumes.set(phone, volume);
+    }
     const figures: NumberFigures[] = [];
     for (const phone of phones) figures.push(await this.readNumber(phone, days, firstVolumes.get(phone)));
     return figures;
