@@ -16,14 +16,15 @@ export function withServerOptions(command: Command): Command {
     .option('--token <token>', 'the admin token the server was started with (default: ADMIN_TOKEN)');
 }
 
-function checkedUrl(url: string): string {
+/** An http or https URL given by `option`, without its trailing slashes; a CliError that says what to give (`wanted`) otherwise. */
+export function checkedUrl(url: string, option = '--url', wanted = "the server's base URL, e.g. http://127.0.0.1:3000"): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new CliError(`--url ${url}: not a URL; give the server's base URL, e.g. http://127.0.0.1:3000`);
+    throw new CliError(`${option} ${url}: not a URL; give ${wanted}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError(`--url ${url}: must be an http or https URL`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError(`${option} ${url}: must be an http or https URL`);
   return url.replace(/\/+$/, '');
 }
 

@@ -2,13 +2,12 @@ import { Command, Option } from 'commander';
 import { LISTED_REJECTIONS, fileSize, importFile, type ImportTotals } from '../import/import-file';
 import { progressReporter } from '../import/progress';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
+import { plural } from '../counts';
 import { wholeNumber } from './number-options';
 
 interface ImportOptions extends ServerOptions {
   readonly batchSize: number;
 }
-
-const plural = (count: number, noun: string) => `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 
 function report(totals: ImportTotals): string {
   const lines = totals.listed.map(({ line, error }) => `line ${line}: ${error}`);

@@ -1,15 +1,18 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DateTime } from 'luxon';
 import { loadCliConfig } from '../../configuration';
 import { normalisePhone } from '../../domain/phone-number';
 import type { Tool } from '../../domain/tool';
+import { COMPACT_DATE_PATTERN } from '../../time/calendar-patterns';
 import { CliError } from '../cli-error';
 import { mirror } from '../mirror/mirror';
 import { mirrorProgress } from '../mirror/progress';
 import { STRETCHES, type Stretch } from '../mirror/source';
-import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
+import { adminClient, checkedUrl, withServerOptions, type ServerOptions } from '../server-options';
 import { parseTool } from './account-key';
 import { wholeNumber } from './number-options';
+
+/** The days the reporting API takes, by its own rule. */
+const COMPACT_DATE = new RegExp(COMPACT_DATE_PATTERN);
 
 interface MirrorOptions extends ServerOptions {
   readonly from: string;
@@ -28,8 +31,8 @@ interface MirrorOptions extends ServerOptions {
 }
 
 function day(value: string): string {
-  if (!/^\d{8}$/.test(value) || !DateTime.fromFormat(value, 'yyyyMMdd', { zone: 'UTC' }).isValid) {
-    throw new InvalidArgumentError('must be a real date written YYYYMMDD, e.g. 20180207');
+  if (!COMPACT_DATE.test(value)) {
+    throw new InvalidArgumentError('must be a real date written YYYYMMDD, from 19700101, e.g. 20180207');
   }
   return value;
 }
@@ -49,17 +52,6 @@ function accountKey(value: string): { tool: Tool; login: string } {
   return { tool: parseTool(value.slice(0, slash)), login: value.slice(slash + 1) };
 }
 
-function sourceUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError("must be the source's base URL, e.g. https://reports.example.com");
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('must be an http or https URL');
-  return value;
-}
-
 export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
   return withServerOptions(
     new Command('mirror')
@@ -71,7 +63,7 @@ export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
           'Mirroring a range again stores nothing new; exits 1 when a figure could not be met or a record was refused.',
       ),
   )
-    .requiredOption('--from <url>', 'base URL of the reporting API to read, e.g. https://reports.example.com', sourceUrl)
+    .requiredOption('--from <url>', 'base URL of the reporting API to read, e.g. https://reports.example.com')
     .requiredOption('--tool <tool>', "the source account's tool", parseTool)
     .requiredOption('--login <login>', "the source account's login")
     .option('--password <password>', "the source account's password (default: MIRROR_SOURCE_PASSWORD)")
@@ -95,7 +87,7 @@ export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
       const admin = adminClient(options, env);
       const outcome = await mirror(
         {
-          source: { baseUrl: options.from, tool: options.tool, login: options.login, password },
+          source: { baseUrl: checkedUrl(options.from, '--from', "the source's base URL, e.g. https://reports.example.com"), tool: options.tool, login: options.login, password },
           sourceOptions: { maxWaitMs: options.maxWaitMinutes * 60_000, spanDays: options.spanDays, stretch: options.stretch },
           phones: options.phones,
           start: options.start,

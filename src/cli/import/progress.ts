@@ -1,3 +1,5 @@
+import { count } from '../counts';
+
 export interface Progress {
   /** Records sent so far and file bytes read so far. */
   update(records: number, bytesRead: number): void;
@@ -5,7 +7,8 @@ export interface Progress {
   finish(): void;
 }
 
-interface Output {
+/** Where progress is written: standard error, or a test's fake of it. */
+export interface ProgressOutput {
   readonly isTTY?: boolean;
   readonly columns?: number;
   write(text: string): boolean;
@@ -15,14 +18,12 @@ const BAR_WIDTH = 30;
 const TERMINAL_REFRESH_MS = 100;
 const LOG_LINE_INTERVAL_MS = 2_000;
 
-const count = (value: number): string => value.toLocaleString('en-US');
-
 /**
  * Progress of an import on standard error: a bar redrawn in place on a terminal, a plain line every two
  * seconds otherwise (a log or a pipe). The share done is by bytes of the file, the only total known
  * before the end; the rate is records per second since the start.
  */
-export function progressReporter(totalBytes: number, output: Output, now: () => number = Date.now): Progress {
+export function progressReporter(totalBytes: number, output: ProgressOutput, now: () => number = Date.now): Progress {
   const started = now();
   let lastShown = Number.NEGATIVE_INFINITY;
   let latest = { records: 0, bytesRead: 0 };

@@ -8,7 +8,8 @@ import type { DayStart, NumberFigures } from './figures';
 import { daysOf, Source, type SourceAccount, type SourceOptions } from './source';
 import { synthesizeNumber } from './synthesis';
 import type { MirrorProgress } from './progress';
-import { count, exactness, plural, requestsLine } from './summary';
+import { count, plural } from '../counts';
+import { exactness, requestsLine } from './summary';
 
 export interface MirrorRequest {
   readonly source: SourceAccount;

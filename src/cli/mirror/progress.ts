@@ -1,8 +1,4 @@
-interface Output {
-  readonly isTTY?: boolean;
-  readonly columns?: number;
-  write(text: string): boolean;
-}
+import type { ProgressOutput } from '../import/progress';
 
 /** How a mirror tells its reading of the source: requests made, and the wait left for a rate-limit window. */
 export interface MirrorProgress {
@@ -19,7 +15,7 @@ const LOG_LINE_INTERVAL_MS = 10_000;
  * On a terminal, one line redrawn in place; otherwise (a log, a pipe) a line when a wait begins and at
  * most one every ten seconds while it lasts, so that a long wait is seen to be one.
  */
-export function mirrorProgress(output: Output, now: () => number = Date.now): MirrorProgress {
+export function mirrorProgress(output: ProgressOutput, now: () => number = Date.now): MirrorProgress {
   let requests = 0;
   let waitLeftMs = 0;
   let lastLogged = Number.NEGATIVE_INFINITY;

@@ -1,7 +1,6 @@
+import { count, plural } from '../counts';
 import type { SourceLimits, Stretch } from './source';
 
-export const count = (value: number): string => value.toLocaleString('en-US');
-export const plural = (value: number, noun: string) => `${count(value)} ${noun}${value === 1 ? '' : 's'}`;
 
 /** The reference's rate-limit window, for an estimate: the answers say how many requests a window takes, not how long it lasts. */
 const WINDOW_MINUTES = 15;
