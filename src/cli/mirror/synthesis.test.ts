@@ -109,6 +109,25 @@ describe('synthesizeNumber', () => {
     expect(calls.flatMap((call) => call.path ?? [])).toEqual(figures.flow[0]?.value);
   });
 
+  test("deals a month's flow rows over its calls in turn, skipping a day without calls", () => {
+    const step = (item: string) => ({ application: 'a.vxml', page: 'p', form: 'f', item, visits: 1, filled: 0, nomatch: 0, noinput: 0, transfer: 0, disconnect: 0 });
+    const day = (date: string, calls: number): DayFigures => ({ ...DAY, day: date, calls, callers: 0, logEvents: 0, loops: 0, formItems: 0, transfers: 0, jsErrors: 0 });
+    const figures: NumberFigures = {
+      phone: '18005550100',
+      days: [day('20180201', 2), day('20180202', 0), day('20180203', 1)],
+      regions: [],
+      flow: [{ start: '20180201', end: '20180203', value: [step('one'), step('two'), step('three'), step('four')] }],
+    };
+    const { records, shortfalls } = synthesizeNumber(figures, new CallerNumbers());
+    const items = [...records].map((record) => [record.call_id, (record.path ?? []).map((entry) => entry.item)]);
+    expect(shortfalls).toEqual([]);
+    expect(items).toEqual([
+      ['mirror-18005550100-20180201-0', ['one', 'four']],
+      ['mirror-18005550100-20180201-1', ['two']],
+      ['mirror-18005550100-20180203-0', ['three']],
+    ]);
+  });
+
   test('says which figures it cannot meet: a flow with no call to carry it, a region no number of this data is placed in', () => {
     const quiet = { ...DAY, day: '20180208', calls: 0, callers: 0, logEvents: 0 };
     const figures: NumberFigures = {

@@ -77,25 +77,26 @@ function mostReachable(regions: readonly Remaining[], callers: number): number {
  * callers, so that the last days are not left with more than they can take.
  */
 export function planCallers(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[]): CallerPlan {
-  let best: CallerPlan | undefined;
-  for (const strategy of STRATEGIES) {
-    const plan = strategy.reversed ? reversedPlan(days, regions, strategy.take) : planInOrder(days, regions, strategy.take);
-    if (best === undefined || plan.unplacedCalls + plan.missingCallers < best.unplacedCalls + best.missingCallers) best = plan;
-    if (best.unplacedCalls + best.missingCallers === 0) break;
+  const unmet = (plan: CallerPlan) => plan.unplacedCalls + plan.missingCallers;
+  let best = planInOrder(days, regions, TAKES[0]);
+  for (const take of TAKES) {
+    for (const reversed of [false, true]) {
+      if (unmet(best) === 0) return best;
+      const plan = reversed ? reversedPlan(days, regions, take) : planInOrder(days, regions, take);
+      if (unmet(plan) < unmet(best)) best = plan;
+    }
   }
-  return best ?? planInOrder(days, regions, STRATEGIES[0].take);
+  return best;
 }
 
 /** How many calls a day takes, given the fewest it may, its fair share and the most it may. */
 type Take = (least: number, fair: number, most: number) => number;
 
-const STRATEGIES: readonly [{ readonly reversed: boolean; readonly take: Take }, ...{ readonly reversed: boolean; readonly take: Take }[]] = [
-  { reversed: false, take: (least, fair, most) => Math.min(most, Math.max(least, fair)) },
-  { reversed: true, take: (least, fair, most) => Math.min(most, Math.max(least, fair)) },
-  { reversed: false, take: (least, _fair, most) => Math.min(least, most) },
-  { reversed: true, take: (least, _fair, most) => Math.min(least, most) },
-  { reversed: false, take: (_least, _fair, most) => most },
-  { reversed: true, take: (_least, _fair, most) => most },
+/** Its fair share first, else as few as it may, else as many: each tried on the days in order, then backwards. */
+const TAKES: readonly [Take, ...Take[]] = [
+  (least, fair, most) => Math.min(most, Math.max(least, fair)),
+  (least, _fair, most) => Math.min(least, most),
+  (_least, _fair, most) => most,
 ];
 
 function reversedPlan(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[], take: Take): CallerPlan {
@@ -167,28 +168,48 @@ function stretchDays(days: readonly DayFigures[], stretch: RangeFigures<unknown>
   return indexes;
 }
 
-/** The flow's rows of each stretch dealt out over its calls, one row to each call in turn. */
+/**
+ * The flow's rows of each stretch dealt out over its calls, one row to each call in turn. A row's call is
+ * found from the days' running totals of calls, so that a stretch of many calls costs no more than its rows.
+ */
 function placeFlow(figures: NumberFigures, shortfalls: Shortfalls): StepsByCall[] {
   const placed = figures.days.map((): StepsByCall => new Map());
   for (const stretch of figures.flow) {
-    const calls = stretchDays(figures.days, stretch).flatMap((dayIndex) =>
-      Array.from({ length: figures.days[dayIndex]?.calls ?? 0 }, (_, callIndex) => ({ dayIndex, callIndex })),
-    );
     if (stretch.value.length === 0) continue;
-    if (calls.length === 0 || stretch.value.length > calls.length * MAX_PATH_STEPS) {
+    const days = stretchDays(figures.days, stretch).filter((dayIndex) => (figures.days[dayIndex]?.calls ?? 0) > 0);
+    const callsBefore: number[] = [];
+    let calls = 0;
+    for (const dayIndex of days) {
+      callsBefore.push(calls);
+      calls += figures.days[dayIndex]?.calls ?? 0;
+    }
+    if (calls === 0 || stretch.value.length > calls * MAX_PATH_STEPS) {
       shortfalls.push(`${figures.phone}: the flow's ${stretch.value.length} rows of ${stretch.start}-${stretch.end} have too few calls to go on`);
       continue;
     }
     stretch.value.forEach((step, row) => {
-      const call = calls[row % calls.length];
-      if (call === undefined) return;
-      const steps = placed[call.dayIndex];
-      const onCall = steps?.get(call.callIndex);
-      if (onCall === undefined) steps?.set(call.callIndex, [step]);
+      const ordinal = row % calls;
+      const position = lastAtMost(callsBefore, ordinal);
+      const steps = placed[days[position] ?? 0];
+      const callIndex = ordinal - (callsBefore[position] ?? 0);
+      const onCall = steps?.get(callIndex);
+      if (onCall === undefined) steps?.set(callIndex, [step]);
       else onCall.push(step);
     });
   }
   return placed;
+}
+
+/** The index of the last of the ascending `values` that is at most `target` (the first is 0 and at most any target). */
+function lastAtMost(values: readonly number[], target: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if ((values[middle] ?? 0) <= target) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 function planAllCallers(figures: NumberFigures, shortfalls: Shortfalls): (readonly PlannedCaller[])[] {
