@@ -186,6 +186,15 @@ describe('ivr-reporting mirror', () => {
     expect(real.stdout).toContain(`: ${calls} calls (${calls} inserted, 0 duplicates)\n`);
   });
 
+  test('writes what it can and exits 1 naming a figure it cannot meet: a caller from a region no number of this data is placed in', async () => {
+    // The Isle of Man's mobiles are valid numbers of their own; libphonenumber gives no example that counts up within them.
+    await addCalls(source.testApp.store, [{ call_id: 'manx', phone: ABROAD.phones[0] ?? '', started_at: '2017-11-30T12:00:00Z', log_events: 1, loops: 0, form_items: 0, caller: '+447624123456' }]);
+    const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones.slice(0, 1), { start: '20171130', end: '20171130' }, 'dev/abroad-mirror'));
+    expect(run.stderr).toBe("not met: 442071230001 on 20171130: no number of this version's data is placed in IM\n");
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^mirrored 1 number, 20171130-20171130 \(1 day\), into dev\/abroad-mirror: 1 call \(1 inserted, 0 duplicates\)\n/);
+  });
+
   test("says how many requests a run needs against the source's rate limit", async () => {
     const limited = await startAdminServer({ DATA_RATE_LIMIT: '6' });
     try {
