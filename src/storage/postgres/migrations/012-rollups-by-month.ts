@@ -13,8 +13,9 @@
  * The calls of each number and day by region are kept on the rows of their callers (caller_days gains
  * the caller's region and calls), where region_days kept a row of their own: one row and index entry per
  * call fewer, as a call with a caller always has a region. A caller's row keeps one region a day: that of
- * the first batch with the caller's calls (the least, when a batch's were placed in two, as a rebuild takes). region_days keeps the rows written before this migration and is no longer
- * written: a report adds it to caller_days' counts, and a rebuild of a number moves its days over. The
+ * the first batch with the caller's calls (the least, when a batch's were placed in two, as a rebuild
+ * takes). region_days keeps the rows written before this migration and is no longer written: a report
+ * adds it to caller_days' counts, and a rebuild of a number moves its days over. The
  * callers stored before it have no count (NULL), their calls being counted in region_days.
  *
  * Each existing table is attached whole, as one partition of every day up to the end of the month of its
