@@ -4,7 +4,13 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * Tool passwords are kept only as salted scrypt hashes, `scrypt$N$r$p$salt$hash` with base64 parts, so
  * the cost can be raised later without invalidating stored hashes.
  */
-const COST = { N: 16_384, r: 8, p: 1 } as const;
+export interface ScryptCost {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+const COST: ScryptCost = { N: 16_384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -15,10 +21,11 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** `cost` is the server's unless given: a test whose subject is not the hashing hashes at a lower one. */
+export async function hashPassword(password: string, cost: ScryptCost = COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -19,7 +19,7 @@ export interface DashboardAssets {
 }
 
 /**
- * tsc copies no HTML, CSS or browser JavaScript, so both `src/dashboard` (tsx, ts-jest) and
+ * tsc copies no HTML, CSS or browser JavaScript, so both `src/dashboard` (tsx, jest) and
  * `dist/dashboard` (`npm start`) read them from the one folder in the source tree, two levels above either.
  */
 const BROWSER_FOLDER = path.resolve(__dirname, '../../src/dashboard/browser');

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { RunningServer } from '../../src/listen';
 import { serve } from './http';
-import { buildTestApp, type TestApp } from './test-app';
+import { buildTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const BEARER = `Bearer ${ADMIN_TOKEN}`;
@@ -13,8 +13,8 @@ export interface AdminServer {
 }
 
 /** A fresh app with the admin API on, really listening on a free loopback port. */
-export async function startAdminServer(env: NodeJS.ProcessEnv = {}): Promise<AdminServer> {
-  const testApp = buildTestApp({ ADMIN_TOKEN, ...env });
+export async function startAdminServer(env: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<AdminServer> {
+  const testApp = buildTestApp({ ADMIN_TOKEN, ...env }, undefined, options);
   const server = await serve(testApp.app);
   return { testApp, server, url: server.url };
 }

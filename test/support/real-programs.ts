@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { chromiumPath } from './chromium';
-import { skipEveryTest } from './skip-every-test';
 
 /**
  * The real programs some suites drive as users have them: the browser, and the SOAP clients survey systems
@@ -95,7 +94,9 @@ export function describeWith(program: RealProgram): SuiteBlock {
 export function requireForFile(program: RealProgram): void {
   if (program.installed()) return;
   if (!underCi()) {
-    skipEveryTest();
+    // Every test of the file reported as skipped.
+    globalThis.test = test.skip;
+    globalThis.it = it.skip;
     return;
   }
   beforeAll(() => {

@@ -1,6 +1,5 @@
 import type { Express } from 'express';
 import { composeApp } from '../../src/composition-root';
-import { hashPassword } from '../../src/accounts/password-hash';
 import { loadConfig, type Config } from '../../src/configuration';
 import { createLogger } from '../../src/logger';
 import { accountId, type Account } from '../../src/accounts/account';
@@ -8,6 +7,7 @@ import { type Tool } from '../../src/domain/tool';
 import type { Store } from '../../src/storage/store';
 import { FakeClock } from './fake-clock';
 import { createTestStore } from './test-store';
+import { quickPasswords, storedHash, type Hashing } from './test-passwords';
 
 export interface TestApp {
   readonly app: Express;
@@ -16,11 +16,20 @@ export interface TestApp {
   readonly config: Config;
 }
 
-/** A fresh app on a fresh store (in memory, or PostgreSQL under the "on PostgreSQL" jest project), with a fake clock and silent logs. */
-export function buildTestApp(env: NodeJS.ProcessEnv = {}, clock = new FakeClock()): TestApp {
+export interface TestAppOptions {
+  /** `quick` unless the test's subject is the hashing of passwords (test-passwords.ts). */
+  readonly hashing?: Hashing;
+}
+
+/**
+ * A fresh app on a fresh store (in memory, or PostgreSQL under the "on PostgreSQL" jest project), with a
+ * fake clock and silent logs.
+ */
+export function buildTestApp(env: NodeJS.ProcessEnv = {}, clock = new FakeClock(), { hashing = 'quick' }: TestAppOptions = {}): TestApp {
   const config = loadConfig(env);
   const store = createTestStore();
-  const app = composeApp(config, { store, clock, logger: createLogger('silent') });
+  const passwords = hashing === 'quick' ? quickPasswords : undefined;
+  const app = composeApp(config, { store, clock, logger: createLogger('silent'), passwords });
   return { app, store, clock, config };
 }
 
@@ -39,6 +48,8 @@ export interface AccountFixture {
   readonly active?: boolean;
   readonly timeZone?: string;
   readonly phones?: readonly string[];
+  /** `quick` unless the test's subject is the hashing of passwords. */
+  readonly hashing?: Hashing;
 }
 
 export async function addAccount(store: Store, fixture: AccountFixture = {}): Promise<Account> {
@@ -48,7 +59,7 @@ export async function addAccount(store: Store, fixture: AccountFixture = {}): Pr
     id: accountId(tool, login),
     tool,
     login,
-    passwordHash: await hashPassword(fixture.password ?? 'secret-password'),
+    passwordHash: await storedHash(fixture.password ?? 'secret-password', fixture.hashing ?? 'quick'),
     active: fixture.active ?? true,
     timeZone: fixture.timeZone ?? 'UTC',
     credentialGeneration: 0,

@@ -6,7 +6,7 @@ import { documentOf, operationById } from '../../../test/support/openapi';
 let running: AdminServer;
 
 beforeEach(async () => {
-  running = await startAdminServer({ DEFAULT_TIMEZONE: 'America/Chicago' });
+  running = await startAdminServer({ DEFAULT_TIMEZONE: 'America/Chicago' }, { hashing: 'scrypt' });
 });
 
 afterEach(() => running.server.close());

@@ -12,9 +12,9 @@ let testApp: TestApp;
 let server: RunningServer;
 
 beforeEach(async () => {
-  testApp = buildTestApp();
+  testApp = buildTestApp({}, undefined, { hashing: 'scrypt' });
   server = await serve(testApp.app);
-  await addAccount(testApp.store, { tool: 'dev', login: 'alice', password: 'secret-password' });
+  await addAccount(testApp.store, { tool: 'dev', login: 'alice', password: 'secret-password', hashing: 'scrypt' });
 });
 
 afterEach(() => server.close());
@@ -54,13 +54,13 @@ describe('POST /api/auth', () => {
   });
 
   test.each(['dev', 'fuse', 'insight', 'fuseplus'] as const)('accepts the tool %s', async (tool) => {
-    await addAccount(testApp.store, { tool, login: 'bob', password: `pw-${tool}` });
+    await addAccount(testApp.store, { tool, login: 'bob', password: `pw-${tool}`, hashing: 'scrypt' });
     const response = await auth().type('form').send({ tool, login: 'bob', password: `pw-${tool}` });
     expect(response.status).toBe(200);
   });
 
   test('keeps accounts per tool: the same login under another tool is another account', async () => {
-    await addAccount(testApp.store, { tool: 'fuseplus', login: 'alice', password: 'other-password' });
+    await addAccount(testApp.store, { tool: 'fuseplus', login: 'alice', password: 'other-password', hashing: 'scrypt' });
     const devWithFuseplusPassword = await auth().type('form').send({ tool: 'dev', login: 'alice', password: 'other-password' });
     const fuseplus = await auth().type('form').send({ tool: 'fuseplus', login: 'alice', password: 'other-password' });
     expect(devWithFuseplusPassword.status).toBe(401);
@@ -199,7 +199,7 @@ describe('POST /api/auth', () => {
   });
 
   test('returns 401 with the same message for an inactive account with the right password', async () => {
-    await addAccount(testApp.store, { tool: 'insight', login: 'carol', password: 'pw', active: false });
+    await addAccount(testApp.store, { tool: 'insight', login: 'carol', password: 'pw', active: false, hashing: 'scrypt' });
     const response = await auth().type('form').send({ tool: 'insight', login: 'carol', password: 'pw' });
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Form realm="IVR reporting API"');

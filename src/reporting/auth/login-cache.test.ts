@@ -40,7 +40,7 @@ beforeEach(async () => {
   store = createTestStore();
   clock = new FakeClock();
   hasher = new CountingHasher();
-  await addAccount(store, { tool: 'dev', login: 'alice', password: 'secret-password' });
+  await addAccount(store, { tool: 'dev', login: 'alice', password: 'secret-password', hashing: 'scrypt' });
 });
 
 afterEach(() => server?.close());
@@ -101,7 +101,7 @@ describe('POST /api/auth with successful password checks remembered (AUTH_CACHE_
   test('does not answer from what it remembers once the account was created again with the same password', async () => {
     await start();
     await login('secret-password');
-    await addAccount(store, { tool: 'dev', login: 'alice', password: 'secret-password' });
+    await addAccount(store, { tool: 'dev', login: 'alice', password: 'secret-password', hashing: 'scrypt' });
     expect(await login('secret-password')).toEqual(HASHED_OK);
   });
 
@@ -141,8 +141,8 @@ describe('POST /api/auth with successful password checks remembered (AUTH_CACHE_
   });
 
   test('remembers AUTH_CACHE_MAX_ENTRIES accounts at most, the least recently used forgotten first', async () => {
-    await addAccount(store, { tool: 'dev', login: 'bob', password: 'bob-password' });
-    await addAccount(store, { tool: 'fuse', login: 'carol', password: 'carol-password' });
+    await addAccount(store, { tool: 'dev', login: 'bob', password: 'bob-password', hashing: 'scrypt' });
+    await addAccount(store, { tool: 'fuse', login: 'carol', password: 'carol-password', hashing: 'scrypt' });
     await start({ AUTH_CACHE_MAX_ENTRIES: '2' });
     expect(await login('secret-password')).toEqual(HASHED_OK);
     expect(await login('bob-password', { login: 'bob' })).toEqual(HASHED_OK);
