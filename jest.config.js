@@ -67,6 +67,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   // Most suites wait on sockets, child processes and PostgreSQL; two workers keep both cores busy.
   maxWorkers: 2,
+  // Besides jest's own output, where the time went: `npm run test:timings` prints it.
+  reporters: ['default', ['<rootDir>/test/support/timings-reporter.cjs', { outputFile: `${__dirname}/.ci/tmp/test-timings.json` }]],
   // A safety net only: no test waits on a timer, and none takes more than a few seconds even on a loaded machine.
   testTimeout: 60_000,
   // A project that runs suites again on a service exists only where the service does: on a machine without

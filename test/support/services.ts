@@ -32,11 +32,13 @@ export interface TestSchema {
   readonly pooler: DatabasePooler;
   /** The same schema on the replica (TEST_DATABASE_REPLICA_URL), once it arrives there; undefined without one. */
   readonly replicaUrl: string | undefined;
+  /** Where the schema is, reached directly, never through PgBouncer: for the tests' own statements. */
+  readonly direct: { readonly databaseUrl: string; readonly schema: string };
   drop(): Promise<void>;
 }
 
 /** `url` with its connections' search path set to `schema`. */
-function inSchema(url: string, schema: string): string {
+export function inSchema(url: string, schema: string): string {
   const withSchema = new URL(url);
   withSchema.searchParams.set('options', `-c search_path=${schema}`);
   return withSchema.toString();
@@ -64,6 +66,7 @@ export async function createTestSchema(): Promise<TestSchema> {
   return {
     url: inSchema(testDatabaseUrl, schema),
     replicaUrl: testReplicaUrl === undefined ? undefined : inSchema(testReplicaUrl, schema),
+    direct: { databaseUrl: testDatabaseUrl, schema },
     pooler: 'none',
     drop: () => withAdminClient((client) => client.query(`DROP SCHEMA ${schema} CASCADE`)).then(() => undefined),
   };
@@ -90,6 +93,7 @@ export async function createPgbouncerTestDatabase(): Promise<TestSchema> {
     url: url.toString(),
     pooler: 'transaction',
     replicaUrl: undefined,
+    direct: { databaseUrl: direct.toString(), schema: 'public' },
     drop: async () => {
       await withAdminClient((client) => client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public'), direct.toString());
       emptiedDatabases.push(database);
@@ -141,14 +145,19 @@ export async function replicaCaughtUp(primaryUrl: string, replicaUrl: string): P
   const client = new Client({ connectionString: replicaUrl });
   await client.connect();
   try {
-    const deadline = Date.now() + CATCH_UP_BOUND_MS;
-    for (;;) {
-      const { rows } = await client.query<{ replayed: boolean }>('SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false) AS replayed', [lsn]);
-      if (rows[0]?.replayed === true) return;
-      if (Date.now() > deadline) throw new Error(`the replica did not replay up to ${lsn} within ${CATCH_UP_BOUND_MS / 1000} s`);
-      await client.query('SELECT pg_sleep(0.01)');
-    }
+    await replayedUpTo(client, lsn);
   } finally {
     await client.end();
+  }
+}
+
+/** Resolves once the replica `client` is connected to has replayed the primary's WAL up to `lsn`. */
+export async function replayedUpTo(client: Client, lsn: string): Promise<void> {
+  const deadline = Date.now() + CATCH_UP_BOUND_MS;
+  for (;;) {
+    const { rows } = await client.query<{ replayed: boolean }>('SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false) AS replayed', [lsn]);
+    if (rows[0]?.replayed === true) return;
+    if (Date.now() > deadline) throw new Error(`the replica did not replay up to ${lsn} within ${CATCH_UP_BOUND_MS / 1000} s`);
+    await client.query('SELECT pg_sleep(0.01)');
   }
 }

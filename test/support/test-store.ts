@@ -2,7 +2,8 @@ import { createLogger } from '../../src/logger';
 import { createMemoryStore } from '../../src/storage/memory/memory-store';
 import { openPostgresStore } from '../../src/storage/postgres/postgres-store';
 import type { CallReads, ReplicaReads, Store } from '../../src/storage/store';
-import { createTestSchema, testReplicaUrl, type TestSchema } from './services';
+import { migratedTestSchema } from './migrated-schemas';
+import { testReplicaUrl, type TestSchema } from './services';
 import { DEPENDENCY_TIMEOUT_SECONDS } from './dependency-timeout';
 
 interface Opened {
@@ -53,7 +54,7 @@ function deferredTo(ready: Promise<Opened>, target: (store: Store) => object): D
  * answering them are proven by every suite.
  */
 function postgresTestStore(): Store {
-  const ready = createTestSchema().then(async (schema) => ({
+  const ready = migratedTestSchema().then(async (schema) => ({
     schema,
     store: await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler, {
       replicaUrls: schema.replicaUrl === undefined ? [] : [schema.replicaUrl],

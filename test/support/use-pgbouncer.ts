@@ -1,3 +1,4 @@
+import { dropKeptSchemas } from './migrated-schemas';
 import { dropPgbouncerTestDatabases } from './services';
 
 /*
@@ -10,5 +11,7 @@ process.env.TEST_THROUGH_PGBOUNCER = 'true';
 // A jest worker runs files of every project in one process: the next file must not inherit the route.
 afterAll(async () => {
   delete process.env.TEST_THROUGH_PGBOUNCER;
+  // The databases kept for a next test first, whichever set-up file's afterAll runs first.
+  await dropKeptSchemas();
   await dropPgbouncerTestDatabases();
 });

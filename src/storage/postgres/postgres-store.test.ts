@@ -3,13 +3,14 @@ import { createLogger } from '../../logger';
 import { openPostgresStore } from './postgres-store';
 import type { Store } from '../store';
 import { epochDayOf } from '../../time/calendar';
-import { createTestSchema, describeWithPostgres } from '../../../test/support/services';
+import { describeWithPostgres } from '../../../test/support/services';
+import { migratedTestSchema } from '../../../test/support/migrated-schemas';
 import { describeStoreContract } from '../../../test/support/store-contract';
 import { dailyTotals } from '../../../test/support/day-totals';
 import { DEPENDENCY_TIMEOUT_SECONDS } from '../../../test/support/dependency-timeout';
 
 async function openTestStore(): Promise<Store> {
-  const schema = await createTestSchema();
+  const schema = await migratedTestSchema();
   const store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler);
   return { ...store, close: () => store.close().then(() => schema.drop()) };
 }
