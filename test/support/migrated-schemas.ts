@@ -66,13 +66,17 @@ async function migratedStateOf(client: Client, schema: string): Promise<Migrated
 
 /** The SQLSTATE restoreStatement raises when the schema is no longer as its migrations made it. */
 const SCHEMA_CHANGED = 'IVRSC';
+/** PostgreSQL's code for a statement the role may not run: the planner's statistics are a superuser's to delete. */
+const INSUFFICIENT_PRIVILEGE = '42501';
 
 /**
- * One message, so one transaction: drops the partitions made since (of the months a test's calls fell in),
- * fails with SCHEMA_CHANGED, changing nothing, when the relations then differ from the migrations' (a test
- * dropped a month, or made a table), deletes every row, restarts the sequences and writes the migrations'
- * rows again. DELETE rather than TRUNCATE: a test leaves a few rows, and TRUNCATE gives every table new
- * files, which costs more than migrating a new schema.
+ * One message, so one transaction, that puts the schema back as its migrations left it. It drops the
+ * partitions made since (of the months a test's calls fell in), then fails with SCHEMA_CHANGED, changing
+ * nothing, if the relations differ from the migrations' (a test dropped a month, or made a table). Every
+ * table a test wrote to or the planner has counted is truncated, which gives it new, empty files and sets it
+ * back to never counted, and its planner statistics are deleted: a new table's plans, not those of the rows
+ * a test left. The sequences restart, and the migrations' rows are written again. A table no test touched
+ * is left alone: truncating every table costs more than migrating a new schema.
  */
 function restoreStatement(client: Client, schema: string, state: MigratedState): string {
   const made = state.relations.split(' ').map((relation) => client.escapeLiteral(relation.slice(0, relation.lastIndexOf(':'))));
@@ -87,8 +91,10 @@ BEGIN
   IF (${relationsQuery(schema)}) IS DISTINCT FROM ${client.escapeLiteral(state.relations)} THEN
     RAISE EXCEPTION 'the schema is not as its migrations made it' USING ERRCODE = '${SCHEMA_CHANGED}';
   END IF;
-  FOR relation IN SELECT oid::regclass FROM pg_class WHERE relnamespace = ${namespace(schema)} AND relkind = 'r' LOOP
-    EXECUTE format('DELETE FROM %s', relation);
+  FOR relation IN SELECT oid::regclass FROM pg_class
+      WHERE relnamespace = ${namespace(schema)} AND relkind = 'r' AND (reltuples <> -1 OR pg_relation_size(oid) > 0) LOOP
+    EXECUTE format('TRUNCATE %s', relation);
+    DELETE FROM pg_statistic WHERE starelid IN (SELECT relation UNION SELECT indexrelid FROM pg_index WHERE indrelid = relation);
   END LOOP;
   PERFORM setval(seqrelid, seqstart, false) FROM pg_sequence JOIN pg_class ON pg_class.oid = seqrelid WHERE relnamespace = ${namespace(schema)};
 END
@@ -128,7 +134,8 @@ export async function migratedTestSchema(): Promise<TestSchema> {
     try {
       await client.query(restoreStatement(client, schema.direct.schema, state));
     } catch (error) {
-      if ((error as { code?: unknown }).code !== SCHEMA_CHANGED) throw error;
+      const code = (error as { code?: unknown }).code;
+      if (code !== SCHEMA_CHANGED && code !== INSUFFICIENT_PRIVILEGE) throw error;
       return schema.drop();
     }
     if (schema.replicaUrl !== undefined && testReplicaUrl !== undefined) {
