@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { REAL_PROGRAMS } from './real-programs';
 import { DEPLOYMENT_DOC_VARIABLE, deploymentDocAllowed, missingServices, SERVICE_SUITES } from './service-urls';
 
@@ -11,10 +12,10 @@ const ROOT = path.resolve(__dirname, '../..');
  * compiled JavaScript; and says which suites are skipped and what would run them (a service's variable, a
  * program to install, the deployment guide's own variable), or, under CI, fails the run at once.
  */
-export default function globalSetup(): void {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-
-  const missingPrograms = REAL_PROGRAMS.filter((program) => !program.installed());
+export default async function globalSetup(): Promise<void> {
+  // The build and the programs' probes at once: each mostly waits on a process of its own.
+  const [, found] = await Promise.all([build(), Promise.all(REAL_PROGRAMS.map((program) => program.probe()))]);
+  const missingPrograms = REAL_PROGRAMS.filter((_program, index) => !found[index]);
   const missingVariables = missingServices(process.env);
   const missing: string[] = [...missingVariables];
   const notices = [
@@ -36,4 +37,16 @@ export default function globalSetup(): void {
   process.stdout.write(
     `\nSkipped, and what would run them (\`bash .ci/run\` installs and starts everything, and runs them all):\n${notices.join('\n')}\n`,
   );
+}
+
+/** `tsc -b`: dist/ up to date; its errors, if any, printed as a build prints them. */
+async function build(): Promise<void> {
+  try {
+    await promisify(execFile)(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: ROOT });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { chromiumPath } from './chromium';
 
@@ -15,56 +15,64 @@ export interface RealProgram {
   /** How to get it. */
   readonly install: string;
   readonly installed: () => boolean;
+  /** The same question without blocking, so that the global set-up asks every program at once. */
+  readonly probe: () => Promise<boolean>;
 }
 
 /** Debian's interpreter, where apt installs python3-zeep and python3-suds (a python3 earlier on PATH may be another). */
 export const DEBIAN_PYTHON = '/usr/bin/python3';
 
 /** Whether `command args` runs and prints `yes`; asked once per test file. */
-function answersYes(command: string, args: readonly string[]): () => boolean {
+function answersYes(command: string, args: readonly string[]): Pick<RealProgram, 'installed' | 'probe'> {
   let answer: boolean | undefined;
-  return () => {
-    answer ??= (() => {
-      const probe = spawnSync(command, args, { encoding: 'utf8' });
-      return probe.error === undefined && probe.stdout.trim() === 'yes';
-    })();
-    return answer;
+  return {
+    installed: () => {
+      answer ??= (() => {
+        const probe = spawnSync(command, args, { encoding: 'utf8' });
+        return probe.error === undefined && probe.stdout.trim() === 'yes';
+      })();
+      return answer;
+    },
+    probe: () => new Promise((resolve) => execFile(command, args, { encoding: 'utf8' }, (error, stdout) => resolve(error === null && stdout.trim() === 'yes'))),
   };
+}
+
+function chromiumInstalled(): boolean {
+  try {
+    accessSync(chromiumPath, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const CHROMIUM: RealProgram = {
   name: `Chromium at ${chromiumPath}`,
   suites: 'the browser suites (dashboard, inspector, /docs)',
   install: 'apt-get install chromium, or set CHROMIUM_PATH',
-  installed: () => {
-    try {
-      accessSync(chromiumPath, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  },
+  installed: chromiumInstalled,
+  probe: () => Promise.resolve(chromiumInstalled()),
 };
 
 export const PHP_SOAP: RealProgram = {
   name: "PHP's SoapClient",
   suites: 'the survey suites through PHP (and the tour of the README and the doc walk-throughs that use it)',
   install: 'apt-get install php-cli php-soap',
-  installed: answersYes('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";']),
+  ...answersYes('php', ['-r', 'echo extension_loaded("soap") ? "yes" : "no";']),
 };
 
 export const ZEEP: RealProgram = {
   name: "Python's zeep",
   suites: 'the survey suites through zeep',
   install: 'apt-get install python3-zeep',
-  installed: answersYes(DEBIAN_PYTHON, ['-c', 'from zeep import Client; print("yes")']),
+  ...answersYes(DEBIAN_PYTHON, ['-c', 'from zeep import Client; print("yes")']),
 };
 
 export const SUDS: RealProgram = {
   name: "Python's suds",
   suites: 'the survey suites through suds',
   install: 'apt-get install python3-suds',
-  installed: answersYes(DEBIAN_PYTHON, ['-c', 'from suds.client import Client; print("yes")']),
+  ...answersYes(DEBIAN_PYTHON, ['-c', 'from suds.client import Client; print("yes")']),
 };
 
 export const REAL_PROGRAMS: readonly RealProgram[] = [CHROMIUM, PHP_SOAP, ZEEP, SUDS];
