@@ -62,7 +62,9 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
  * body that stops arriving, within the idle timeout. A request whose body stalls is told (STALLED) and
  * the app answers it; one the app is working on is left to the app's own bounds (the dependency
  * timeouts). While the server closes, a keep-alive connection ends with its last answer instead of
- * holding the close until the keep-alive timeout.
+ * holding the close until the keep-alive timeout, and a connection with no request begun ends at once:
+ * Node counts a connection that has sent nothing yet (a browser's preconnect) as busy, which would hold
+ * the close until the idle timeout.
  */
 function manageConnections(
   server: Server,
@@ -74,9 +76,15 @@ function manageConnections(
   server.headersTimeout = idleMs;
   server.timeout = idleMs;
   let closing = false;
+  const open = new Set<Socket>();
   const current = new WeakMap<Socket, IncomingMessage>();
   // Bytes the connection had sent when its last answer ended: more since then is a request begun.
   const readAtLastAnswer = new WeakMap<Socket, number>();
+  const requestBegun = (socket: Socket) => socket.bytesRead > (readAtLastAnswer.get(socket) ?? 0);
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     current.set(socket, req);
@@ -90,7 +98,7 @@ function manageConnections(
     const req = current.get(socket);
     if (req !== undefined) {
       if (!req.complete && !req.emit(STALLED, stalled)) socket.destroy();
-    } else if (socket.bytesRead > (readAtLastAnswer.get(socket) ?? 0)) {
+    } else if (requestBegun(socket)) {
       answerHalfSentHeaders(socket);
     } else {
       socket.destroy();
@@ -100,6 +108,7 @@ function manageConnections(
     beginClosing: () => {
       closing = true;
       server.closeIdleConnections();
+      for (const socket of open) if (current.get(socket) === undefined && !requestBegun(socket)) socket.destroy();
     },
     // Until its answer's 'close', which comes after Node has ended or kept the connection.
     requestOn: (socket) => current.get(socket),

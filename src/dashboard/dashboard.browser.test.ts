@@ -1,11 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
+import type { CDPSession, Page } from 'puppeteer-core';
 import request from 'supertest';
 import type { RunningServer } from '../listen';
 import { addCalls, authenticate, call, type Credentials } from '../../test/support/reporting';
-import { describeInBrowser, launchBrowser, screenshotPath } from '../../test/support/browser';
+import { describeInBrowser, screenshotPath, useBrowserTab, type BrowserTab } from '../../test/support/browser';
 import { serve } from '../../test/support/http';
 import { addAccount, buildTestApp, type TestApp } from '../../test/support/test-app';
 import {
@@ -124,20 +124,13 @@ declare function getComputedStyle(element: PageElement | null): {
   backgroundColor: string;
 };
 
-let browser: Browser;
+let tab: BrowserTab;
 let testApp: TestApp;
 let server: RunningServer;
-let context: BrowserContext;
 let page: Page;
-/** Uncaught exceptions in the page and Content-Security-Policy refusals: none is expected, ever. */
-let pageProblems: string[];
 
 async function openDashboard(width = 1280): Promise<void> {
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageProblems.push(String(error)));
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) pageProblems.push(message.text());
-  });
+  page = tab.page;
   await page.setViewport({ width, height: 900 });
   await page.goto(`${server.url}/`);
   await page.waitForSelector('#sign-in-section:not([hidden])');
@@ -276,11 +269,7 @@ async function expectReportsAsTheApiAnswers(credentials: Credentials, period: st
 }
 
 describeInBrowser('the dashboard in headless Chromium', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(() => browser?.close());
+  tab = useBrowserTab();
 
   beforeEach(async () => {
     testApp = buildTestApp();
@@ -288,12 +277,9 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     await addAccount(testApp.store, { login: 'bob', phones: [OTHER_ACCOUNTS_PHONE] });
     await addCalls(testApp.store, CALLS);
     server = await serve(testApp.app);
-    context = await browser.createBrowserContext();
-    pageProblems = [];
   });
 
   afterEach(async () => {
-    await context.close();
     await server.close();
   });
 
@@ -339,7 +325,7 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     await showQuery({ ...FEBRUARY, period: 'week', phone: 'ALL' });
     await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by week, all numbers.`);
     await expectReportsAsTheApiAnswers(credentials, 'week');
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('writes the value of the period under the pointer below its chart; screenshot', async () => {
@@ -385,14 +371,14 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     }
     await page.mouse.move(plot.left - 40, plot.top - 40);
     await readoutIs('Point at a day for its value.');
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('says once, in the form’s own date format, that a range ends before it starts, and asks the API nothing; screenshot', async () => {
     await openDashboard(1280);
     await signInAndWaitForReports();
     const asked: string[] = [];
-    page.on('request', (sent) => {
+    tab.on('request', (sent) => {
       const { pathname } = new URL(sent.url());
       if (pathname.startsWith('/api/')) asked.push(pathname);
     });
@@ -421,7 +407,7 @@ describeInBrowser('the dashboard in headless Chromium', () => {
       ].sort(),
     );
     expect(await page.$eval('#query-error', (error: PageElement) => error.textContent)).toBe('');
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('keeps an outlined button’s text on hover, and lines the query form’s inputs up at 390, 1280 and 1920 px; screenshot', async () => {
@@ -442,7 +428,7 @@ describeInBrowser('the dashboard in headless Chromium', () => {
       if (width !== 390) expect(new Set(boxes.map(({ top }) => top)).size).toBe(1);
     }
     await (await page.$('#query'))?.screenshot({ path: screenshotPath('dashboard-query-form-1920') });
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('downloads each report as a CSV file holding what the API returns', async () => {
@@ -469,7 +455,7 @@ describeInBrowser('the dashboard in headless Chromium', () => {
       for (const [reportId, file] of Object.entries(expected)) {
         expect(await downloads.fetch(`#report-${reportId} a.download`)).toEqual(file);
       }
-      expect(pageProblems).toEqual([]);
+      expect(tab.problems).toEqual([]);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -524,7 +510,7 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     await page.waitForSelector('#reports:not([hidden])');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('reports-title');
     await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Showing '));
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('shows the API’s message for a wrong password, and stays on the sign-in form', async () => {
@@ -535,7 +521,7 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     await page.waitForFunction(() => document.getElementById('sign-in-error')?.textContent !== '');
     expect(await page.$eval('#sign-in-error', (error: PageElement) => error.textContent)).toBe((refused.body as { error: string }).error);
     expect(await page.$eval('#reports', (reports: PageElement) => reports.hidden)).toBe(true);
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('words a number of another account as the API does, and a malformed number as the API would', async () => {
@@ -553,7 +539,7 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     await showQuery({ ...FEBRUARY, period: 'day', phone: '12ab' });
     const malformed = await apiError(credentials, `volume/${pathOf(FEBRUARY.start, FEBRUARY.end)}/day/12ab`);
     await page.waitForFunction((expected) => document.getElementById('query-error')?.textContent === expected, {}, malformed);
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('says what is wrong with the query form on signing in again, rather than showing nothing', async () => {
@@ -569,7 +555,7 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     const malformed = await apiError(credentials, `volume/${pathOf(FEBRUARY.start, FEBRUARY.end)}/day/12ab`);
     await page.waitForFunction((expected) => document.getElementById('query-error')?.textContent === expected, {}, malformed);
     expect(await page.$eval('#status', (status: PageElement) => status.textContent)).toBe('');
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 });
 
@@ -578,12 +564,12 @@ describeInBrowser('the dashboard in headless Chromium', () => {
  * DevTools events: a download is read once Chromium says it is complete.
  */
 async function watchDownloads(folder: string) {
-  const session: CDPSession = await browser.target().createCDPSession();
+  const session: CDPSession = await tab.browser.target().createCDPSession();
   await session.send('Browser.setDownloadBehavior', {
     behavior: 'allowAndName',
     downloadPath: folder,
     eventsEnabled: true,
-    browserContextId: context.id,
+    browserContextId: tab.context.id,
   });
   const names = new Map<string, string>();
   const completed = new Set<string>();

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import request from 'supertest';
 import type { RunningServer } from '../listen';
 import { ADMIN_TOKEN, BEARER, startAdminServer } from '../../test/support/admin';
-import { describeInBrowser, launchBrowser, screenshotPath } from '../../test/support/browser';
+import { describeInBrowser, screenshotPath, useBrowserTab, type BrowserTab } from '../../test/support/browser';
 import { serve } from '../../test/support/http';
 import { proxyForUrl, type TcpProxy } from '../../test/support/tcp-proxy';
 import { buildTestApp } from '../../test/support/test-app';
@@ -54,13 +54,10 @@ declare const document: {
 };
 declare function getComputedStyle(element: PageElement): { color: string; backgroundColor: string };
 
-let browser: Browser;
+let tab: BrowserTab;
 let server: RunningServer | undefined;
 let proxy: TcpProxy | undefined;
-let context: BrowserContext | undefined;
 let page: Page;
-/** Uncaught exceptions in the page and Content-Security-Policy refusals: none is expected, ever. */
-let pageProblems: string[];
 
 async function startServer(env: NodeJS.ProcessEnv = {}): Promise<string> {
   server = (await startAdminServer(env)).server;
@@ -68,12 +65,7 @@ async function startServer(env: NodeJS.ProcessEnv = {}): Promise<string> {
 }
 
 async function openInspector(address: string): Promise<void> {
-  context = await browser.createBrowserContext();
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageProblems.push(String(error)));
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) pageProblems.push(message.text());
-  });
+  page = tab.page;
   await page.setViewport({ width: 1280, height: 900 });
   await page.goto(`${address}/inspector`);
   await page.waitForSelector('#sign-in-section:not([hidden])');
@@ -148,21 +140,11 @@ async function soapCall(address: string, questions: string[], answers: string[],
 }
 
 describeInBrowser('the call inspector in headless Chromium', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(() => browser?.close());
-
-  beforeEach(() => {
-    pageProblems = [];
-  });
+  tab = useBrowserTab();
 
   afterEach(async () => {
-    await context?.close();
     await proxy?.close();
     await server?.close();
-    context = undefined;
     proxy = undefined;
     server = undefined;
   });
@@ -207,7 +189,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await page.click('#sign-out');
     await page.waitForSelector('#sign-in-section:not([hidden])');
     expect(await rowsShown()).toEqual([]);
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('shows each call as it comes, without reloading, and announces it: a recording, a file, a fault, a text the server cut', async () => {
@@ -266,7 +248,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await page.screenshot({ path: screenshotPath('inspector-1280'), fullPage: true });
     await page.setViewport({ width: 390, height: 844 });
     await page.screenshot({ path: screenshotPath('inspector-390'), fullPage: true });
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('keeps its columns readable at 1280, 1366 and 1920 px with long parts: no token split, texts broken between words only; screenshots', async () => {
@@ -332,7 +314,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
         broken: [],
       });
     }
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('keeps the outlined Pause button\'s text on hover, pressed or not, and lines the filters up with their buttons', async () => {
@@ -362,7 +344,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
       expect(boxes).toHaveLength(4);
       expect(boxes).toEqual(boxes.map(() => boxes[0]));
     }
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('holds no more calls than the server keeps', async () => {
@@ -376,7 +358,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await page.waitForSelector('#call-3');
     expect(await seqsShown()).toEqual(['3', '2']);
     await textIs('summary', '2 calls shown; this server keeps its last 2.');
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('filters by session, what is loaded and what comes', async () => {
@@ -408,7 +390,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await page.click('#filters button[type="submit"]');
     await textIs('filter-error', 'A session id is 1 to 128 letters, digits, _ or -.');
     expect(await seqsShown()).toEqual(['5', '4', '3', '2', '1']);
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('filters by the services seen, when SURVEY_SERVICES serves several', async () => {
@@ -432,7 +414,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
       await textIs('summary', '1 of 3 calls shown; this server keeps its last 200.');
       expect(await seqsShown()).toEqual(['2']);
       expect((await rowsShown())[0]?.[2]).toBe('consent at /survey/consent/rest');
-      expect(pageProblems).toEqual([]);
+      expect(tab.problems).toEqual([]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -455,7 +437,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await textIs('announcement', '2 new calls, the newest #2.');
     expect(await seqsShown()).toEqual(['2', '1']);
     await textIs('feed-state', LIVE);
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('reconnects after the stream drops, and shows the calls made meanwhile', async () => {
@@ -472,7 +454,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     // The page asks for the calls after the last one it saw (Last-Event-ID): the one made while it was away.
     await page.waitForSelector('#call-1');
     await textIs('feed-state', LIVE);
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('polls instead while the server has as many streams open as it allows', async () => {
@@ -492,7 +474,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     } finally {
       streams.abort();
     }
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('says when the admin API is off', async () => {
@@ -500,7 +482,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     await openInspector(server.url);
     await signIn('any-token-at-all');
     await textIs('sign-in-error', 'The admin API is off: start the server with ADMIN_TOKEN.');
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('says when the call inspector is off', async () => {
@@ -512,7 +494,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
       'The call inspector is off: this server keeps no survey calls (SURVEY_INSPECT_CALLS=0).',
     );
     expect(await page.$eval('#inspector-on', (calls: PageElement) => calls.hidden)).toBe(true);
-    expect(pageProblems).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   describe('its modules, in the page', () => {

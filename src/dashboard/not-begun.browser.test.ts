@@ -1,8 +1,7 @@
 import { DateTime } from 'luxon';
-import type { Browser } from 'puppeteer-core';
 import type { RunningServer } from '../listen';
 import { addCalls, call } from '../../test/support/reporting';
-import { describeInBrowser, launchBrowser } from '../../test/support/browser';
+import { describeInBrowser, useBrowserTab } from '../../test/support/browser';
 import { serve } from '../../test/support/http';
 import { addAccount, buildTestApp } from '../../test/support/test-app';
 
@@ -22,15 +21,10 @@ declare const document: {
   getElementById(id: string): PageElement | null;
 };
 
-let browser: Browser;
 let server: RunningServer;
 
 describeInBrowser('the dashboard when the account\'s day is behind the browser\'s', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(() => browser?.close());
+  const tab = useBrowserTab();
 
   afterEach(() => server?.close());
 
@@ -40,33 +34,29 @@ describeInBrowser('the dashboard when the account\'s day is behind the browser\'
     const accountToday = DateTime.now().setZone(ACCOUNT_ZONE).startOf('day');
     await addCalls(testApp.store, [call(PHONE, accountToday.plus({ minutes: 1 }).toISO() as string, { log_events: 3 })]);
     server = await serve(testApp.app);
-    const context = await browser.createBrowserContext();
-    try {
-      const page = await context.newPage();
-      await page.emulateTimezone(BROWSER_ZONE);
-      await page.goto(`${server.url}/`);
-      await page.waitForSelector('#sign-in-section:not([hidden])');
-      await page.type('#login', 'alice');
-      await page.type('#password', 'secret-password');
-      await page.click('#sign-in button[type="submit"]');
-      await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Showing ') === true);
+    const { page } = tab;
+    await page.emulateTimezone(BROWSER_ZONE);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('#sign-in-section:not([hidden])');
+    await page.type('#login', 'alice');
+    await page.type('#password', 'secret-password');
+    await page.click('#sign-in button[type="submit"]');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Showing ') === true);
 
-      const shown = await page.$eval('#report-events', (section: PageElement) => ({
-        note: [...section.querySelectorAll('.not-begun')].map((note) => note.textContent),
-        dates: [...section.querySelectorAll('tbody tr th')].map((cell) => cell.textContent),
-      }));
-      const browserToday = DateTime.now().setZone(BROWSER_ZONE).startOf('day');
-      const notBegun = browserToday.diff(DateTime.fromISO(accountToday.toISODate() as string, { zone: BROWSER_ZONE }), 'days').days;
-      // The account's today is under way: the table says its numbers are those so far.
-      expect(shown.dates.at(-1)).toBe(`${accountToday.toISODate()} (so far)`);
-      expect(shown.dates).toHaveLength(28 - notBegun);
-      expect(shown.note).toEqual([
-        notBegun === 1
-          ? "The last day of the range has not begun yet in the account's time zone, so it is left out."
-          : `The last ${notBegun} days of the range have not begun yet in the account's time zone, so they are left out.`,
-      ]);
-    } finally {
-      await context.close();
-    }
+    const shown = await page.$eval('#report-events', (section: PageElement) => ({
+      note: [...section.querySelectorAll('.not-begun')].map((note) => note.textContent),
+      dates: [...section.querySelectorAll('tbody tr th')].map((cell) => cell.textContent),
+    }));
+    const browserToday = DateTime.now().setZone(BROWSER_ZONE).startOf('day');
+    const notBegun = browserToday.diff(DateTime.fromISO(accountToday.toISODate() as string, { zone: BROWSER_ZONE }), 'days').days;
+    // The account's today is under way: the table says its numbers are those so far.
+    expect(shown.dates.at(-1)).toBe(`${accountToday.toISODate()} (so far)`);
+    expect(shown.dates).toHaveLength(28 - notBegun);
+    expect(shown.note).toEqual([
+      notBegun === 1
+        ? "The last day of the range has not begun yet in the account's time zone, so it is left out."
+        : `The last ${notBegun} days of the range have not begun yet in the account's time zone, so they are left out.`,
+    ]);
+    expect(tab.problems).toEqual([]);
   });
 });

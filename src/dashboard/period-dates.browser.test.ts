@@ -1,9 +1,8 @@
 import { DateTime } from 'luxon';
-import type { Browser, Page } from 'puppeteer-core';
 import request from 'supertest';
 import type { WeekStart } from '../reporting/query/periods';
 import type { RunningServer } from '../listen';
-import { describeInBrowser, launchBrowser } from '../../test/support/browser';
+import { describeInBrowser, useBrowserTab, type BrowserTab } from '../../test/support/browser';
 import { serve } from '../../test/support/http';
 import { buildTestApp } from '../../test/support/test-app';
 
@@ -61,16 +60,15 @@ const CASES: Case[] = ZONES.flatMap((zone) => [
   { zone, period: 'week', weekStart: 'sunday' } as const,
 ]);
 
-let browser: Browser;
+let tab: BrowserTab;
 let server: RunningServer;
-let page: Page;
 
 /** The page's own dates.js, imported in the page, turns each case's keys into dates. */
 async function datesShown(cases: readonly Case[]): Promise<string[][]> {
   const html = (await request(server.url).get('/')).text;
   const module = new URL((/src="([^"]+)\/app\.js"/.exec(html)?.[1] as string) + '/dates.js', `${server.url}/`).href;
   const inputs = cases.map((one) => ({ keys: keysAndDates(one).keys, period: one.period }));
-  return page.evaluate(
+  return tab.page.evaluate(
     async (address, all, start) => {
       const dates = (await import(address)) as {
         epochDayOf(isoDate: string): number;
@@ -86,31 +84,23 @@ async function datesShown(cases: readonly Case[]): Promise<string[][]> {
 }
 
 describeInBrowser('the dashboard reads period keys as local dates', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(() => browser?.close());
+  tab = useBrowserTab();
 
   beforeEach(async () => {
     server = await serve(buildTestApp().app);
-    page = await browser.newPage();
-    await page.goto(`${server.url}/`);
+    await tab.page.goto(`${server.url}/`);
   });
 
-  afterEach(async () => {
-    await page.close();
-    await server.close();
-  });
+  afterEach(() => server.close());
 
   test.each(ZONES)('for an account in %s, by day, month and Monday or Sunday weeks, seen from a browser in that zone', async (zone) => {
-    await page.emulateTimezone(zone);
+    await tab.page.emulateTimezone(zone);
     const cases = CASES.filter((one) => one.zone === zone);
     expect(await datesShown(cases)).toEqual(cases.map((one) => keysAndDates(one).dates));
   });
 
   test('whatever zone the browser is in, but for Sunday weeks 10 hours or more west of UTC', async () => {
-    await page.emulateTimezone('Asia/Tokyo');
+    await tab.page.emulateTimezone('Asia/Tokyo');
     const cases = CASES.filter((one) => !(one.weekStart === 'sunday' && ['Pacific/Pago_Pago', 'Pacific/Honolulu'].includes(one.zone)));
     expect(await datesShown(cases)).toEqual(cases.map((one) => keysAndDates(one).dates));
   });

@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import request from 'supertest';
 import { errors } from '../errors/catalogue';
 import { admin, startAdminServer, type AdminServer } from '../../test/support/admin';
-import { describeInBrowser, launchBrowser, screenshotPath } from '../../test/support/browser';
+import { describeInBrowser, screenshotPath, useBrowserTab, type BrowserTab } from '../../test/support/browser';
 import { addCalls, call } from '../../test/support/reporting';
 import { addAccount } from '../../test/support/test-app';
 
@@ -34,12 +34,9 @@ declare const document: {
   querySelector(selectors: string): PageElement | null;
 };
 
-let browser: Browser;
+let tab: BrowserTab;
 let running: AdminServer | undefined;
-let context: BrowserContext | undefined;
 let page: Page;
-/** Uncaught exceptions in the page and Content-Security-Policy refusals: none is expected, ever. */
-let pageProblems: string[];
 
 /** The address of the test's server. */
 function url(): string {
@@ -53,13 +50,7 @@ async function startSandbox(timeZone = 'UTC'): Promise<void> {
 }
 
 async function openDashboard(browserZone = 'UTC'): Promise<void> {
-  const opened = await browser.createBrowserContext();
-  context = opened;
-  page = await opened.newPage();
-  page.on('pageerror', (error) => pageProblems.push(String(error)));
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) pageProblems.push(message.text());
-  });
+  page = tab.page;
   await page.emulateTimezone(browserZone);
   await page.goto(`${url()}/`);
   await page.waitForSelector('#sign-in-section:not([hidden])');
@@ -109,20 +100,10 @@ const reportError = (reportId: string) =>
   );
 
 describeInBrowser('the dashboard on a sandbox server', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(() => browser?.close());
-
-  beforeEach(() => {
-    pageProblems = [];
-  });
+  tab = useBrowserTab();
 
   afterEach(async () => {
-    await context?.close();
     await running?.server.close();
-    context = undefined;
     running = undefined;
   });
 
@@ -149,7 +130,7 @@ describeInBrowser('the dashboard on a sandbox server', () => {
       await showQuery({ period: 'month' });
       await statusIs(`Showing ${DEFAULT_RANGE} by month, all numbers.`);
       expect(await banner()).toEqual({ text: '', shown: false });
-      expect(pageProblems).toEqual([]);
+      expect(tab.problems).toEqual([]);
     });
 
     test('a report refused by a scenario says which scenario forced it, and the banner goes once it is used up', async () => {
@@ -172,7 +153,7 @@ describeInBrowser('the dashboard on a sandbox server', () => {
       await showQuery({ period: 'month' });
       await statusIs(`Showing ${DEFAULT_RANGE} by month, all numbers.`);
       expect(await reportError('volume')).toEqual([]);
-      expect(pageProblems).toEqual([]);
+      expect(tab.problems).toEqual([]);
     });
 
     test('a sign-in refused by a scenario says which one, the banner on the sign-in form', async () => {
@@ -196,7 +177,7 @@ describeInBrowser('the dashboard on a sandbox server', () => {
       await signIn();
       await statusIs(`Showing ${DEFAULT_RANGE} by day, all numbers.`);
       expect(await banner()).toEqual({ text: '', shown: false });
-      expect(pageProblems).toEqual([]);
+      expect(tab.problems).toEqual([]);
     });
   });
 
@@ -249,7 +230,7 @@ describeInBrowser('the dashboard on a sandbox server', () => {
       const third = await eventsShown();
       expect(third.note).toEqual([NOT_BEGUN]);
       expect(third.dates.at(-1)).toBe('2018-03-10 (so far)');
-      expect(pageProblems).toEqual([]);
+      expect(tab.problems).toEqual([]);
     });
 
     test('the period not over yet at the server\'s time is marked "so far" in the charts and tables, by day, week and month, until it ends; screenshot', async () => {
@@ -323,7 +304,7 @@ describeInBrowser('the dashboard on a sandbox server', () => {
         calls: ['2', '1'],
         chart: 'Calls by day, 28 periods from 2018-01-11 to 2018-02-07: lowest 0, highest 2. The numbers are in the table.',
       });
-      expect(pageProblems).toEqual([]);
+      expect(tab.problems).toEqual([]);
     });
 
     test('a range chosen in the form stays when signing in again after the clock moved', async () => {
@@ -337,7 +318,7 @@ describeInBrowser('the dashboard on a sandbox server', () => {
       await advanceClock(30 * DAY_SECONDS);
       await signIn();
       await statusIs('Showing 2018-01-01 to 2018-02-07 by day, all numbers.');
-      expect(pageProblems).toEqual([]);
+      expect(tab.problems).toEqual([]);
     });
   });
 

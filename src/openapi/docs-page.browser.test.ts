@@ -1,19 +1,18 @@
-import type { Browser, JSHandle, Page } from 'puppeteer-core';
+import type { JSHandle, Page } from 'puppeteer-core';
 import type { RunningServer } from '../listen';
 import { DEMO_ACCOUNT, loadDemoData } from '../startup-data/demo/demo-account';
-import { describeInBrowser, launchBrowser, screenshotPath } from '../../test/support/browser';
+import { describeInBrowser, screenshotPath, useBrowserTab } from '../../test/support/browser';
 import { serve } from '../../test/support/http';
 import { FakeClock } from '../../test/support/fake-clock';
 import { buildTestApp, type TestApp } from '../../test/support/test-app';
 import { ADMIN_TOKEN, documentOf, documentedOperations } from '../../test/support/openapi';
 
-let browser: Browser;
 let testApp: TestApp;
 let server: RunningServer;
 let page: Page;
 /** What the page asked for, and what it reported as an error (a refusal of its Content-Security-Policy among them). */
-let requested: string[];
-let consoleErrors: string[];
+const requested: string[] = [];
+const consoleErrors: string[] = [];
 
 const AUTH = '#operations-Authentication-authenticate';
 const EVENTS = '#operations-Raw_data-getEvents';
@@ -24,31 +23,23 @@ async function stringProperty(element: JSHandle, property: string): Promise<stri
 }
 
 describeInBrowser('the API reference page in Chromium', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(() => browser.close());
+  const tab = useBrowserTab();
 
   beforeEach(async () => {
     // 02:00 in New York: the browser's day (UTC) is already the one after the account's.
     testApp = buildTestApp({ ADMIN_TOKEN }, new FakeClock(Date.parse('2026-11-25T07:00:00Z')));
     await loadDemoData(testApp.store, testApp.clock);
     server = await serve(testApp.app);
-    page = await browser.newPage();
-    requested = [];
-    consoleErrors = [];
-    page.on('request', (sent) => requested.push(sent.url()));
-    page.on('console', (message) => {
+    page = tab.page;
+    requested.length = 0;
+    consoleErrors.length = 0;
+    tab.on('request', (sent) => requested.push(sent.url()));
+    tab.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
-    page.on('pageerror', (error) => consoleErrors.push(String(error)));
   });
 
-  afterEach(async () => {
-    await page.close();
-    await server.close();
-  });
+  afterEach(() => server.close());
 
   /** Waits until the live answer of an operation tried out shows `status`. */
   async function answerStatus(operation: string, status: string): Promise<void> {
@@ -79,6 +70,7 @@ describeInBrowser('the API reference page in Chromium', () => {
     await page.screenshot({ path: screenshotPath('docs-page'), fullPage: true });
     expect(requested.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'))).toEqual([]);
     expect(consoleErrors).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 
   test('"Try it out" on POST /api/auth, then on the event tracker with the values the page offers: the demo data of the two days before today', async () => {
@@ -109,5 +101,6 @@ describeInBrowser('the API reference page in Chromium', () => {
     expect(Object.values(report.calls).filter((calls) => calls > 0)).toHaveLength(2);
     await page.screenshot({ path: screenshotPath('docs-page-try-it-out'), fullPage: true });
     expect(consoleErrors).toEqual([]);
+    expect(tab.problems).toEqual([]);
   });
 });

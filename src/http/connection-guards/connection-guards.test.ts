@@ -26,6 +26,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 afterEach(async () => {
+  if (!running.server.listening) return;
   running.server.closeAllConnections();
   await running.close();
 });
@@ -173,5 +174,56 @@ describe('the connection cap per address (MAX_CONNECTIONS_PER_ADDRESS)', () => {
       status = parse(next.received()).status;
     }
     expect(status).toBe('HTTP/1.1 200 OK');
+  });
+});
+
+describe("the server's close", () => {
+  // The idle timeout is an hour: a connection left to it would hold the close past the test's timeout.
+  const patiently = { REQUEST_IDLE_TIMEOUT_SECONDS: '3600' };
+
+  /** The server's side of the next `count` connections, once it has accepted them all. */
+  function accepted(count: number): Promise<Socket[]> {
+    const sockets: Socket[] = [];
+    return new Promise((resolve) => {
+      const onConnection = (socket: Socket) => {
+        sockets.push(socket);
+        if (sockets.length < count) return;
+        running.server.off('connection', onConnection);
+        resolve(sockets);
+      };
+      running.server.on('connection', onConnection);
+    });
+  }
+
+  /** Resolves once the server has read something from the connection. */
+  async function readBy(socket: Socket): Promise<void> {
+    while (socket.bytesRead === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  test('ends at once a connection that has sent nothing (a browser\'s preconnect) and one kept alive after its answer', async () => {
+    await start(patiently);
+    const both = accepted(2);
+    const silent = open();
+    const kept = open();
+    await both;
+    kept.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await once(kept.socket, 'data');
+    await running.close();
+    await Promise.all([silent.closed, kept.closed]);
+    expect(silent.received()).toBe('');
+    expect(parse(kept.received()).status).toBe('HTTP/1.1 200 OK');
+  });
+
+  test('lets a request begun before it finish, and answers it', async () => {
+    await start(patiently);
+    const serverSide = accepted(1);
+    const connection = open();
+    connection.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    const [socket] = await serverSide;
+    await readBy(socket as Socket);
+    const closing = running.close();
+    connection.socket.write('\r\n');
+    await Promise.all([closing, connection.closed]);
+    expect(parse(connection.received()).status).toBe('HTTP/1.1 200 OK');
   });
 });
