@@ -66,11 +66,11 @@ interface OpenedTab {
  * Declares, in the calling describe block, the hooks of a file's browser tests: Chromium launched once, a
  * tab opened once, and after each test the tab taken back to a fresh start.
  *
- * Why one tab rather than a context and a tab per test: a new context needs a new renderer process, about a
- * second and half a second of CPU a test on CI's two cores, and these suites open the page some 60 times.
- * The tests stay independent all the same: each serves its own app on a new port, which is a new origin,
- * so storage, the HTTP cache and the page's scripts are its own (the dashboard keeps no cookie, and sends
- * none); what outlives a navigation (other tabs, listeners, the mouse, viewport, time zone, downloads) is undone here.
+ * Why one tab rather than a context and a tab per test: a new context needs a new renderer process, which
+ * cost these suites more than their tests did (docs/developing.md, "The browser suites"). The tests stay
+ * independent all the same: each serves its own app on a new port, which is a new origin, so storage, the
+ * HTTP cache and the page's scripts are its own (the dashboard keeps no cookie, and sends none); what
+ * outlives a navigation (other tabs, listeners, the mouse, viewport, time zone, downloads) is undone here.
  */
 export function useBrowserTab(): BrowserTab {
   let opened: OpenedTab | undefined;
