@@ -111,8 +111,9 @@ function processDependencies(config: Config, given: ReplaceableDependencies): Pr
           ? surveyHandler
           : loadSurveyHandler(settings.handler.file, process.cwd(), {
               // Half the handler timeout: the calls waiting for a version that never loads still have time to be answered.
-              reload: config.survey.reload && { loadTimeoutSeconds: config.survey.handlerTimeoutSeconds / 2 },
-              worker: config.survey.isolation === 'worker' ? { timeoutSeconds: config.survey.handlerTimeoutSeconds } : undefined,
+              reload: config.survey.reload && { loadTimeoutSeconds: config.survey.evaluation.timeoutSeconds / 2 },
+              bounds: config.survey.evaluation,
+              isolated: config.survey.isolation === 'worker',
               logger,
               setting: settings.handler.setting,
             }),
@@ -175,7 +176,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
         clock,
         sessionTtlSeconds: config.survey.sessionTtlSeconds,
         maxSessions: config.survey.maxSessions,
-        handlerTimeoutSeconds: config.survey.handlerTimeoutSeconds,
+        evaluation: config.survey.evaluation,
       },
       bounds: { maxBytes: config.survey.maxBytes, limits: config.survey.messageLimits },
       heavyTurns: heavyTurns(),

@@ -46,7 +46,7 @@ describe('configuration', () => {
         maxBytes: 10_485_760,
         reload: false,
         sessionTtlSeconds: 3600,
-        handlerTimeoutSeconds: 10,
+        evaluation: { timeoutSeconds: 10, maxResponseBytes: 10_485_760, maxStateBytes: 16_384 },
         isolation: 'event-loop',
         maxSessions: 100_000,
         messageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },

@@ -75,6 +75,9 @@ export const ERROR_CODES = {
   IVR_TOO_MANY_CONNECTIONS: { status: 429, when: 'the client address has MAX_CONNECTIONS_PER_ADDRESS connections open already; answered before the request is read' },
   IVR_INTERNAL: { status: 500, when: 'a failure the caller did not cause: unknown error, its cause in the log' },
   IVR_SURVEY_HANDLER_FAILED: { status: 500, when: 'the survey handler threw, timed out or returned what cannot be sent' },
+  IVR_SURVEY_RESPONSE_TOO_LARGE: { status: 500, when: 'the survey handler returned a response of more than SOAP_MAX_BYTES bytes in UTF-8' },
+  IVR_SURVEY_STATE_TOO_LARGE: { status: 500, when: 'the survey handler returned a state whose JSON is more than SURVEY_MAX_STATE_BYTES bytes in UTF-8' },
+  IVR_SURVEY_PATTERNS_BUSY: { status: 503, when: 'a rules file\'s long matches would wait for the pattern worker behind more than it queues (32 matches or 64 Mi characters); Retry-After' },
   IVR_PASSWORD_HASH_LINE_FULL: { status: 503, when: 'more logins wait for a password hash than PASSWORD_HASH_QUEUE (500 with Retry-After on the reporting API)' },
   IVR_TOO_MANY_STREAMS: { status: 503, when: 'GET /admin/survey/calls/stream while as many streams are open as the server allows (Retry-After)' },
   IVR_DEPENDENCY_UNAVAILABLE: { status: 503, when: 'PostgreSQL or Redis did not answer (500 with Retry-After on the reporting API, a soap:Server fault on the SOAP service)' },
@@ -224,6 +227,15 @@ export const errors = {
     make('IVR_SOAP_MUST_UNDERSTAND', `the SOAP header ${header} is marked mustUnderstand, and this service understands no SOAP headers`),
   surveyHandlerFailed: () =>
     make('IVR_SURVEY_HANDLER_FAILED', 'the survey handler failed; the server log has the cause'),
+  // A handler's answer and state are the survey builder's code's, but their size is bounded like a call's.
+  surveyResponseTooLarge: (limitBytes: number) =>
+    make('IVR_SURVEY_RESPONSE_TOO_LARGE', `the survey handler returned a response larger than ${limitBytes} bytes (SOAP_MAX_BYTES)`),
+  surveyStateTooLarge: (limitBytes: number) =>
+    make('IVR_SURVEY_STATE_TOO_LARGE', `the survey handler returned a state larger than ${limitBytes} bytes as JSON (SURVEY_MAX_STATE_BYTES)`),
+  surveyPatternsBusy: (maxWaiting: number, maxWaitingCharacters: number) =>
+    make('IVR_SURVEY_PATTERNS_BUSY', `too many long answers wait to be matched against the rules' patterns (at most ${maxWaiting} matches, ${maxWaitingCharacters} characters); retry after Retry-After`,
+      { 'Retry-After': String(LINE_FULL_RETRY_AFTER_SECONDS) },
+    ),
   // The admin API (/admin, on only when ADMIN_TOKEN is set).
   adminUnauthorized: (realm: string) =>
     make('IVR_ADMIN_UNAUTHORIZED', 'missing or wrong admin token; send Authorization: Bearer <ADMIN_TOKEN>', {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { mistakeText } from '../config/positioned-file';
 import { flag, integer, oneOf, optionalText } from '../config/variables';
+import type { EvaluationBounds } from './evaluation-bounds';
 import { SESSION_COOKIE } from './sessions/session-cookie';
 import { readServicesFile } from './services/services-file';
 import { defaultPlumPath, defaultRestPath, SURVEY_FLAVOURS, urlPath, type SurveyServiceSettings } from './services/survey-service';
@@ -38,6 +39,7 @@ export const surveySettings = z
     SURVEY_RELOAD: flag.default(false),
     SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
     SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
+    SURVEY_MAX_STATE_BYTES: integer(64).default(16_384),
     SURVEY_HANDLER_ISOLATION: oneOf(['event-loop', 'worker']).default('event-loop'),
     SURVEY_REST_PATH: urlPath.optional(),
     SURVEY_PLUM_PATH: urlPath.optional(),
@@ -81,8 +83,13 @@ export const surveySettings = z
     /** Development: each service's handler module or rules file is read again on the first call after it changed. */
     reload: variables.SURVEY_RELOAD,
     sessionTtlSeconds: variables.SURVEY_SESSION_TTL_SECONDS,
-    /** How long a service's handler may take before the call gets a soap:Server fault. */
-    handlerTimeoutSeconds: variables.SURVEY_HANDLER_TIMEOUT_SECONDS,
+    /** How long a service's handler may take, and how much it may return, before the call gets a soap:Server fault instead. */
+    evaluation: {
+      timeoutSeconds: variables.SURVEY_HANDLER_TIMEOUT_SECONDS,
+      // A response goes back in one message: no larger than the largest message the service takes.
+      maxResponseBytes: variables.SOAP_MAX_BYTES,
+      maxStateBytes: variables.SURVEY_MAX_STATE_BYTES,
+    } satisfies EvaluationBounds,
     /**
      * Where a handler module runs: on the event loop, as every request does (a handler that never yields
      * holds them all), or on a worker thread stopped when a call takes longer than the handler timeout.

@@ -19,7 +19,7 @@ describe('the survey web service configuration', () => {
       servicesFile: undefined,
       maxBytes: 10_485_760,
       sessionTtlSeconds: 3600,
-      handlerTimeoutSeconds: 10,
+      evaluation: { timeoutSeconds: 10, maxResponseBytes: 10_485_760, maxStateBytes: 16_384 },
     });
   });
 
@@ -40,6 +40,7 @@ describe('the survey web service configuration', () => {
         SURVEY_MAX_ITEMS: '10',
         SURVEY_MAX_ATTRIBUTES: '7',
         SURVEY_MAX_TEXT_LENGTH: '1000',
+        SURVEY_MAX_STATE_BYTES: '4096',
       }),
     ).toMatchObject({
       survey: {
@@ -53,7 +54,7 @@ describe('the survey web service configuration', () => {
         ],
         maxBytes: 2048,
         sessionTtlSeconds: 60,
-        handlerTimeoutSeconds: 3,
+        evaluation: { timeoutSeconds: 3, maxResponseBytes: 2048, maxStateBytes: 4096 },
         maxSessions: 500,
         messageLimits: { maxDepth: 8, maxElements: 100, maxItems: 10, maxAttributes: 7, maxTextLength: 1000 },
       },

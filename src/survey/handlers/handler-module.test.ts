@@ -13,9 +13,10 @@ import { FakeClock } from '../../../test/support/fake-clock';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { faultBody, post, responseBody, sessionCookieOf, svcEval } from '../../../test/survey-clients/support';
 import { LogLines } from '../../../test/support/log-lines';
+import { DEFAULT_EVALUATION_BOUNDS } from '../../../test/support/survey-handler';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
-const ONCE = { reload: false, logger: createLogger('silent') } as const;
+const ONCE = { reload: false, bounds: DEFAULT_EVALUATION_BOUNDS, logger: createLogger('silent') } as const;
 const fixture = (name: string) => loadSurveyHandler(path.join(FIXTURES, name), process.cwd(), ONCE);
 const HANDLER_FAILED = 'the survey handler failed; the server log has the cause';
 

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../../config/config-error';
 import { fileStampSync, reloadingHandler, type HandlerReading, type Refusal } from './handler-reload';
 import type { SurveyHandler } from '../../domain/survey-handler';
+import type { EvaluationBounds } from '../evaluation-bounds';
 import { loadOnWorker, loadOnWorkerSync, loadProblem, type IsolatedModule, type WorkerLoad } from './handler-worker';
 import { isRulesFile, mistakeText, readRulesFile, type RulesReading } from '../rules/rules-file';
 import { rulesHandler } from '../rules/rules-handler';
@@ -16,11 +17,13 @@ export interface SurveyHandlerOptions {
    * loaded within half of SURVEY_HANDLER_TIMEOUT_SECONDS counting as one that does not load.
    */
   readonly reload: false | { readonly loadTimeoutSeconds: number };
+  /** What a call may take and return: a rules file's matches are dropped at the timeout, a worker checks the sizes. */
+  readonly bounds: EvaluationBounds;
   /**
    * SURVEY_HANDLER_ISOLATION=worker: a module is loaded and run on a worker thread, stopped and started
    * again when a call takes longer than the handler timeout (handler-worker.ts). Rules files never are.
    */
-  readonly worker?: { readonly timeoutSeconds: number };
+  readonly isolated?: boolean;
   /** Where reloads, the versions refused and the workers stopped are logged. */
   readonly logger: Logger;
   /** Where the path came from, as messages name it; `SURVEY_HANDLER="<path>"` unless given. */
@@ -118,7 +121,7 @@ async function loadModuleAgain(file: string, viaEsModuleLoader: boolean, reload:
 }
 
 /** Reads the rules file (`.json`, `.yaml`, `.yml`); every mistake is one line naming its line and column. */
-function readRules(file: string): HandlerReading {
+function readRules(file: string, timeoutSeconds: number): HandlerReading {
   let reading: RulesReading;
   try {
     reading = readRulesFile(file);
@@ -126,7 +129,7 @@ function readRules(file: string): HandlerReading {
     return { ok: false, refusal: { reason: `cannot read ${file}: ${(error as Error).message}` } };
   }
   if (!reading.ok) return { ok: false, refusal: { mistakes: reading.mistakes.map(mistakeText) } };
-  return { ok: true, handler: rulesHandler(reading.rules) };
+  return { ok: true, handler: rulesHandler(reading.rules, timeoutSeconds) };
 }
 
 /** How one kind of file is read: at start, and again after it changed. */
@@ -135,8 +138,8 @@ interface FileLoader {
   readonly again: () => Promise<HandlerReading>;
 }
 
-function rulesLoader(file: string): FileLoader {
-  return { atStart: () => readRules(file), again: () => Promise.resolve(readRules(file)) };
+function rulesLoader(file: string, timeoutSeconds: number): FileLoader {
+  return { atStart: () => readRules(file, timeoutSeconds), again: () => Promise.resolve(readRules(file, timeoutSeconds)) };
 }
 
 function moduleLoader(file: string): FileLoader {
@@ -189,12 +192,12 @@ function startRefused(setting: string, file: string, refusal: Refusal): ConfigEr
 export function loadSurveyHandler(modulePath: string, cwd: string, options: SurveyHandlerOptions): SurveyHandler {
   const setting = options.setting ?? `SURVEY_HANDLER=${JSON.stringify(modulePath)}`;
   const file = path.resolve(cwd, modulePath);
-  const { worker, logger } = options;
+  const { bounds, logger } = options;
   const loader = isRulesFile(file)
-    ? rulesLoader(file)
-    : worker === undefined
-      ? moduleLoader(file)
-      : workerLoader({ file, timeoutSeconds: worker.timeoutSeconds, logger });
+    ? rulesLoader(file, bounds.timeoutSeconds)
+    : options.isolated === true
+      ? workerLoader({ file, bounds, logger })
+      : moduleLoader(file);
   // Taken before the file is read: a change made while it loads is then seen on the next call.
   const stamp = options.reload === false ? undefined : fileStampSync(file);
   const reading = loader.atStart();

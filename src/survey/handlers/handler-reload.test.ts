@@ -15,6 +15,7 @@ import { fileStampSync, reloadingHandler } from './handler-reload';
 import type { SurveyHandler } from '../../domain/survey-handler';
 import { FakeClock } from '../../../test/support/fake-clock';
 import { LogLines } from '../../../test/support/log-lines';
+import { DEFAULT_EVALUATION_BOUNDS } from '../../../test/support/survey-handler';
 
 /*
  * SURVEY_RELOAD with rules files, in this process. Modules are reloaded by Node's require and import,
@@ -39,7 +40,7 @@ function write(text: string): void {
 }
 
 function load(reload: boolean): SurveyHandler {
-  return loadSurveyHandler('rules.yaml', directory, { reload: reload && { loadTimeoutSeconds: 10 }, logger: createLogger('info', logs) });
+  return loadSurveyHandler('rules.yaml', directory, { reload: reload && { loadTimeoutSeconds: 10 }, bounds: DEFAULT_EVALUATION_BOUNDS, logger: createLogger('info', logs) });
 }
 
 async function answerOf(handler: SurveyHandler): Promise<string> {
@@ -98,7 +99,7 @@ describe('SURVEY_RELOAD=true with a rules file', () => {
   });
 
   test('a file that is gone is said once, under the setting given; written again, it is read', async () => {
-    const handler = loadSurveyHandler(file, '/', { reload: { loadTimeoutSeconds: 10 }, logger: createLogger('info', logs), setting: 'SURVEY_SERVICES services[1].handler' });
+    const handler = loadSurveyHandler(file, '/', { reload: { loadTimeoutSeconds: 10 }, bounds: DEFAULT_EVALUATION_BOUNDS, logger: createLogger('info', logs), setting: 'SURVEY_SERVICES services[1].handler' });
     rmSync(file);
     expect(await answerOf(handler)).toBe('one');
     expect(await answerOf(handler)).toBe('one');
@@ -152,7 +153,7 @@ describe('a version still loading after the handler timeout', () => {
       readAgain: () => new Promise(() => {}),
       loadTimeoutSeconds: 1,
     });
-    const deps = { store: createMemoryStore(), clock: new FakeClock(), handler, sessionScope: '', sessionTtlSeconds: 3600, maxSessions: CALLS, handlerTimeoutSeconds: 60 };
+    const deps = { store: createMemoryStore(), clock: new FakeClock(), handler, sessionScope: '', sessionTtlSeconds: 3600, maxSessions: CALLS, evaluation: { ...DEFAULT_EVALUATION_BOUNDS, timeoutSeconds: 60 } };
     write(answersOnly('never loaded'));
 
     const before = heapUsed();

@@ -1,6 +1,8 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { SurveyCall, SurveyEvaluation, SurveyHandler } from '../../domain/survey-handler';
+import { errors, type AppError } from '../../errors/catalogue';
+import type { EvaluationBounds } from '../evaluation-bounds';
 
 /*
  * SURVEY_HANDLER_ISOLATION=worker: a handler module loaded and run on a worker thread of its own, so that a
@@ -13,7 +15,9 @@ import type { SurveyCall, SurveyEvaluation, SurveyHandler } from '../../domain/s
 // It picks the handler out of the module as handler-module.ts does in the process.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { file, loaded, port } = workerData;
+const { file, loaded, port, bounds } = workerData;
+// As survey/evaluation-bounds.ts's overBytes.
+const overBytes = (text, limit) => text.length > limit || (text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit);
 function handlerExport(module) {
   if (typeof module === 'function') return module;
   if (typeof module !== 'object' || module === null) return undefined;
@@ -39,12 +43,16 @@ if (handler !== undefined) {
     // A Buffer arrives as a Uint8Array: the handler's interface promises Buffers.
     if (call.files !== undefined) call.files = call.files.map((file) => ({ ...file, data: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength) }));
     new Promise((resolve) => resolve(handler(call))).then((evaluation) => {
-      try {
-        parentPort.postMessage({ id, evaluation });
-      } catch (error) {
-        fail(error);
-      }
-    }, fail);
+      // Bounded here, so that what is too large is never copied to the server's thread; the state goes as
+      // the JSON the server would keep of it, so a Map or a class instance copies no more than that either.
+      const response = evaluation !== null && typeof evaluation === 'object' ? evaluation.response : undefined;
+      if (typeof response !== 'string') return parentPort.postMessage({ id, evaluation: null });
+      if (overBytes(response, bounds.maxResponseBytes)) return parentPort.postMessage({ id, refused: 'response' });
+      const stateJson = JSON.stringify(evaluation.state === undefined ? null : evaluation.state);
+      if (typeof stateJson !== 'string') throw new Error('the survey handler returned a state that JSON cannot hold');
+      if (overBytes(stateJson, bounds.maxStateBytes)) return parentPort.postMessage({ id, refused: 'state' });
+      parentPort.postMessage({ id, evaluation: { response, state: JSON.parse(stateJson) } });
+    }).catch(fail);
   });
 }
 `;
@@ -64,8 +72,8 @@ type LoadMessage = { readonly kind: 'loaded' } | Exclude<LoadRefused, { kind: 'l
 export interface IsolatedModule {
   /** The absolute path of the module. */
   readonly file: string;
-  /** SURVEY_HANDLER_TIMEOUT_SECONDS: how long a load or a call may take before its worker is stopped. */
-  readonly timeoutSeconds: number;
+  /** Its timeout (how long a load or a call may take before its worker is stopped) and what a call may return. */
+  readonly bounds: EvaluationBounds;
   /** Where a stopped worker is logged. */
   readonly logger: Logger;
 }
@@ -77,8 +85,11 @@ interface Pending {
 
 interface Reply {
   readonly id: number;
-  readonly evaluation?: SurveyEvaluation;
+  /** Null when the handler returned no response string. */
+  readonly evaluation?: SurveyEvaluation | null;
   readonly error?: { readonly message: string; readonly stack?: string };
+  /** What the worker did not send because it was over its bound. */
+  readonly refused?: 'response' | 'state';
 }
 
 class HandlerTimeout extends Error {
@@ -105,16 +116,22 @@ class HandlerWorker {
   ) {
     // Held open only while a call is pending, as the pattern worker is: an idle handler keeps no process alive.
     worker.unref();
-    worker.on('message', ({ id, evaluation, error }: Reply) => {
+    worker.on('message', ({ id, evaluation, error, refused }: Reply) => {
       const pending = this.pending.get(id);
       this.pending.delete(id);
       if (this.pending.size === 0) this.idle();
-      if (error === undefined) pending?.resolve(evaluation as SurveyEvaluation);
-      else pending?.reject(handlerError(error));
+      if (error !== undefined) pending?.reject(handlerError(error));
+      else if (refused !== undefined) pending?.reject(this.refusal(refused));
+      else pending?.resolve(evaluation as SurveyEvaluation);
     });
     // A handler that throws outside a call (in a timer of its own) ends the thread: its calls fail.
     worker.on('error', (error) => this.stop(error));
     worker.on('exit', (code) => this.stop(new Error(`the worker exited with code ${code}`)));
+  }
+
+  private refusal(refused: 'response' | 'state'): AppError {
+    const { maxResponseBytes, maxStateBytes } = this.module.bounds;
+    return refused === 'response' ? errors.surveyResponseTooLarge(maxResponseBytes) : errors.surveyStateTooLarge(maxStateBytes);
   }
 
   run(call: SurveyCall): Promise<SurveyEvaluation> {
@@ -155,10 +172,10 @@ interface Spawned {
   readonly loaded: Int32Array;
 }
 
-function spawn(file: string): Spawned {
+function spawn({ file, bounds }: IsolatedModule): Spawned {
   const loaded = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, loaded, port: port2 }, transferList: [port2] });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, loaded, port: port2, bounds }, transferList: [port2] });
   return { worker, port: port1, loaded };
 }
 
@@ -171,17 +188,17 @@ function settle(module: IsolatedModule, { worker, port }: Spawned, message: Load
 }
 
 function timeoutReason(module: IsolatedModule): string {
-  return `not loaded within SURVEY_HANDLER_TIMEOUT_SECONDS (${module.timeoutSeconds} s)`;
+  return `not loaded within SURVEY_HANDLER_TIMEOUT_SECONDS (${module.bounds.timeoutSeconds} s)`;
 }
 
 /** A worker started for a call, after the one before was stopped: the module as it is now on disk. */
 async function startWorker(module: IsolatedModule): Promise<HandlerWorker | LoadRefused> {
-  const spawned = spawn(module.file);
+  const spawned = spawn(module);
   let timer: NodeJS.Timeout | undefined;
   const message = await Promise.race([
     new Promise<LoadMessage>((resolve) => spawned.port.once('message', resolve)),
     new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, module.timeoutSeconds * 1000, undefined);
+      timer = setTimeout(resolve, module.bounds.timeoutSeconds * 1000, undefined);
     }),
   ]);
   clearTimeout(timer);
@@ -216,10 +233,10 @@ function isolatedHandler(module: IsolatedModule, first: HandlerWorker): { handle
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
-        const reason = new HandlerTimeout(`the survey handler took longer than ${module.timeoutSeconds} s; its worker was stopped`);
+        const reason = new HandlerTimeout(`the survey handler took longer than ${module.bounds.timeoutSeconds} s; its worker was stopped`);
         reject(reason);
         worker.stop(reason);
-      }, module.timeoutSeconds * 1000);
+      }, module.bounds.timeoutSeconds * 1000);
     });
     try {
       return await Promise.race([worker.run(call), timeout]);
@@ -249,8 +266,8 @@ function loadedHandler(module: IsolatedModule, load: LoadRefused | HandlerWorker
 
 /** Loads the module on a new worker at start, the process waiting for it at most the handler timeout. */
 export function loadOnWorkerSync(module: IsolatedModule): WorkerLoad {
-  const spawned = spawn(module.file);
-  Atomics.wait(spawned.loaded, 0, 0, module.timeoutSeconds * 1000);
+  const spawned = spawn(module);
+  Atomics.wait(spawned.loaded, 0, 0, module.bounds.timeoutSeconds * 1000);
   return loadedHandler(module, settle(module, spawned, receiveMessageOnPort(spawned.port)?.message as LoadMessage | undefined));
 }
 

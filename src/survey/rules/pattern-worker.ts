@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { errors } from '../../errors/catalogue';
 
 /*
  * RE2JS matches in time linear in the text, but its worst patterns still take about 0.2 µs per character
@@ -9,6 +11,19 @@ import { Worker } from 'node:worker_threads';
 
 /** How many characters one call's matches may scan on the event loop: about 15-30 ms at RE2JS's worst. */
 export const INLINE_MATCH_CHARACTERS = 131_072;
+
+/**
+ * What the matches waiting for the worker may hold: the worker takes one at a time, so a queue longer than
+ * a few handler timeouts' work is only calls that will time out waiting (docs/security.md, "Survey handlers").
+ */
+export interface PatternQueueBounds {
+  /** Matches waiting behind the one under way. */
+  readonly maxWaiting: number;
+  /** Characters of text that the waiting matches hold, together. */
+  readonly maxWaitingCharacters: number;
+}
+
+export const PATTERN_QUEUE_BOUNDS: PatternQueueBounds = { maxWaiting: 32, maxWaitingCharacters: 64 * 1024 * 1024 };
 
 // Plain JavaScript evaluated by the worker, so that it runs the same from src/ under jest as from dist/.
 const WORKER_SOURCE = `
@@ -29,51 +44,105 @@ parentPort.on('message', ({ source, text }) => {
 interface Match {
   readonly source: string;
   readonly text: string;
+  /** When the call that asked for it is answered by its timeout: a match not done by then is dropped. */
+  readonly deadline: number;
   readonly resolve: (found: boolean) => void;
   readonly reject: (error: Error) => void;
+}
+
+class MatchTimeout extends Error {
+  override readonly name = 'MatchTimeout';
 }
 
 /**
  * One worker thread that takes matches in turn: a second one would only share the same two cores. A text
  * is copied to the worker only when its turn comes, so the matches waiting hold nothing but the calls' own
- * strings. It is started on the first match and holds the process open only while a match is under way.
+ * strings. Each match has its call's deadline: one still waiting then is dropped unmatched, and the worker
+ * still matching one then is stopped (the next match starts another), so the matches of calls already
+ * answered with the timeout's fault cost nothing more. The queue is bounded; past it a match is refused at once.
+ * The worker is started on the first match and holds the process open only while a match is under way.
  */
 export class PatternWorker {
   private worker: Worker | undefined;
   private readonly waiting: Match[] = [];
+  private waitingCharacters = 0;
   private running: Match | undefined;
+  private runningTimer: NodeJS.Timeout | undefined;
 
-  /** Whether `source` (a pattern RE2JS compiled when the rules were loaded) is found in `text`. */
-  test(source: string, text: string): Promise<boolean> {
-    const found = new Promise<boolean>((resolve, reject) => this.waiting.push({ source, text, resolve, reject }));
+  constructor(
+    private readonly bounds: PatternQueueBounds = PATTERN_QUEUE_BOUNDS,
+    /** Milliseconds, as deadlines are given: performance.now, as the handler timeout's own timer runs. */
+    readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Whether `source` (a pattern RE2JS compiled when the rules were loaded) is found in `text`, if known by `deadline` (see `now`). */
+  test(source: string, text: string, deadline: number): Promise<boolean> {
+    this.dropExpired();
+    if (this.waiting.length >= this.bounds.maxWaiting || this.waitingCharacters + text.length > this.bounds.maxWaitingCharacters) {
+      return Promise.reject(errors.surveyPatternsBusy(this.bounds.maxWaiting, this.bounds.maxWaitingCharacters));
+    }
+    const found = new Promise<boolean>((resolve, reject) => this.waiting.push({ source, text, deadline, resolve, reject }));
+    this.waitingCharacters += text.length;
     if (this.running === undefined) this.next();
     return found;
   }
 
+  private dropExpired(): void {
+    const now = this.now();
+    for (let index = this.waiting.length - 1; index >= 0; index--) {
+      const match = this.waiting[index] as Match;
+      if (match.deadline > now) continue;
+      this.waiting.splice(index, 1);
+      this.waitingCharacters -= match.text.length;
+      match.reject(new MatchTimeout('the call\'s time was up before its match began'));
+    }
+  }
+
   private next(): void {
-    this.running = this.waiting.shift();
-    const worker = this.worker ?? this.start();
-    if (this.running === undefined) {
-      worker.unref();
+    this.dropExpired();
+    const match = this.waiting.shift();
+    this.running = match;
+    if (match === undefined) {
+      this.worker?.unref();
       return;
     }
+    const worker = this.worker ?? this.start();
+    this.waitingCharacters -= match.text.length;
     worker.ref();
-    worker.postMessage({ source: this.running.source, text: this.running.text });
+    worker.postMessage({ source: match.source, text: match.text });
+    this.runningTimer = setTimeout(() => this.stopRunning(worker, match), Math.max(0, match.deadline - this.now()));
+  }
+
+  /** The match under way outlived its call: the only way to stop a match is to stop its thread. */
+  private stopRunning(worker: Worker, match: Match): void {
+    if (this.worker !== worker || this.running !== match) return;
+    this.worker = undefined;
+    void worker.terminate();
+    match.reject(new MatchTimeout('the call\'s time was up during its match; the pattern worker was stopped'));
+    this.next();
+  }
+
+  private finishRunning(): Match | undefined {
+    clearTimeout(this.runningTimer);
+    const finished = this.running;
+    this.running = undefined;
+    return finished;
   }
 
   private start(): Worker {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { re2js: require.resolve('re2js') } });
     worker.on('message', (found: boolean) => {
-      this.running?.resolve(found);
+      // A worker stopped at a deadline may have answered meanwhile: its answer is for a match already dropped.
+      if (this.worker !== worker) return;
+      this.finishRunning()?.resolve(found);
       this.next();
     });
     // A worker that fails (out of memory) fails the match it had; the next match starts another.
     const fail = (error: Error) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
-      this.running?.reject(error);
+      this.finishRunning()?.reject(error);
       if (this.waiting.length > 0) this.next();
-      else this.running = undefined;
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the pattern worker stopped (exit code ${code})`)));

@@ -3,12 +3,13 @@ import { INLINE_MATCH_CHARACTERS, PatternWorker } from './pattern-worker';
 import { isRecording, rulesHandler } from './rules-handler';
 import { compilePattern, PatternEngine } from './rules-pattern';
 import type { SurveyCall, SurveyHandler } from '../../domain/survey-handler';
+import { DEFAULT_EVALUATION_BOUNDS } from '../../../test/support/survey-handler';
 
 /** The handler of a rules file written in YAML; the file must be valid. */
 function handlerOf(yaml: string, worker?: PatternWorker): SurveyHandler {
   const reading = readRules(yaml, 'yaml');
   if (!reading.ok) throw new Error(JSON.stringify(reading.mistakes));
-  return rulesHandler(reading.rules, worker);
+  return rulesHandler(reading.rules, DEFAULT_EVALUATION_BOUNDS.timeoutSeconds, worker);
 }
 
 /** The answer of a one-rule file whose rule has `when` (YAML flow text): 'hit' when it holds, 'miss' when not. */
@@ -198,9 +199,9 @@ describe("a call's matches past 128 Ki characters run on the pattern worker, off
   /** A pattern worker that notes the length of each text sent to it, then matches it as the real one does. */
   class NotingWorker extends PatternWorker {
     readonly lengths: number[] = [];
-    override test(source: string, text: string): Promise<boolean> {
+    override test(source: string, text: string, deadline: number): Promise<boolean> {
       this.lengths.push(text.length);
-      return super.test(source, text);
+      return super.test(source, text, deadline);
     }
   }
 

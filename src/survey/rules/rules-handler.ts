@@ -57,9 +57,11 @@ export function isRecording(answer: string, files: readonly SurveyFile[] | undef
   return compact.length % 4 === 0 && BASE64.test(compact);
 }
 
-/** What one call has matched on the event loop so far: the rest goes to the pattern worker. */
+/** What one call has matched on the event loop so far (the rest goes to the pattern worker), and until when its matches matter. */
 interface MatchBudget {
   inlineCharacters: number;
+  /** The handler timeout's end, in the pattern worker's time: a match not done by then is dropped. */
+  readonly deadline: number;
 }
 
 /** The tests of a rule, made once when the file is loaded (each pattern compiled once). */
@@ -69,7 +71,7 @@ function patternPredicate(source: string, worker: PatternWorker): TextPredicate 
   // RE2 (rules-pattern.ts): linear in the length of the answer; past the call's budget, off the event loop.
   const pattern = compilePattern(source);
   return (value, _call, budget) => {
-    if (budget.inlineCharacters + value.length > INLINE_MATCH_CHARACTERS) return worker.test(source, value);
+    if (budget.inlineCharacters + value.length > INLINE_MATCH_CHARACTERS) return worker.test(source, value, budget.deadline);
     budget.inlineCharacters += value.length;
     return pattern.test(value);
   };
@@ -146,12 +148,13 @@ interface CompiledRule {
 /**
  * The handler a rules file describes: the first rule whose conditions all hold sets and clears its flags
  * and returns its answer; when none holds, `otherwise` is returned and the flags stay as they were.
+ * `timeoutSeconds` is the handler timeout: a call's matches still on the pattern worker after it are dropped.
  */
-export function rulesHandler(file: RulesFile, worker: PatternWorker = patternWorker): SurveyHandler {
+export function rulesHandler(file: RulesFile, timeoutSeconds: number, worker: PatternWorker = patternWorker): SurveyHandler {
   const compiled: CompiledRule[] = file.rules.map((rule) => ({ rule, holds: conditionsPredicate(rule.when ?? {}, worker) }));
   return async (call: SurveyCall): Promise<SurveyEvaluation> => {
     const flags = new Set(flagsOf(call.state));
-    const budget: MatchBudget = { inlineCharacters: 0 };
+    const budget: MatchBudget = { inlineCharacters: 0, deadline: worker.now() + timeoutSeconds * 1000 };
     let chosen: CompiledRule | undefined;
     for (const rule of compiled) {
       if (await rule.holds(call, flags, budget)) {

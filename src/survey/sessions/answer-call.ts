@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { errors } from '../../errors/catalogue';
+import { AppError, errors } from '../../errors/catalogue';
+import { overBytes, type EvaluationBounds } from '../evaluation-bounds';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import type { CallParts } from '../call-parts';
@@ -15,8 +16,8 @@ export interface SurveyCallDependencies {
   readonly sessionScope: string;
   readonly sessionTtlSeconds: number;
   readonly maxSessions: number;
-  /** How long a handler may take before the call is answered with a fault instead. */
-  readonly handlerTimeoutSeconds: number;
+  /** How long a handler may take, and how much it may return, before the call is answered with a fault instead. */
+  readonly evaluation: EvaluationBounds;
 }
 
 export interface SurveyAnswer {
@@ -66,17 +67,25 @@ async function evaluate(
   call: SurveyCall,
   log: () => Logger,
 ): Promise<{ response: string; stateJson: string }> {
+  const bounds = deps.evaluation;
   let evaluation: SurveyEvaluation;
   try {
-    evaluation = await withinTimeout(() => deps.handler(call), deps.handlerTimeoutSeconds);
+    evaluation = await withinTimeout(() => deps.handler(call), bounds.timeoutSeconds);
   } catch (error) {
-    log().error({ err: error }, 'the survey handler failed');
-    throw errors.surveyHandlerFailed();
+    // The server's own refusals (a worker's answer over its bound, the pattern worker's full queue) keep their code.
+    const refusal = error instanceof AppError ? error : errors.surveyHandlerFailed();
+    log().error({ err: error, code: refusal.code }, 'the survey handler failed');
+    throw refusal;
   }
   const response: unknown = (evaluation as Partial<SurveyEvaluation> | undefined)?.response;
   if (typeof response !== 'string') {
     log().error({ returned: typeof evaluation }, 'the survey handler returned no {response: string, state}');
     throw errors.surveyHandlerFailed();
+  }
+  // Before the character check, which would read all of an unbounded response.
+  if (overBytes(response, bounds.maxResponseBytes)) {
+    log().error({ characters: response.length, code: 'IVR_SURVEY_RESPONSE_TOO_LARGE' }, 'the survey handler returned a response larger than SOAP_MAX_BYTES');
+    throw errors.surveyResponseTooLarge(bounds.maxResponseBytes);
   }
   if (NOT_XML_CHARACTER.test(response)) {
     log().error('the survey handler returned a response with characters that XML cannot carry');
@@ -86,6 +95,10 @@ async function evaluate(
   if (stateJson === undefined) {
     log().error('the survey handler returned a state that JSON cannot hold');
     throw errors.surveyHandlerFailed();
+  }
+  if (overBytes(stateJson, bounds.maxStateBytes)) {
+    log().error({ characters: stateJson.length, code: 'IVR_SURVEY_STATE_TOO_LARGE' }, 'the survey handler returned a state larger than SURVEY_MAX_STATE_BYTES');
+    throw errors.surveyStateTooLarge(bounds.maxStateBytes);
   }
   return { response, stateJson };
 }
