@@ -78,12 +78,13 @@ export class PatternWorker {
   /** Whether `source` (a pattern RE2JS compiled when the rules were loaded) is found in `text`, if known by `deadline` (see `now`). */
   test(source: string, text: string, deadline: number): Promise<boolean> {
     this.dropExpired();
-    if (this.waiting.length >= this.bounds.maxWaiting || this.waitingCharacters + text.length > this.bounds.maxWaitingCharacters) {
+    const waits = this.running !== undefined;
+    if (waits && (this.waiting.length >= this.bounds.maxWaiting || this.waitingCharacters + text.length > this.bounds.maxWaitingCharacters)) {
       return Promise.reject(errors.surveyPatternsBusy(this.bounds.maxWaiting, this.bounds.maxWaitingCharacters));
     }
     const found = new Promise<boolean>((resolve, reject) => this.waiting.push({ source, text, deadline, resolve, reject }));
     this.waitingCharacters += text.length;
-    if (this.running === undefined) this.next();
+    if (!waits) this.next();
     return found;
   }
 
