@@ -26,6 +26,7 @@ import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/
 import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
 import { openStore } from './storage/open-store';
 import type { Store } from './storage/store';
+import { HeldBodyBytes } from './survey/body-stream';
 import { loadSurveyHandler } from './survey/handlers/handler-module';
 import { sampleSurveyHandler } from './survey/handlers/sample-handler';
 import type { SurveyService } from './survey/router';
@@ -178,7 +179,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
         maxSessions: config.survey.maxSessions,
         evaluation: config.survey.evaluation,
       },
-      bounds: { maxBytes: config.survey.maxBytes, limits: config.survey.messageLimits },
+      bounds: { maxBytes: config.survey.maxBytes, limits: config.survey.messageLimits, held: new HeldBodyBytes(config.survey.maxBytesHeld) },
       heavyTurns: heavyTurns(),
       limit: surveyRateLimit(limitDependencies, rateLimits),
       services: shared.surveyServices,

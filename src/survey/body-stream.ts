@@ -39,13 +39,43 @@ function discardRest(req: Request): void {
 export type BodyConsumer = (bytes: Buffer, wholeBody: boolean, lastOf: number | undefined) => void | Promise<void>;
 
 /**
+ * The bytes of survey bodies the process holds at once (SURVEY_MAX_BYTES_HELD), each call's counted from
+ * its first byte read until it is answered: what calls hold as texts, parts and matches grows with them, so
+ * many large calls at once are refused instead of growing the process without end.
+ */
+export class HeldBodyBytes {
+  private held = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Counts `bytes` more, unless that would pass the bound. */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.maxBytes) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  giveBack(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+/** What one call's body may be, and what all calls' bodies held at once may be. */
+export interface BodyBounds {
+  /** SOAP_MAX_BYTES, after decompression. */
+  readonly maxBytes: number;
+  readonly held: HeldBodyBytes;
+}
+
+/**
  * Feeds the request body to `consume` as it arrives, decompressed by Content-Encoding, and fails with 413
  * as soon as more than `limitBytes` came out (so a small gzip bomb costs one chunk, not its expansion).
  * Resolves at the end of the body; rejects with what `consume` threw, or with the fault for a body that
  * cannot be read. Whenever reading stops early, the rest of the body is read and thrown away, so that the
- * answer reaches a client still sending instead of a reset connection.
+ * answer reaches a client still sending instead of a reset connection. Its bytes count against `held` until
+ * the response is done; a piece that would take them past it fails the read with IVR_SURVEY_CALLS_BUSY.
  */
-export function readBody(req: Request, limitBytes: number, consume: BodyConsumer): Promise<void> {
+export function readBody(req: Request, { maxBytes: limitBytes, held }: BodyBounds, consume: BodyConsumer): Promise<void> {
   const decompressor = decompressorFor(req.get('content-encoding'));
   // The length the bytes read will have: NaN, equal to no length, when compressed or not declared.
   const declaredLength = decompressor === null ? Number(req.get('content-length')) : Number.NaN;
@@ -54,6 +84,9 @@ export function readBody(req: Request, limitBytes: number, consume: BodyConsumer
     return Promise.reject(errors.payloadTooLarge(limitBytes));
   }
   const source: Readable = decompressor === null ? req : req.pipe(decompressor);
+  let taken = 0;
+  // The response's close comes whether it was sent or the client left.
+  (req.res ?? req).once('close', () => held.giveBack(taken));
   return new Promise<void>((resolve, reject) => {
     let received = 0;
     let settled = false;
@@ -78,6 +111,11 @@ export function readBody(req: Request, limitBytes: number, consume: BodyConsumer
         finish(errors.payloadTooLarge(limitBytes));
         return;
       }
+      if (!held.take(chunk.length)) {
+        finish(errors.surveyCallsBusy(held.maxBytes));
+        return;
+      }
+      taken += chunk.length;
       try {
         const consumed = consume(chunk, chunk.length === declaredLength, received === declaredLength ? received : undefined);
         if (consumed === undefined) return;

@@ -2,6 +2,7 @@ import type { SurveyMessageLimits } from './settings';
 import { errors } from '../errors/catalogue';
 import type { ReceivedParts } from '../domain/received-parts';
 import type { SurveyCall } from '../domain/survey-handler';
+import type { BodyBounds } from './body-stream';
 
 /** The names of the parts as the WSDL and the REST twin's form spell them. */
 export const PART_NAMES = {
@@ -29,8 +30,7 @@ export const TEXT_PARTS: ReadonlyMap<string, TextPart> = new Map([
 ]);
 
 /** What both readers of a call (SOAP envelope, REST form) are bounded by. */
-export interface SurveyCallBounds {
-  readonly maxBytes: number;
+export interface SurveyCallBounds extends BodyBounds {
   readonly limits: SurveyMessageLimits;
 }
 

@@ -35,6 +35,7 @@ export const surveySettings = z
   .object({
     SOAP_PATH: urlPath.optional(),
     SOAP_MAX_BYTES: integer(1).default(10_485_760),
+    SURVEY_MAX_BYTES_HELD: integer(1).default(134_217_728),
     SURVEY_HANDLER: optionalText,
     SURVEY_RELOAD: flag.default(false),
     SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),
@@ -52,6 +53,9 @@ export const surveySettings = z
     SURVEY_SERVICES: optionalText,
   })
   .superRefine((variables, context) => {
+    if (variables.SURVEY_MAX_BYTES_HELD < variables.SOAP_MAX_BYTES) {
+      context.addIssue({ code: 'custom', path: ['SURVEY_MAX_BYTES_HELD'], message: 'must be at least SOAP_MAX_BYTES: a call of the largest size must fit' });
+    }
     if (variables.SURVEY_SERVICES !== undefined) {
       for (const name of SINGLE_SERVICE_VARIABLES) {
         if (variables[name] !== undefined) {
@@ -80,6 +84,8 @@ export const surveySettings = z
     servicesFile: variables.SURVEY_SERVICES,
     /** A message's bytes at most, after decompression. */
     maxBytes: variables.SOAP_MAX_BYTES,
+    /** The bytes of all calls' bodies held at once, from their first byte read until they are answered. */
+    maxBytesHeld: variables.SURVEY_MAX_BYTES_HELD,
     /** Development: each service's handler module or rules file is read again on the first call after it changed. */
     reload: variables.SURVEY_RELOAD,
     sessionTtlSeconds: variables.SURVEY_SESSION_TTL_SECONDS,

@@ -18,6 +18,7 @@ describe('the survey web service configuration', () => {
       ],
       servicesFile: undefined,
       maxBytes: 10_485_760,
+      maxBytesHeld: 134_217_728,
       sessionTtlSeconds: 3600,
       evaluation: { timeoutSeconds: 10, maxResponseBytes: 10_485_760, maxStateBytes: 16_384 },
     });
@@ -41,6 +42,7 @@ describe('the survey web service configuration', () => {
         SURVEY_MAX_ATTRIBUTES: '7',
         SURVEY_MAX_TEXT_LENGTH: '1000',
         SURVEY_MAX_STATE_BYTES: '4096',
+        SURVEY_MAX_BYTES_HELD: '8192',
       }),
     ).toMatchObject({
       survey: {
@@ -53,6 +55,7 @@ describe('the survey web service configuration', () => {
           },
         ],
         maxBytes: 2048,
+        maxBytesHeld: 8192,
         sessionTtlSeconds: 60,
         evaluation: { timeoutSeconds: 3, maxResponseBytes: 2048, maxStateBytes: 4096 },
         maxSessions: 500,
@@ -117,6 +120,8 @@ describe('the survey web service configuration', () => {
     ['SURVEY_MAX_ITEMS', '0', 'must be a whole number of at least 1'],
     ['SURVEY_MAX_ATTRIBUTES', '5', 'must be a whole number of at least 6'],
     ['SURVEY_MAX_TEXT_LENGTH', '0', 'must be a whole number of at least 1'],
+    ['SURVEY_MAX_STATE_BYTES', '63', 'must be a whole number of at least 64'],
+    ['SURVEY_MAX_BYTES_HELD', '10485759', 'must be at least SOAP_MAX_BYTES: a call of the largest size must fit'],
   ])('stops with a message naming %s when it is %s', (name, value, problem) => {
     const loading = () => loadConfig({ [name]: value });
     expect(loading).toThrow(new ConfigError(`invalid configuration: ${name}=${JSON.stringify(value)}: ${problem}`));

@@ -184,7 +184,7 @@ function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number)
  * Reads the REST twin's form (multipart/form-data, or urlencoded without files) once, as it arrives,
  * with busboy: the same parts as the SOAP call, the same bounds, and the recordings sent as files.
  */
-export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCallBounds, heavy: HeavyTurns): Promise<RestCall> {
+export async function readRestCall(req: Request, { maxBytes, limits, held }: SurveyCallBounds, heavy: HeavyTurns): Promise<RestCall> {
   if (!req.is(FORM_TYPES)) throw errors.unsupportedMediaType(FORM_TYPES);
   const parser = formParser(req, limits, maxBytes);
   const form = new FormCollector(limits);
@@ -208,7 +208,7 @@ export async function readRestCall(req: Request, { maxBytes, limits }: SurveyCal
     if (form.failure !== undefined) throw form.failure;
     if (!writable) return Promise.race([new Promise<void>((resolve) => parser.once('drain', resolve)), done]);
   };
-  await readBody(req, maxBytes, (bytes, _wholeBody, lastOf) =>
+  await readBody(req, { maxBytes, held }, (bytes, _wholeBody, lastOf) =>
     // The last piece of a large form is where busboy joins and decodes its fields and files: a heavy step.
     lastOf !== undefined && lastOf >= HEAVY_FORM_BYTES ? heavy.take().then(() => write(bytes)) : write(bytes),
   );

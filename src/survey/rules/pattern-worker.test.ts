@@ -33,46 +33,46 @@ const busy = (maxWaiting: number, maxWaitingCharacters: number) =>
 
 test('a match beyond the waiting matches the queue holds is refused at once with IVR_SURVEY_PATTERNS_BUSY; the running one does not count', async () => {
   const worker = new PatternWorker({ maxWaiting: 1, maxWaitingCharacters: 1000 }, () => now);
-  const running = worker.test('b', 'abc', FAR_OFF);
-  const waiting = worker.test('b', 'xyz', FAR_OFF);
-  const refused = worker.test('b', 'abc', FAR_OFF);
+  const running = worker.test(['b'], 'abc', FAR_OFF);
+  const waiting = worker.test(['b'], 'xyz', FAR_OFF);
+  const refused = worker.test(['b'], 'abc', FAR_OFF);
   await expect(refused).rejects.toEqual(busy(1, 1000));
   await expect(refused).rejects.toMatchObject({ headers: { 'Retry-After': '1' } });
-  expect(await Promise.all([running, waiting])).toEqual([true, false]);
+  expect(await Promise.all([running, waiting])).toEqual([[true], [false]]);
 });
 
 test('a match whose text would take the waiting matches past their characters is refused at once', async () => {
   const worker = new PatternWorker({ maxWaiting: 10, maxWaitingCharacters: 10 }, () => now);
-  const running = worker.test('b', 'a'.repeat(100), FAR_OFF);
-  const waiting = worker.test('b', 'abcdefghij', FAR_OFF);
-  await expect(worker.test('b', 'b', FAR_OFF)).rejects.toEqual(busy(10, 10));
-  expect(await Promise.all([running, waiting])).toEqual([false, true]);
+  const running = worker.test(['b'], 'a'.repeat(100), FAR_OFF);
+  const waiting = worker.test(['b'], 'abcdefghij', FAR_OFF);
+  await expect(worker.test(['b'], 'b', FAR_OFF)).rejects.toEqual(busy(10, 10));
+  expect(await Promise.all([running, waiting])).toEqual([[false], [true]]);
   // Their characters were given back as they ran.
-  expect(await worker.test('b', 'abcdefghij', FAR_OFF)).toBe(true);
+  expect(await worker.test(['b'], 'abcdefghij', FAR_OFF)).toEqual([true]);
 });
 
 test('a waiting match whose deadline has passed is dropped unmatched, and its characters given back', async () => {
   const worker = new PatternWorker({ maxWaiting: 10, maxWaitingCharacters: 6 }, () => now);
-  const running = worker.test('b', 'abc', FAR_OFF);
-  const late = worker.test('b', 'abc', 5);
+  const running = worker.test(['b'], 'abc', FAR_OFF);
+  const late = worker.test(['b'], 'abc', 5);
   now = 10;
-  const after = worker.test('c', 'abcdef', FAR_OFF);
+  const after = worker.test(['c'], 'abcdef', FAR_OFF);
   await expect(late).rejects.toThrow("the call's time was up before its match began");
-  expect(await Promise.all([running, after])).toEqual([true, true]);
+  expect(await Promise.all([running, after])).toEqual([[true], [true]]);
 });
 
 test('a match still under way at its deadline stops the worker; the matches behind it are answered by another', async () => {
   const worker = new PatternWorker({ maxWaiting: 10, maxWaitingCharacters: 64 * 1024 * 1024 }, () => now);
   // A worker just started and 10 Mi characters to copy to it: the match cannot be done when the timer of a deadline now fires.
-  const stopped = worker.test('b', 'a'.repeat(10 * 1024 * 1024), 0.001);
-  const next = worker.test('b', 'abc', FAR_OFF);
+  const stopped = worker.test(['b'], 'a'.repeat(10 * 1024 * 1024), 0.001);
+  const next = worker.test(['b'], 'abc', FAR_OFF);
   await expect(stopped).rejects.toThrow("the call's time was up during its match; the pattern worker was stopped");
-  expect(await next).toBe(true);
+  expect(await next).toEqual([true]);
 });
 
 /** A pattern worker whose queue is always full, as the one above is behind a match that takes long. */
 class FullPatternWorker extends PatternWorker {
-  override test(): Promise<boolean> {
+  override test(): Promise<readonly boolean[]> {
     return Promise.reject(errors.surveyPatternsBusy(0, 0));
   }
 }

@@ -30,23 +30,24 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { RE2JS } = require(workerData.re2js);
 const compiled = new Map();
-parentPort.on('message', ({ source, text }) => {
+const patternOf = (source) => {
   let pattern = compiled.get(source);
   if (pattern === undefined) {
     if (compiled.size >= 1000) compiled.clear();
     pattern = RE2JS.compile(source);
     compiled.set(source, pattern);
   }
-  parentPort.postMessage(pattern.test(text));
-});
+  return pattern;
+};
+parentPort.on('message', ({ sources, text }) => parentPort.postMessage(sources.map((source) => patternOf(source).test(text))));
 `;
 
 interface Match {
-  readonly source: string;
+  readonly sources: readonly string[];
   readonly text: string;
   /** When the call that asked for it is answered by its timeout: a match not done by then is dropped. */
   readonly deadline: number;
-  readonly resolve: (found: boolean) => void;
+  readonly resolve: (found: readonly boolean[]) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -75,14 +76,14 @@ export class PatternWorker {
     readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Whether `source` (a pattern RE2JS compiled when the rules were loaded) is found in `text`, if known by `deadline` (see `now`). */
-  test(source: string, text: string, deadline: number): Promise<boolean> {
+  /** Whether each of `sources` (patterns RE2JS compiled when the rules were loaded) is found in `text`, if known by `deadline` (see `now`). */
+  test(sources: readonly string[], text: string, deadline: number): Promise<readonly boolean[]> {
     this.dropExpired();
     const waits = this.running !== undefined;
     if (waits && (this.waiting.length >= this.bounds.maxWaiting || this.waitingCharacters + text.length > this.bounds.maxWaitingCharacters)) {
       return Promise.reject(errors.surveyPatternsBusy(this.bounds.maxWaiting, this.bounds.maxWaitingCharacters));
     }
-    const found = new Promise<boolean>((resolve, reject) => this.waiting.push({ source, text, deadline, resolve, reject }));
+    const found = new Promise<readonly boolean[]>((resolve, reject) => this.waiting.push({ sources, text, deadline, resolve, reject }));
     this.waitingCharacters += text.length;
     if (!waits) this.next();
     return found;
@@ -110,7 +111,7 @@ export class PatternWorker {
     const worker = this.worker ?? this.start();
     this.waitingCharacters -= match.text.length;
     worker.ref();
-    worker.postMessage({ source: match.source, text: match.text });
+    worker.postMessage({ sources: match.sources, text: match.text });
     this.runningTimer = setTimeout(() => this.stopRunning(worker, match), Math.max(0, match.deadline - this.now()));
   }
 
@@ -132,7 +133,7 @@ export class PatternWorker {
 
   private start(): Worker {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { re2js: require.resolve('re2js') } });
-    worker.on('message', (found: boolean) => {
+    worker.on('message', (found: readonly boolean[]) => {
       // A worker stopped at a deadline may have answered meanwhile: its answer is for a match already dropped.
       if (this.worker !== worker) return;
       this.finishRunning()?.resolve(found);

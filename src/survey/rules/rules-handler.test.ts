@@ -199,9 +199,11 @@ describe("a call's matches past 128 Ki characters run on the pattern worker, off
   /** A pattern worker that notes the length of each text sent to it, then matches it as the real one does. */
   class NotingWorker extends PatternWorker {
     readonly lengths: number[] = [];
-    override test(source: string, text: string, deadline: number): Promise<boolean> {
+    readonly sources: (readonly string[])[] = [];
+    override test(sources: readonly string[], text: string, deadline: number): Promise<readonly boolean[]> {
       this.lengths.push(text.length);
-      return super.test(source, text, deadline);
+      this.sources.push(sources);
+      return super.test(sources, text, deadline);
     }
   }
 
@@ -236,5 +238,17 @@ describe("a call's matches past 128 Ki characters run on the pattern worker, off
     expect(worker.lengths).toEqual([]);
     expect((await handler({ questionTexts: ['Q1', 'Q2', 'Q3'], answers: [half, half, 'bbb'], state: undefined })).response).toBe('hit');
     expect(worker.lengths).toEqual([3]);
+  });
+
+  test('a long text goes to the worker once per call, with every pattern of the file, whichever rules ask about it', async () => {
+    const worker = new NotingWorker();
+    const rules = ['x0', 'x1', 'x2', 'x3'].map((pattern) => `  - when: { any_answer: { matches: "${pattern}" } }\n    answer: hit ${pattern}\n`).join('');
+    const handler = handlerOf(`rules:\n${rules}  - when: { answer: { question: Q1, matches: "x1" } }\n    answer: again\notherwise: miss\n`, worker);
+    const long = `${'a'.repeat(INLINE_MATCH_CHARACTERS)}x3`;
+    expect((await handler({ questionTexts: ['Q1'], answers: [long], state: undefined })).response).toBe('hit x3');
+    expect([worker.lengths, worker.sources]).toEqual([[long.length], [['x0', 'x1', 'x2', 'x3']]]);
+    // The next call sends its text again: what a call found is kept for that call only.
+    expect((await handler({ questionTexts: ['Q1'], answers: [long], state: undefined })).response).toBe('hit x3');
+    expect(worker.lengths).toEqual([long.length, long.length]);
   });
 });

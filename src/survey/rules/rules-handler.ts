@@ -62,16 +62,45 @@ interface MatchBudget {
   inlineCharacters: number;
   /** The handler timeout's end, in the pattern worker's time: a match not done by then is dropped. */
   readonly deadline: number;
+  /** The call's texts sent to the pattern worker, each with what it found of every pattern of the file. */
+  readonly sentToWorker: Array<{ readonly text: string; readonly found: Promise<readonly boolean[]> }>;
 }
 
 /** The tests of a rule, made once when the file is loaded (each pattern compiled once). */
 type TextPredicate = (value: string, call: SurveyCall, budget: MatchBudget) => boolean | Promise<boolean>;
 
-function patternPredicate(source: string, worker: PatternWorker): TextPredicate {
+/**
+ * The patterns of one rules file. A call's text too long for the event loop is sent to the pattern worker
+ * once, with every pattern of the file: copying a long text to a thread costs more than matching it
+ * (docs/performance-costs.md, "A long answer on the pattern worker").
+ */
+class FilePatterns {
+  private readonly sources: string[] = [];
+
+  constructor(readonly worker: PatternWorker) {}
+
+  add(source: string): void {
+    if (!this.sources.includes(source)) this.sources.push(source);
+  }
+
+  foundOnWorker(source: string, text: string, budget: MatchBudget): Promise<boolean> {
+    // By identity first: a call's texts are few, and a long one is compared by reference, not by its characters.
+    let sent = budget.sentToWorker.find((earlier) => earlier.text === text);
+    if (sent === undefined) {
+      sent = { text, found: this.worker.test(this.sources, text, budget.deadline) };
+      budget.sentToWorker.push(sent);
+    }
+    const index = this.sources.indexOf(source);
+    return sent.found.then((found) => found[index] === true);
+  }
+}
+
+function patternPredicate(source: string, patterns: FilePatterns): TextPredicate {
   // RE2 (rules-pattern.ts): linear in the length of the answer; past the call's budget, off the event loop.
   const pattern = compilePattern(source);
+  patterns.add(source);
   return (value, _call, budget) => {
-    if (budget.inlineCharacters + value.length > INLINE_MATCH_CHARACTERS) return worker.test(source, value, budget.deadline);
+    if (budget.inlineCharacters + value.length > INLINE_MATCH_CHARACTERS) return patterns.foundOnWorker(source, value, budget);
     budget.inlineCharacters += value.length;
     return pattern.test(value);
   };
@@ -82,12 +111,12 @@ async function allHold(checks: readonly TextPredicate[], value: string, call: Su
   return true;
 }
 
-function textPredicate(test: TextTest, worker: PatternWorker): TextPredicate {
+function textPredicate(test: TextTest, patterns: FilePatterns): TextPredicate {
   const checks: TextPredicate[] = [];
   const { equals, one_of: oneOf, matches, greater_than: above, less_than: below, at_least: atLeast, at_most: atMost, empty, recording } = test;
   if (equals !== undefined) checks.push((value) => value === equals);
   if (oneOf !== undefined) checks.push((value) => oneOf.includes(value));
-  if (matches !== undefined) checks.push(patternPredicate(matches, worker));
+  if (matches !== undefined) checks.push(patternPredicate(matches, patterns));
   const numeric = (holds: (number: number) => boolean): TextPredicate => (value) => {
     const number = numberOf(value);
     return number !== undefined && holds(number);
@@ -103,8 +132,8 @@ function textPredicate(test: TextTest, worker: PatternWorker): TextPredicate {
 
 type CallPredicate = (call: SurveyCall, flags: ReadonlySet<string>, budget: MatchBudget) => boolean | Promise<boolean>;
 
-function answerPredicate(test: AnswerTest, worker: PatternWorker): CallPredicate {
-  const holds = textPredicate(test, worker);
+function answerPredicate(test: AnswerTest, patterns: FilePatterns): CallPredicate {
+  const holds = textPredicate(test, patterns);
   const { question } = test;
   return (call, _flags, budget) => {
     const index = typeof question === 'number' ? question : call.questionTexts.indexOf(question);
@@ -117,16 +146,16 @@ function flagPredicate({ set = [], not_set: notSet = [] }: FlagTest): CallPredic
   return (_call, flags) => set.every((flag) => flags.has(flag)) && notSet.every((flag) => !flags.has(flag));
 }
 
-function conditionsPredicate(when: Conditions, worker: PatternWorker): CallPredicate {
+function conditionsPredicate(when: Conditions, patterns: FilePatterns): CallPredicate {
   const some = (values: (call: SurveyCall) => readonly string[]) => (test: TextTest): CallPredicate => {
-    const holds = textPredicate(test, worker);
+    const holds = textPredicate(test, patterns);
     return async (call, _flags, budget) => {
       for (const value of values(call)) if (await holds(value, call, budget)) return true;
       return false;
     };
   };
   const predicates: CallPredicate[] = [
-    ...(when.answer ?? []).map((test) => answerPredicate(test, worker)),
+    ...(when.answer ?? []).map((test) => answerPredicate(test, patterns)),
     ...(when.any_answer ?? []).map(some((call) => call.answers)),
     ...(when.question_text ?? []).map(some((call) => call.questionTexts)),
     // An absent ani_ip or dnis (a web survey's dnis) is read as '': empty, and equal to nothing else.
@@ -151,10 +180,11 @@ interface CompiledRule {
  * `timeoutSeconds` is the handler timeout: a call's matches still on the pattern worker after it are dropped.
  */
 export function rulesHandler(file: RulesFile, timeoutSeconds: number, worker: PatternWorker = patternWorker): SurveyHandler {
-  const compiled: CompiledRule[] = file.rules.map((rule) => ({ rule, holds: conditionsPredicate(rule.when ?? {}, worker) }));
+  const patterns = new FilePatterns(worker);
+  const compiled: CompiledRule[] = file.rules.map((rule) => ({ rule, holds: conditionsPredicate(rule.when ?? {}, patterns) }));
   return async (call: SurveyCall): Promise<SurveyEvaluation> => {
     const flags = new Set(flagsOf(call.state));
-    const budget: MatchBudget = { inlineCharacters: 0, deadline: worker.now() + timeoutSeconds * 1000 };
+    const budget: MatchBudget = { inlineCharacters: 0, deadline: worker.now() + timeoutSeconds * 1000, sentToWorker: [] };
     let chosen: CompiledRule | undefined;
     for (const rule of compiled) {
       if (await rule.holds(call, flags, budget)) {

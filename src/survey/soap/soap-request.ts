@@ -41,12 +41,13 @@ async function writeInPieces(reader: EnvelopeReader, text: string): Promise<void
  * A small body that came whole, as survey systems send a page, is first scanned as plain XML
  * (plain-envelope.ts); what that scan does not read, sax reads.
  */
-export async function readSoapCall(req: Request, { maxBytes, limits }: SurveyCallBounds): Promise<SoapCallParts> {
+export async function readSoapCall(req: Request, bounds: SurveyCallBounds): Promise<SoapCallParts> {
+  const { limits } = bounds;
   checkSoapAction(req.get('soapaction'));
   const decode = bodyTextDecoder(req);
   let plainParts: SoapCallParts | undefined;
   let reader: EnvelopeReader | undefined;
-  await readBody(req, maxBytes, (bytes, wholeBody) => {
+  await readBody(req, bounds, (bytes, wholeBody) => {
     const text = decode(bytes);
     if (wholeBody && text.length <= PIECE_LENGTH) {
       plainParts = readPlainEnvelope(text, limits);
