@@ -154,7 +154,7 @@ async function main(): Promise<void> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'ivr-floods-'));
   try {
     const chosen = process.env.FLOODS?.split(',');
-    for (const flood of floods(folder).filter(({ name }) => chosen === undefined || chosen.includes(name))) console.log(await run(flood));
+    for (const flood of floods(folder).filter(({ name }) => chosen === undefined || chosen.includes(name))) process.stdout.write(`${await run(flood)}\n`);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
