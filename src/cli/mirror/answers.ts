@@ -11,7 +11,7 @@ import { CliError } from '../cli-error';
  * server adds is let through.
  */
 
-export const COUNT_RULE = 'a count must be a whole number >= 0';
+const COUNT_RULE = 'a count must be a whole number >= 0';
 const AMOUNT_RULE = 'must be a number >= 0';
 const SERIES_RULE = 'must be a series, an object of one figure per day keyed by the Unix second the day starts';
 

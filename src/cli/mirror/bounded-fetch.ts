@@ -14,7 +14,7 @@ export interface BoundedFetchOptions {
   readonly timeoutMs: number;
 }
 
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   return bytes % MIB === 0 ? `${count(bytes / MIB)} MiB` : `${count(bytes)} bytes`;
 }
 

@@ -69,7 +69,7 @@ const MS_PER_HUNDREDTH_OF_SECOND = 10;
 const MAX_MS = MAX_SECONDS * 1000;
 
 /** The source rounds minutes and seconds to two decimals; kept as whole hundredths, a sum of them is exact. */
-export const hundredths = (value: number): number => Math.round(value * 100);
+const hundredths = (value: number): number => Math.round(value * 100);
 
 /** The most one call takes of the figure, in the unit of its call record's field, against that field's bound. */
 function perCall(kind: Kind, value: number, calls: number): { readonly most: number; readonly bound: number; readonly unit: string } {

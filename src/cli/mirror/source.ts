@@ -58,6 +58,7 @@ export interface SourceOptions {
 }
 
 export const STRETCHES = ['month', 'range'] as const;
+export type Stretch = (typeof STRETCHES)[number];
 
 /** The first span's call volume of a number, read before any other report, and the second each of its days starts. */
 interface FirstVolume {
@@ -65,7 +66,6 @@ interface FirstVolume {
   readonly volume: VolumeAnswer;
   readonly starts: readonly number[];
 }
-export type Stretch = (typeof STRETCHES)[number];
 
 /** The requests made, and what the source's answers said of its data rate limit (`X-RateLimit-Limit`, per window). */
 export interface SourceLimits {
