@@ -57,10 +57,12 @@ export interface CallRecord {
 
 export const MAX_PATH_STEPS = 1_000;
 
-const count = z.number().int().min(0).max(1_000_000_000);
+/** The most any counter of one call may be. */
+export const MAX_COUNT = 1_000_000_000;
+const count = z.number().int().min(0).max(MAX_COUNT);
 
 /** Seconds as given (fractions allowed), at most about 11 days, kept as whole milliseconds. */
-const MAX_SECONDS = 1_000_000;
+export const MAX_SECONDS = 1_000_000;
 const seconds = z
   .number()
   .min(0)

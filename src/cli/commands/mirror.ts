@@ -4,6 +4,8 @@ import { normalisePhone } from '../../domain/phone-number';
 import type { Tool } from '../../domain/tool';
 import { COMPACT_DATE_PATTERN } from '../../time/calendar-patterns';
 import { CliError } from '../cli-error';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../mirror/bounded-fetch';
+import { ceilingsOf, DEFAULT_MAX_CALLS } from '../mirror/checks';
 import { mirror } from '../mirror/mirror';
 import { mirrorProgress } from '../mirror/progress';
 import { STRETCHES, type Stretch } from '../mirror/source';
@@ -28,6 +30,7 @@ interface MirrorOptions extends ServerOptions {
   readonly stretch: Stretch;
   readonly maxWaitMinutes: number;
   readonly batchSize: number;
+  readonly maxCalls: number;
 }
 
 function day(value: string): string {
@@ -60,7 +63,8 @@ export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
         "read the numbers' daily series (volume, events, performance, caller profile), geographic reports and diagnostic flows at a " +
           'reporting API, as any client does, and write calls into an account of a running server here that reproduce them ' +
           '(docs/mirror.md says which figures are exact). The account and its numbers must exist here, in the source account\'s time zone. ' +
-          'Mirroring a range again stores nothing new; exits 1 when a figure could not be met or a record was refused.',
+          'Every figure read is checked before anything is written: a figure that is no whole count, contradicts another, or passes ' +
+          '--max-calls is refused, naming it. Mirroring a range again stores nothing new; exits 1 when a figure could not be met or a record was refused.',
       ),
   )
     .requiredOption('--from <url>', 'base URL of the reporting API to read, e.g. https://reports.example.com')
@@ -80,6 +84,11 @@ export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
     )
     .addOption(new Option('--max-wait-minutes <n>', "the longest one request may wait for the source's rate limit").argParser(wholeNumber(0, 1_440)).default(60))
     .addOption(new Option('--batch-size <n>', 'calls per request to the admin API').argParser(wholeNumber(1, 100_000)).default(5_000))
+    .addOption(
+      new Option('--max-calls <n>', "the most calls a run writes; one number's day may have a tenth of it")
+        .argParser(wholeNumber(1, 1_000_000_000))
+        .default(DEFAULT_MAX_CALLS),
+    )
     .action(async (options: MirrorOptions) => {
       if (options.end < options.start) throw new CliError(`--end ${options.end} is earlier than --start ${options.start}`);
       const password = options.password ?? loadCliConfig(env).mirrorSourcePassword;
@@ -88,7 +97,13 @@ export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
       const outcome = await mirror(
         {
           source: { baseUrl: checkedUrl(options.from, '--from', "the source's base URL, e.g. https://reports.example.com"), tool: options.tool, login: options.login, password },
-          sourceOptions: { maxWaitMs: options.maxWaitMinutes * 60_000, spanDays: options.spanDays, stretch: options.stretch },
+          sourceOptions: {
+            maxWaitMs: options.maxWaitMinutes * 60_000,
+            spanDays: options.spanDays,
+            stretch: options.stretch,
+            ceilings: ceilingsOf(options.maxCalls),
+            maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+          },
           phones: options.phones,
           start: options.start,
           end: options.end,

@@ -65,6 +65,19 @@ export class CallerNumbers {
 
   /** A number never handed out before, in international form with its `+`; undefined when the region has none. */
   take(region: Region): string | undefined {
+    const next = this.nextOf(region);
+    if (next === undefined) return undefined;
+    next.source.index += 1;
+    return `+${next.candidate}`;
+  }
+
+  /** Whether the region has a number left to hand out; none is handed out. */
+  places(region: Region): boolean {
+    return this.nextOf(region) !== undefined;
+  }
+
+  /** The region's next candidate that it places, its refused ones passed over for good. */
+  private nextOf(region: Region): { readonly source: { index: number }; readonly candidate: string } | undefined {
     let source = this.next.get(region);
     if (source === undefined) {
       const candidates = candidatesOf(region);
@@ -75,8 +88,8 @@ export class CallerNumbers {
     for (let refused = 0; refused < MOST_REFUSED_IN_A_ROW; refused += 1) {
       const candidate = source.candidates(source.index);
       if (candidate === undefined) return undefined;
+      if (regionOfCaller(candidate) === region) return { source, candidate };
       source.index += 1;
-      if (regionOfCaller(candidate) === region) return `+${candidate}`;
     }
     return undefined;
   }

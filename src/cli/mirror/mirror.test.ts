@@ -104,6 +104,9 @@ const mirrorOf = (login: string) => reportingAccount(target.url, 'dev', login, '
 
 const DECEMBER = { start: '20171201', end: '20171231' };
 
+/** The calls a run's summary says it wrote, as it prints them: the total it said before writing. */
+const wrote = (stdout: string) => /: ([\d,]+) calls \(/.exec(stdout)?.[1] ?? 'no';
+
 /** The calls of a mirror account by day, per number, through the reporting API: what a run wrote. */
 async function mirroredCalls(login: string, range: { start: string; end: string }): Promise<unknown> {
   const account = await mirrorOf(login);
@@ -113,7 +116,7 @@ async function mirroredCalls(login: string, range: { start: string; end: string 
 describe('ivr-reporting mirror', () => {
   test('mirrors the demo account: every report per number and for ALL, by day, week and month, is equal or within its stated bound', async () => {
     const run = await runCli(mirrorArgs(DEMO_ACCOUNT, DEMO_ACCOUNT.phones, DEMO_RANGE, 'dev/demo-mirror'));
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toBe(`mirror: writing ${wrote(run.stdout)} calls into dev/demo-mirror at ${target.url}\n`);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^mirrored 3 numbers, 20171009-20180207 \(122 days\), into dev\/demo-mirror: [\d,]+ calls \([\d,]+ inserted, 0 duplicates\)\n/);
     expect(run.stdout).toContain('\n42 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows\n');
@@ -122,7 +125,7 @@ describe('ivr-reporting mirror', () => {
 
   test('mirrors an account with callers abroad, toll-free and unplaceable callers, transfers and a flow, in London time, and says what is exact', async () => {
     const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toBe(`mirror: writing ${wrote(run.stdout)} calls into dev/abroad-mirror at ${target.url}\n`);
     expect(run.code).toBe(0);
     const [first, ...others] = run.stdout.split('\n');
     expect(first).toMatch(/^mirrored 2 numbers, 20171201-20180131 \(62 days\), into dev\/abroad-mirror: ([\d,]+) calls \(\1 inserted, 0 duplicates\)$/);
@@ -163,7 +166,8 @@ describe('ivr-reporting mirror', () => {
     expect(run.stderr).toBe(
       'mirror: 2 requests to the source, waiting 1 s for its rate limit\n' +
         'mirror: 3 requests to the source, waiting 1 s for its rate limit\n' +
-        'mirror: 4 requests to the source, waiting 1 s for its rate limit\n',
+        'mirror: 4 requests to the source, waiting 1 s for its rate limit\n' +
+        `mirror: writing ${wrote(run.stdout)} calls into dev/abroad-mirror at ${target.url}\n`,
     );
     expect(run.code).toBe(0);
     // 16 reports, and the three 429s and the 401 asked again.
@@ -184,13 +188,15 @@ describe('ivr-reporting mirror', () => {
     expect(await mirroredCalls('abroad-mirror', ABROAD_RANGE)).toEqual({ calls: { '1512086400': 0, '1514764800': 0 }, call_minutes: { '1512086400': 0, '1514764800': 0 }, transfers: { '1512086400': 0, '1514764800': 0 }, transfer_minutes: { '1512086400': 0, '1514764800': 0 } });
     const real = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
     expect(real.stdout).toContain(`: ${calls} calls (${calls} inserted, 0 duplicates)\n`);
+    // The dry run's figures are the plan's, made without a call; the run's are counted on the calls it wrote.
+    expect(real.stdout.split('\n').slice(1, 3)).toEqual(others.slice(0, 2));
   });
 
   test('writes what it can and exits 1 naming a figure it cannot meet: a caller from a region no number of this data is placed in', async () => {
     // The Isle of Man's mobiles are valid numbers of their own; libphonenumber gives no example that counts up within them.
     await addCalls(source.testApp.store, [{ call_id: 'manx', phone: ABROAD.phones[0] ?? '', started_at: '2017-11-30T12:00:00Z', log_events: 1, loops: 0, form_items: 0, caller: '+447624123456' }]);
     const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones.slice(0, 1), { start: '20171130', end: '20171130' }, 'dev/abroad-mirror'));
-    expect(run.stderr).toBe("not met: 442071230001 on 20171130: no number of this version's data is placed in IM\n");
+    expect(run.stderr).toBe(`mirror: writing 1 call into dev/abroad-mirror at ${target.url}\nnot met: 442071230001 on 20171130: no number of this version's data is placed in IM\n`);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^mirrored 1 number, 20171130-20171130 \(1 day\), into dev\/abroad-mirror: 1 call \(1 inserted, 0 duplicates\)\n/);
   });
@@ -246,7 +252,7 @@ describe('ivr-reporting mirror refuses, naming the problem', () => {
       await admin(narrow.url).put(`/admin/accounts/${ABROAD.tool}/${ABROAD.login}`).send({ password: ABROAD.password }).expect(200);
       await addCalls(narrow.testApp.store, abroadCalls());
       const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror').map((arg) => (arg === source.url ? narrow.url : arg)));
-      expect(run.stderr).toBe('');
+      expect(run.stderr).toBe(`mirror: writing ${wrote(run.stdout)} calls into dev/abroad-mirror at ${target.url}\n`);
       // The whole range asked once and refused; then per number four spans of 20, 20, 20 and 2 days (four series each)
       // and five stretches (months cut by spans; a geographic report and a flow each).
       expect(run.stdout).toContain('\n53 data requests to the source (and 1 login)');

@@ -6,7 +6,7 @@ import { CliError } from '../cli-error';
 import { CallerNumbers } from './caller-numbers';
 import type { DayStart, NumberFigures } from './figures';
 import { daysOf, Source, type SourceAccount, type SourceOptions } from './source';
-import { synthesizeNumber } from './synthesis';
+import { synthesizeNumber, type NumberCalls } from './synthesis';
 import type { MirrorProgress } from './progress';
 import { count, plural } from '../counts';
 import { exactness, requestsLine } from './summary';
@@ -21,6 +21,9 @@ export interface MirrorRequest {
   readonly dryRun: boolean;
   readonly batchSize: number;
 }
+
+/** What of the admin API a mirror uses: the account here, and the import of calls. */
+export type MirrorTarget = Pick<AdminClient, 'baseUrl' | 'getAccount' | 'importCalls'>;
 
 interface NumberTotals {
   readonly phone: string;
@@ -39,7 +42,7 @@ export interface MirrorOutcome {
   readonly rejected: readonly string[];
 }
 
-async function targetAccount(admin: AdminClient, request: MirrorRequest): Promise<{ timezone: string }> {
+async function targetAccount(admin: MirrorTarget, request: MirrorRequest): Promise<{ timezone: string }> {
   const { tool, login } = request.into;
   const account = await admin.getAccount(tool, login);
   if (account === undefined) {
@@ -72,7 +75,7 @@ class Batches {
   readonly rejected: string[] = [];
 
   constructor(
-    private readonly admin: AdminClient | undefined,
+    private readonly admin: MirrorTarget | undefined,
     private readonly size: number,
     private readonly onWait: (seconds: number) => void,
   ) {}
@@ -95,10 +98,11 @@ class Batches {
 }
 
 /**
- * Reads the numbers' reports at the source, makes calls that reproduce them, and writes them into the
- * account through the admin API in batches (or, for a dry run, only counts them).
+ * Reads the numbers' reports at the source, checking every figure as it comes (source.ts), plans the calls
+ * that reproduce them, says how many it is about to write, and writes them into the account through the
+ * admin API in batches. A dry run stops at the plan: its totals are known without making a call.
  */
-export async function mirror(request: MirrorRequest, admin: AdminClient, progress: MirrorProgress, onImportWait: (seconds: number) => void): Promise<MirrorOutcome> {
+export async function mirror(request: MirrorRequest, admin: MirrorTarget, progress: MirrorProgress, onImportWait: (seconds: number) => void): Promise<MirrorOutcome> {
   const into = `${request.into.tool}/${request.into.login}`;
   const target = await targetAccount(admin, request);
   const source = new Source(request.source, request.sourceOptions, progress);
@@ -110,23 +114,18 @@ export async function mirror(request: MirrorRequest, admin: AdminClient, progres
   }
 
   const numbers = new CallerNumbers();
+  const plans = figures.map((number) => ({ phone: number.phone, calls: synthesizeNumber(number, numbers) }));
   const batches = new Batches(request.dryRun ? undefined : admin, request.batchSize, onImportWait);
-  const shortfalls: string[] = [];
-  const totals: NumberTotals[] = [];
-  for (const number of figures) {
-    const calls = synthesizeNumber(number, numbers);
-    const numberTotals: NumberTotals = { phone: number.phone, calls: 0, callsWithCaller: 0, callers: 0, flowRows: 0 };
-    for (const record of calls.records) {
-      numberTotals.calls += 1;
-      if (record.caller !== undefined) numberTotals.callsWithCaller += 1;
-      numberTotals.flowRows += record.path?.length ?? 0;
-      await batches.add(record);
-    }
-    numberTotals.callers = number.days.reduce((sum, day) => sum + day.callers, 0);
-    shortfalls.push(...calls.shortfalls);
-    totals.push(numberTotals);
+  let totals: NumberTotals[];
+  if (request.dryRun) {
+    totals = plans.map(({ phone, calls }) => ({ phone, ...calls.planned }));
+  } else {
+    const planned = plans.reduce((sum, { calls }) => sum + calls.planned.calls, 0);
+    progress.announce(`writing ${plural(planned, 'call')} into ${into} at ${admin.baseUrl}`);
+    totals = [];
+    for (const { phone, calls } of plans) totals.push(await writeNumber(phone, calls, batches));
+    await batches.flush();
   }
-  await batches.flush();
 
   const days = daysOf(request.start, request.end).length;
   const all = totals.reduce((sum, number) => sum + number.calls, 0);
@@ -143,5 +142,17 @@ export async function mirror(request: MirrorRequest, admin: AdminClient, progres
     requestsLine(source.limits()),
     ...exactness(request.sourceOptions.stretch),
   ];
-  return { summary: `${lines.join('\n')}\n`, shortfalls, rejected: batches.rejected };
+  return { summary: `${lines.join('\n')}\n`, shortfalls: plans.flatMap(({ calls }) => calls.shortfalls), rejected: batches.rejected };
+}
+
+/** A number's calls made and added to the batches, and what they were. */
+async function writeNumber(phone: string, calls: NumberCalls, batches: Batches): Promise<NumberTotals> {
+  const totals: NumberTotals = { phone, calls: 0, callsWithCaller: 0, callers: calls.planned.callers, flowRows: 0 };
+  for (const record of calls.records) {
+    totals.calls += 1;
+    if (record.caller !== undefined) totals.callsWithCaller += 1;
+    totals.flowRows += record.path?.length ?? 0;
+    await batches.add(record);
+  }
+  return totals;
 }

@@ -7,6 +7,8 @@ export interface MirrorProgress {
   waiting(msLeft: number): void;
   /** Reading is over: leaves the terminal on a fresh line. */
   finish(): void;
+  /** A line of its own, after reading: what the run is about to do. */
+  announce(text: string): void;
 }
 
 const LOG_LINE_INTERVAL_MS = 10_000;
@@ -41,6 +43,9 @@ export function mirrorProgress(output: ProgressOutput, now: () => number = Date.
     },
     finish() {
       if (output.isTTY === true && drawn) output.write('\n');
+    },
+    announce(text) {
+      output.write(`mirror: ${text}\n`);
     },
   };
 }

@@ -9,16 +9,31 @@ import {
   UnauthorizedError,
   UnexpectedResponseError,
   type Fetch,
-  type FlowReport,
-  type GeographicReport,
   type ReportingClient,
-  type Series,
   type Tool,
-  type VolumeReport,
 } from 'ivr-reporting/client';
 import { pathStepCounters, type PathStep } from '../../domain/call-record';
 import { UNKNOWN_REGION, US_TOLL_FREE } from '../../domain/caller-region';
 import { CliError } from '../cli-error';
+import { plural } from '../counts';
+import {
+  checkedAnswer,
+  eventsAnswer,
+  flowAnswer,
+  geographicAnswer,
+  over,
+  performanceAnswer,
+  profileAnswer,
+  shown,
+  TOLL_FREE_KEY,
+  volumeAnswer,
+  type AnswerPlace,
+  type FlowAnswer,
+  type GeographicAnswer,
+  type VolumeAnswer,
+} from './answers';
+import { boundedFetch } from './bounded-fetch';
+import { checkedDay, checkFlow, checkRegions, RunTally, type CallCeilings, type DayReading } from './checks';
 import type { DayFigures, DayStart, NumberFigures, RangeFigures, RegionCalls } from './figures';
 import type { MirrorProgress } from './progress';
 
@@ -36,10 +51,21 @@ export interface SourceOptions {
   readonly spanDays: number | undefined;
   /** Over what the geographic and flow reports are read: each month (exact over every month), or each span (fewer requests). */
   readonly stretch: Stretch;
+  /** The most calls the figures read may add up to, per run and per number's day. */
+  readonly ceilings: CallCeilings;
+  /** The most read of one answer. */
+  readonly maxResponseBytes: number;
 }
 
 export const STRETCHES = ['month', 'range'] as const;
 export type Stretch = (typeof STRETCHES)[number];
+
+/** The first span's call volume of a number, read before any other report, and the second each of its days starts. */
+interface FirstVolume {
+  readonly span: readonly string[];
+  readonly volume: VolumeAnswer;
+  readonly starts: readonly number[];
+}
 
 /** The requests made, and what the source's answers said of its data rate limit (`X-RateLimit-Limit`, per window). */
 export interface SourceLimits {
@@ -50,11 +76,14 @@ export interface SourceLimits {
   readonly limit: number | undefined;
 }
 
-const TOLL_FREE_KEY = 'US Toll-Free';
 const FIRST_FORMAT = 'yyyyMMdd';
 const SECOND_MS = 1000;
 /** A report of a year of a busy number takes well under a second here; a source silent this long is stuck, not slow. */
 const REQUEST_TIMEOUT_MS = 120_000;
+/** A local day starts this near its UTC midnight: time zones run from UTC-12 to UTC+14. */
+const EARLIEST_START_SECONDS = -14 * 3600;
+const LATEST_START_SECONDS = 12 * 3600;
+const DAY_KEY = /^\d{1,12}$/;
 
 /** Every local day from start to end, both included, as `YYYYMMDD`. */
 export function daysOf(start: string, end: string): string[] {
@@ -76,15 +105,53 @@ function ends(days: readonly string[]): { start: string; end: string } {
   return { start: days[0] ?? '', end: days[days.length - 1] ?? '' };
 }
 
-const hundredths = (value: number | undefined) => Math.round((value ?? 0) * 100);
+function refuse(message: string): never {
+  throw new CliError(message);
+}
 
-function regionsOf(report: GeographicReport): RegionCalls[] {
+/**
+ * The second each day of a series starts, as its keys say: one key per day asked, each near the day's UTC
+ * midnight, so that no figure is taken for a day the run did not ask for.
+ */
+function dayStarts(series: Readonly<Record<string, number>>, field: string, place: AnswerPlace): number[] {
+  const keys = Object.keys(series);
+  const source = `the source's ${place.report} for ${place.phone}`;
+  if (keys.length !== place.days.length) {
+    refuse(`${source} over ${over(place)} has ${field} of ${plural(keys.length, 'day')}, where the range asked has ${place.days.length}`);
+  }
+  return keys.map((key, index) => {
+    const day = place.days[index] ?? '';
+    const midnight = DateTime.fromFormat(day, FIRST_FORMAT, { zone: 'UTC' }).toSeconds();
+    const second = DAY_KEY.test(key) ? Number(key) : Number.NaN;
+    if (!(second >= midnight + EARLIEST_START_SECONDS && second <= midnight + LATEST_START_SECONDS)) {
+      const starting = Number.isNaN(second) ? `keyed ${shown(key)}` : `starting at ${DateTime.fromSeconds(second, { zone: 'UTC' }).toISO({ suppressMilliseconds: true }) ?? key}`;
+      refuse(`${source} over ${over(place)} has, in place of ${day}, ${field} of a day ${starting}: no day of the range asked starts then`);
+    }
+    return second;
+  });
+}
+
+/** Every series of a report keyed at the same seconds as the volume report's calls: the reports count the same days. */
+function checkSameDays(answer: Readonly<Record<string, Readonly<Record<string, number>>>>, starts: readonly number[], place: AnswerPlace): void {
+  for (const [field, series] of Object.entries(answer)) {
+    dayStarts(series, field, place).forEach((second, index) => {
+      if (second !== starts[index]) {
+        refuse(
+          `the source's ${place.report} for ${place.phone} on ${place.days[index] ?? ''} keys ${field} at ${second}, where its volume report's calls ` +
+            `has ${starts[index] ?? ''}: the reports disagree on when the day starts`,
+        );
+      }
+    });
+  }
+}
+
+function regionsOf(report: GeographicAnswer): RegionCalls[] {
   const states = Object.entries(report.US).map(([code, calls]) => ({ region: code === TOLL_FREE_KEY ? US_TOLL_FREE : `US-${code}`, calls }));
   const countries = report.NON_US.map(({ country, calls }) => ({ region: country === 'ZZ' ? UNKNOWN_REGION : country, calls }));
   return [...states, ...countries].filter((entry) => entry.calls > 0);
 }
 
-function stepsOf(report: FlowReport): PathStep[] {
+function stepsOf(report: FlowAnswer): PathStep[] {
   return Object.entries(report.applications).flatMap(([application, entries]) =>
     entries.map((entry) => ({
       application,
@@ -114,6 +181,7 @@ export class Source {
   private limit: number | undefined;
   private spanDays: number | undefined;
   private readonly stretch: Stretch;
+  private readonly ceilings: CallCeilings;
 
   constructor(
     private readonly account: SourceAccount,
@@ -122,12 +190,14 @@ export class Source {
   ) {
     this.spanDays = options.spanDays;
     this.stretch = options.stretch;
+    this.ceilings = options.ceilings;
+    const bounded = boundedFetch({ maxBytes: options.maxResponseBytes, timeoutMs: REQUEST_TIMEOUT_MS });
     const counted: Fetch = async (url, init) => {
       const login = url.endsWith('/api/auth');
       if (login) this.logins += 1;
       else this.requests += 1;
       this.progress.requested(this.requests + this.logins);
-      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const response = await bounded(url, init);
       const limit = Number(response.headers.get('x-ratelimit-limit') ?? Number.NaN);
       if (!login && Number.isSafeInteger(limit)) this.limit = limit;
       return response;
@@ -146,19 +216,21 @@ export class Source {
   }
 
   /**
-   * Every number's figures over the range. A number the account does not own is refused before the others
-   * are read, and `checkDayStarts` sees the first span's days (where the source says each starts) first.
+   * Every number's figures over the range, each checked as it is read (answers.ts, checks.ts). A number
+   * the account does not own is refused before the others are read, and `checkDayStarts` sees the first
+   * span's days (where the source says each starts) first, then every span's.
    */
   async read(phones: readonly string[], start: string, end: string, checkDayStarts: (days: readonly DayStart[]) => void): Promise<NumberFigures[]> {
     const days = daysOf(start, end);
-    const firstVolumes = new Map<string, VolumeReport>();
+    const firstVolumes = new Map<string, FirstVolume>();
     for (const phone of phones) {
-      const volume = await this.firstVolume(phone, days);
-      if (firstVolumes.size === 0) checkDayStarts(Object.keys(volume.calls).map((key, index) => ({ day: days[index] ?? '', startSecond: Number(key) })));
-      firstVolumes.set(phone, volume);
+      const first = await this.firstVolume(phone, days);
+      if (firstVolumes.size === 0) checkDayStarts(first.starts.map((startSecond, index) => ({ day: first.span[index] ?? '', startSecond })));
+      firstVolumes.set(phone, first);
     }
+    const tally = new RunTally(this.ceilings, `${start}-${end}`);
     const figures: NumberFigures[] = [];
-    for (const phone of phones) figures.push(await this.readNumber(phone, days, firstVolumes.get(phone)));
+    for (const phone of phones) figures.push(await this.readNumber(phone, days, firstVolumes.get(phone), checkDayStarts, tally));
     return figures;
   }
 
@@ -166,13 +238,15 @@ export class Source {
    * Call volume over the first span, asked first for every number: a number the source refuses stops the
    * run before anything else is read, and a range longer than the source takes is cut to the span it names.
    */
-  private async firstVolume(phone: string, days: readonly string[]): Promise<VolumeReport> {
+  private async firstVolume(phone: string, days: readonly string[]): Promise<FirstVolume> {
     for (;;) {
-      const span = ends(spansOf(days, this.spanDays ?? days.length)[0] ?? []);
+      const span = spansOf(days, this.spanDays ?? days.length)[0] ?? [];
       try {
-        return await this.client.volume({ ...span, period: 'day', phone });
+        const place = { report: 'volume report', phone, days: span };
+        const volume = checkedAnswer(volumeAnswer, await this.client.volume({ ...ends(span), period: 'day', phone }), place);
+        return { span, volume, starts: dayStarts(volume.calls, 'calls', place) };
       } catch (error) {
-        if (!(error instanceof InvalidRequestError) || error.code !== 'IVR_RANGE_TOO_LONG') throw this.explained(error, phone, span);
+        if (!(error instanceof InvalidRequestError) || error.code !== 'IVR_RANGE_TOO_LONG') throw this.explained(error, phone, ends(span));
         this.learnSpan(error, days.length);
       }
     }
@@ -199,50 +273,68 @@ export class Source {
     return [...months.values()];
   }
 
-  private async readNumber(phone: string, days: readonly string[], firstVolume: VolumeReport | undefined): Promise<NumberFigures> {
+  private async readNumber(
+    phone: string,
+    days: readonly string[],
+    firstVolume: FirstVolume | undefined,
+    checkDayStarts: (days: readonly DayStart[]) => void,
+    tally: RunTally,
+  ): Promise<NumberFigures> {
     const figures: DayFigures[] = [];
     const regions: RangeFigures<readonly RegionCalls[]>[] = [];
     const flow: RangeFigures<readonly PathStep[]>[] = [];
     for (const [index, span] of spansOf(days, this.spanDays ?? days.length).entries()) {
-      figures.push(...(await this.dayFigures(phone, span, index === 0 ? firstVolume : undefined)));
+      const spanFigures = await this.dayFigures(phone, span, index === 0 ? firstVolume : undefined, checkDayStarts);
+      tally.add(phone, spanFigures);
+      figures.push(...spanFigures);
       for (const stretch of this.stretchesOf(span)) {
         const range = ends(stretch);
-        regions.push({ ...range, value: regionsOf(await this.ask(phone, range, () => this.client.geographic({ ...range, phone }))) });
-        flow.push(...(await this.flowOf(phone, stretch)));
+        const geographic = await this.ask(phone, range, () => this.client.geographic({ ...range, phone }));
+        const stretchRegions = { ...range, value: regionsOf(checkedAnswer(geographicAnswer, geographic, { report: 'geographic report', phone, days: stretch })) };
+        checkRegions(phone, stretchRegions, figures);
+        regions.push(stretchRegions);
+        for (const part of await this.flowOf(phone, stretch)) {
+          checkFlow(phone, part, figures);
+          flow.push(part);
+        }
       }
     }
     return { phone, days: figures, regions, flow };
   }
 
-  private async dayFigures(phone: string, span: readonly string[], knownVolume: VolumeReport | undefined): Promise<DayFigures[]> {
+  /** The span's days, each checked: the four reports' answers, the days they key, and each day's figures against each other. */
+  private async dayFigures(
+    phone: string,
+    span: readonly string[],
+    known: FirstVolume | undefined,
+    checkDayStarts: (days: readonly DayStart[]) => void,
+  ): Promise<DayFigures[]> {
     const params = { ...ends(span), period: 'day' as const, phone };
     const range = ends(span);
-    const volume = knownVolume ?? (await this.ask(phone, range, () => this.client.volume(params)));
-    const events = await this.ask(phone, range, () => this.client.events(params));
-    const performance = await this.ask(phone, range, () => this.client.performance(params));
-    const profile = await this.ask(phone, range, () => this.client.callerProfile(params));
-    const keys = Object.keys(volume.calls);
-    if (keys.length !== span.length) {
-      throw new CliError(`the source answered ${keys.length} days for ${phone} over ${range.start}-${range.end}, which has ${span.length}`);
-    }
-    const at = (series: Series, key: string) => series[key] ?? 0;
+    const place = (report: string): AnswerPlace => ({ report, phone, days: span });
+    const volume: VolumeAnswer = known?.volume ?? checkedAnswer(volumeAnswer, await this.ask(phone, range, () => this.client.volume(params)), place('volume report'));
+    const events = checkedAnswer(eventsAnswer, await this.ask(phone, range, () => this.client.events(params)), place('events report'));
+    const performance = checkedAnswer(performanceAnswer, await this.ask(phone, range, () => this.client.performance(params)), place('performance report'));
+    const profile = checkedAnswer(profileAnswer, await this.ask(phone, range, () => this.client.callerProfile(params)), place('caller profile'));
+    const starts = known?.starts ?? dayStarts(volume.calls, 'calls', place('volume report'));
+    checkDayStarts(starts.map((startSecond, index) => ({ day: span[index] ?? '', startSecond })));
+    checkSameDays(volume, starts, place('volume report'));
+    checkSameDays(events, starts, place('events report'));
+    checkSameDays(performance, starts, place('performance report'));
+    checkSameDays(profile, starts, place('caller profile'));
+    const on = <Answer extends Readonly<Record<string, Readonly<Record<string, number>>>>>(answer: Answer, key: string) =>
+      Object.fromEntries(Object.entries(answer).map(([field, series]) => [field, series[key] ?? 0])) as { [Field in keyof Answer]: number };
     return span.map((day, index) => {
-      const key = keys[index] ?? '';
-      return {
+      const key = String(starts[index]);
+      const reading: DayReading = {
         day,
-        startSecond: Number(key),
-        calls: at(volume.calls, key),
-        logEvents: at(events.log_events, key),
-        loops: at(events.loops, key),
-        formItems: at(events.form_items, key),
-        transfers: at(volume.transfers, key),
-        jsErrors: at(performance.js_errors, key),
-        fetchErrors: at(performance.fetch_errors, key),
-        callers: at(profile.callers, key),
-        callMinuteHundredths: hundredths(volume.call_minutes[key]),
-        transferMinuteHundredths: hundredths(volume.transfer_minutes[key]),
-        pageLoadHundredths: hundredths(performance.average_page_load[key]),
+        startSecond: starts[index] ?? 0,
+        volume: on(volume, key),
+        events: on(events, key),
+        performance: on(performance, key),
+        profile: on(profile, key),
       };
+      return checkedDay(reading, phone, this.ceilings);
     });
   }
 
@@ -250,7 +342,8 @@ export class Source {
   private async flowOf(phone: string, span: readonly string[]): Promise<RangeFigures<readonly PathStep[]>[]> {
     const range = ends(span);
     try {
-      return [{ ...range, value: stepsOf(await this.client.flow({ ...range, phone })) }];
+      const answer = checkedAnswer(flowAnswer, await this.client.flow({ ...range, phone }), { report: 'diagnostic flow', phone, days: span });
+      return [{ ...range, value: stepsOf(answer) }];
     } catch (error) {
       if (!(error instanceof InvalidRequestError) || error.code !== 'IVR_FLOW_TOO_LARGE' || span.length === 1) throw this.explained(error, phone, range);
       const half = Math.ceil(span.length / 2);
@@ -270,6 +363,8 @@ export class Source {
     const from = `${this.account.baseUrl} (${this.account.tool}/${this.account.login})`;
     const asked = phone === undefined || range === undefined ? '' : ` for ${phone} over ${range.start}-${range.end}`;
     if (error instanceof CliError) return error;
+    // A refusal of boundedFetch's, which the client hands on as a failure to reach the source.
+    if (error instanceof NetworkError && error.cause instanceof CliError) return error.cause;
     if (error instanceof InvalidRequestError && error.code === 'IVR_PHONE_NOT_OWNED') {
       return new CliError(`${phone ?? 'a number'} is not a number of ${from}: the source says "${error.message}"`);
     }
@@ -280,7 +375,7 @@ export class Source {
     }
     if (error instanceof ApiError) return new CliError(`the source ${from} refused the request${asked} (${error.status} ${error.code ?? ''}): "${error.message}"`);
     if (error instanceof NetworkError) return new CliError(`cannot reach the source at ${this.account.baseUrl}: ${String((error.cause as Error | undefined)?.message ?? error.message)}`);
-    if (error instanceof UnexpectedResponseError) return new CliError(`${this.account.baseUrl} does not answer as a reporting API does (${error.status} with a body that is not JSON)`);
+    if (error instanceof UnexpectedResponseError) return new CliError(`${this.account.baseUrl} does not answer as a reporting API does (${error.status}): ${error.message}`);
     return error;
   }
 

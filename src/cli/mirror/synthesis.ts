@@ -234,12 +234,33 @@ function wireTime(second: number): string {
   return new Date(second * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/**
+ * The regions of the planned callers that no number of this version's data is placed in, said once per
+ * caller of each day that would need one: those callers' calls are made without a caller.
+ */
+function regionsWithoutNumbers(figures: NumberFigures, callers: readonly (readonly PlannedCaller[])[], numbers: CallerNumbers, shortfalls: Shortfalls): Set<Region> {
+  const without = new Set<Region>();
+  const placed = new Set<Region>();
+  figures.days.forEach((day, index) => {
+    for (const caller of callers[index] ?? []) {
+      if (placed.has(caller.region)) continue;
+      if (!without.has(caller.region) && numbers.places(caller.region)) {
+        placed.add(caller.region);
+        continue;
+      }
+      without.add(caller.region);
+      shortfalls.push(`${figures.phone} on ${day.day}: no number of this version's data is placed in ${caller.region}`);
+    }
+  });
+  return without;
+}
+
 /** The day's calls' callers, in call order: each planned caller's number for as many calls as it made, then none. */
-function callersOfDay(planned: readonly PlannedCaller[], numbers: CallerNumbers, where: string, shortfalls: Shortfalls): (string | undefined)[] {
+function callersOfDay(planned: readonly PlannedCaller[], numbers: CallerNumbers, unplaceable: ReadonlySet<Region>, where: string, shortfalls: Shortfalls): (string | undefined)[] {
   const callers: (string | undefined)[] = [];
   for (const caller of planned) {
     const number = numbers.take(caller.region);
-    if (number === undefined) shortfalls.push(`${where}: no number of this version's data is placed in ${caller.region}`);
+    if (number === undefined && !unplaceable.has(caller.region)) shortfalls.push(`${where}: the numbers this version's data places in ${caller.region} ran out`);
     for (let call = 0; call < caller.calls; call += 1) callers.push(number);
   }
   return callers;
@@ -272,9 +293,22 @@ function* dayCalls(phone: string, day: DayFigures, callers: readonly (string | u
   }
 }
 
+/** What a number's calls will be, known before any is made. */
+export interface PlannedTotals {
+  readonly calls: number;
+  /** Calls given a caller: those of the planned callers whose region has numbers. */
+  readonly callsWithCaller: number;
+  /** The days' distinct callers, summed. */
+  readonly callers: number;
+  /** The flow's rows that calls will carry. */
+  readonly flowRows: number;
+}
+
 export interface NumberCalls {
+  readonly planned: PlannedTotals;
   /** The calls, day by day; made as they are read, so that a year of a busy number is never held whole. */
   readonly records: Iterable<CallRecordInput>;
+  /** Said when planning, and added to while the records are made. */
   readonly shortfalls: Shortfalls;
 }
 
@@ -283,18 +317,26 @@ export interface NumberCalls {
  * hundredth, the average page load to the hundredth of a second (one page load a call), and distinct
  * callers. Per stretch of the geographic report: the calls of each region. Per stretch of the flow:
  * every row, each carried by one call. Call ids follow from the number, the day and the call's place in
- * it, so that mirroring a day again stores nothing new.
+ * it, so that mirroring a day again stores nothing new. The plan (callers, flow, totals) is made at once;
+ * the calls only as they are read, so that a dry run costs no more than the plan.
  */
 export function synthesizeNumber(figures: NumberFigures, numbers: CallerNumbers): NumberCalls {
   const shortfalls: Shortfalls = [];
   const callers = planAllCallers(figures, shortfalls);
   const steps = placeFlow(figures, shortfalls);
+  const unplaceable = regionsWithoutNumbers(figures, callers, numbers, shortfalls);
+  const planned: PlannedTotals = {
+    calls: figures.days.reduce((sum, day) => sum + day.calls, 0),
+    callsWithCaller: callers.flat().reduce((sum, caller) => sum + (unplaceable.has(caller.region) ? 0 : caller.calls), 0),
+    callers: figures.days.reduce((sum, day) => sum + day.callers, 0),
+    flowRows: steps.reduce((sum, byCall) => sum + [...byCall.values()].reduce((rows, path) => rows + path.length, 0), 0),
+  };
   function* records(): Generator<CallRecordInput> {
     for (const [index, day] of figures.days.entries()) {
       if (day.calls === 0) continue;
       const where = `${figures.phone} on ${day.day}`;
-      yield* dayCalls(figures.phone, day, callersOfDay(callers[index] ?? [], numbers, where, shortfalls), steps[index] ?? NO_STEPS);
+      yield* dayCalls(figures.phone, day, callersOfDay(callers[index] ?? [], numbers, unplaceable, where, shortfalls), steps[index] ?? NO_STEPS);
     }
   }
-  return { records: records(), shortfalls };
+  return { planned, records: records(), shortfalls };
 }
