@@ -31,7 +31,7 @@ const storedUnmatched = (index: number): StoredScenario => ({
 async function main(mostActive: number): Promise<void> {
   const { createMemoryStore } = await compiled<typeof MemoryStoreModule>('storage/memory/memory-store');
   const [none, full] = [createMemoryStore(), createMemoryStore()];
-  for (let index = 0; index < mostActive; index += 1) await full.scenarios.add(storedUnmatched(index));
+  for (let index = 0; index < mostActive; index += 1) await full.scenarios.add(storedUnmatched(index), mostActive);
   const request = { targets: ['data', 'events'], account: { tool: 'dev' as const, login: 'bench' }, clientAddress: '127.0.0.1' };
   const timed = async (store: typeof none) => {
     for (let count = 0; count < MATCHES_PER_ROUND / 10; count += 1) await store.scenarios.fire(request);

@@ -71,6 +71,7 @@ export const ERROR_CODES = {
   IVR_SCENARIOS_OFF: { status: 409, when: 'POST /admin/scenarios on a server started with SANDBOX_SCENARIOS=false, or with NODE_ENV=production without SANDBOX_SCENARIOS=true' },
   IVR_PAYLOAD_TOO_LARGE: { status: 413, when: 'a survey call\'s body is over SOAP_MAX_BYTES' },
   IVR_UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'the body\'s Content-Type is not one the route takes' },
+  IVR_UNSUPPORTED_IMPORT_ENCODING: { status: 415, when: 'POST /admin/calls with a Content-Encoding other than identity: the import takes its body uncompressed' },
   IVR_RATE_LIMITED: { status: 429, when: 'past a rate limit\'s window (Retry-After says when it ends)' },
   IVR_TOO_MANY_CONNECTIONS: { status: 429, when: 'the client address has MAX_CONNECTIONS_PER_ADDRESS connections open already; answered before the request is read' },
   IVR_INTERNAL: { status: 500, when: 'a failure the caller did not cause: unknown error, its cause in the log' },
@@ -277,6 +278,12 @@ export const errors = {
       'IVR_TOO_MANY_SCENARIOS',
       `${mostActive} scenarios have answers left, the most SANDBOX_MAX_SCENARIOS allows: delete some ` +
         '(DELETE /admin/scenarios/{id}, or DELETE /admin/scenarios for all) before adding another',
+    ),
+  unsupportedImportEncoding: () =>
+    make(
+      'IVR_UNSUPPORTED_IMPORT_ENCODING',
+      'POST /admin/calls takes its body uncompressed: send it without Content-Encoding (or with Content-Encoding: identity)',
+      { 'Accept-Encoding': 'identity' },
     ),
   unsupportedMediaType: (accepted: readonly string[]) =>
     make('IVR_UNSUPPORTED_MEDIA_TYPE', `send the body as ${accepted.join(' or ')} (Content-Type)`),

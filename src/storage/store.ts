@@ -300,8 +300,15 @@ export interface ScenarioFiring {
   readonly stillActive: number;
 }
 
+/** What ScenarioRepository.add did: added the scenario, or refused it since the cap was reached. */
+export type ScenarioAddition = 'added' | 'full';
+
 export interface ScenarioRepository {
-  add(scenario: StoredScenario): Promise<void>;
+  /**
+   * Adds the scenario unless `mostActive` scenarios have answers left (SANDBOX_MAX_SCENARIOS), the count
+   * and the addition in one atomic step: additions at once, on several instances too, never pass the cap.
+   */
+  add(scenario: StoredScenario, mostActive: number): Promise<ScenarioAddition>;
   /** Every scenario, the used-up ones too, oldest first. */
   list(): Promise<StoredScenario[]>;
   /** Returns whether there was one. */

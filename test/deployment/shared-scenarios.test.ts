@@ -46,4 +46,42 @@ describeWithPostgresAndRedis('a failure scenario on two instances of one Postgre
       ]);
     }
   });
+
+  test('of 200 additions at once spread over both with SANDBOX_MAX_SCENARIOS=5, exactly 5 are added and 195 refused', async () => {
+    schema = await createTestSchema();
+    const prefix = uniqueRedisPrefix();
+    const clock = new FakeClock();
+    const env = { ADMIN_TOKEN, SANDBOX_MAX_SCENARIOS: '5' };
+    const [first, second] = [await startInstance(schema.url, prefix, clock, env), await startInstance(schema.url, prefix, clock, env)] as [
+      Instance,
+      Instance,
+    ];
+    instances.push(first, second);
+
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        request(index % 2 === 0 ? first.url : second.url)
+          .post('/admin/scenarios')
+          .set('Authorization', BEARER)
+          .send({ target: 'auth', status: 429, client_address: `10.0.${Math.floor(index / 256)}.${index % 256}` }),
+      ),
+    );
+    const statuses = new Map<number, number>();
+    for (const { status } of responses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    expect(Object.fromEntries(statuses)).toEqual({ 201: 5, 409: 195 });
+    const added = responses.filter((response) => response.status === 201);
+    for (const response of responses.filter(({ status }) => status === 409)) {
+      expect(response.headers['x-error-code']).toBe('IVR_TOO_MANY_SCENARIOS');
+      expect(response.body).toEqual({
+        error:
+          '5 scenarios have answers left, the most SANDBOX_MAX_SCENARIOS allows: delete some ' +
+          '(DELETE /admin/scenarios/{id}, or DELETE /admin/scenarios for all) before adding another',
+      });
+    }
+    const addedIds = added.map((response) => (response.body as { id: string }).id).sort();
+    for (const instance of [first, second]) {
+      const listed = await request(instance.url).get('/admin/scenarios').set('Authorization', BEARER);
+      expect((listed.body as { scenarios: { id: string }[] }).scenarios.map(({ id }) => id).sort()).toEqual(addedIds);
+    }
+  });
 });

@@ -7,6 +7,7 @@ import { authenticate, type Credentials } from '../support/reporting';
 import { serve } from '../support/http';
 import { addAccount, buildTestApp, LIMITS_OUT_OF_REACH } from '../support/test-app';
 import { anyRequest, nearlyValidRequest } from './arbitraries';
+import { leakIn } from './leaks';
 import { sendRaw, type RawRequest, type RawResponse } from './raw-http';
 
 /*
@@ -27,7 +28,6 @@ const SOAP_FAULT = /^<\?xml version="1\.0" encoding="UTF-8"\?><soap:Envelope [^>
 const BEFORE_ANY_ROUTE = /^\{"error":"(the request (method is not valid HTTP|headers are larger than|is not valid HTTP|has more than)|an HTTP\/1\.1 request must have a Host)/;
 /** Every code of the error catalogue. */
 const CATALOGUE_CODES: ReadonlySet<string> = new Set(Object.keys(ERROR_CODES));
-const LEAK = /\n\s+at |node_modules|\/work\/|\/home\/|\/srv\/|\.[jt]s:\d+|[A-Z]:\\/;
 
 let running: RunningServer;
 let credentials: Credentials;
@@ -52,7 +52,8 @@ const onSoapPath = (target: string) => /^\/survey(\/plum)?\/?(\?|$)/i.test(targe
 /** What must hold for any answer to any request; returns the broken rule, or undefined. */
 function brokenRule(sent: RawRequest, answer: RawResponse): string | undefined {
   if (!Number.isInteger(answer.status)) return 'no HTTP status';
-  if (LEAK.test(answer.body)) return 'a stack trace or a file path in the body';
+  const leak = leakIn(answer.body);
+  if (leak !== undefined) return `a stack trace or a file path in the body (${JSON.stringify(leak)})`;
   if (answer.status >= 500 && !(onSoapPath(sent.target) && SOAP_FAULT.test(answer.body))) return `${answer.status} outside a SOAP fault`;
   if (answer.status >= 400 && !CATALOGUE_CODES.has(answer.headers['x-error-code'] ?? '')) return `a ${answer.status} whose X-Error-Code is no code of the catalogue`;
   if (answer.status < 400 || sent.method === 'HEAD') return undefined;

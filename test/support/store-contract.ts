@@ -828,6 +828,8 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         createdAt: 1_000,
         ...fields,
       });
+      /** A cap no test here reaches, but the ones about the cap. */
+      const add = async (stored: StoredScenario) => expect(await store.scenarios.add(stored, 100)).toBe('added');
       const dataRequest = (fields: Partial<ScenarioRequest> = {}): ScenarioRequest => ({
         targets: ['data', 'events'],
         account: { tool: 'dev', login: 'alice' },
@@ -847,9 +849,9 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           times: 3,
           createdAt: 2_000,
         });
-        await store.scenarios.add(scenario('a'));
-        await store.scenarios.add(full);
-        await store.scenarios.add(scenario('c'));
+        await add(scenario('a'));
+        await add(full);
+        await add(scenario('c'));
         expect(await store.scenarios.list()).toEqual([scenario('a'), full, scenario('c')]);
         expect(await store.scenarios.remove('b')).toBe(true);
         expect(await store.scenarios.remove('b')).toBe(false);
@@ -859,8 +861,8 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
 
       test('fires the oldest matching scenario with answers left, exactly `times` times, then the next', async () => {
-        await store.scenarios.add(scenario('first', { times: 2 }));
-        await store.scenarios.add(scenario('second', { times: 1, status: 500 }));
+        await add(scenario('first', { times: 2 }));
+        await add(scenario('second', { times: 1, status: 500 }));
         const firings = [];
         for (let request = 0; request < 4; request += 1) firings.push(await store.scenarios.fire(dataRequest()));
         expect(firings.map(({ fired, stillActive }) => [fired?.id, fired?.fired, stillActive])).toEqual([
@@ -876,11 +878,11 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
 
       test('matches on target, account and client address, each only when the scenario names it', async () => {
-        await store.scenarios.add(scenario('auth', { target: 'auth' }));
-        await store.scenarios.add(scenario('volume', { target: 'volume' }));
-        await store.scenarios.add(scenario('bob', { account: { tool: 'dev', login: 'bob' } }));
-        await store.scenarios.add(scenario('fuse-alice', { account: { tool: 'fuse', login: 'alice' } }));
-        await store.scenarios.add(scenario('elsewhere', { clientAddress: '10.0.0.9' }));
+        await add(scenario('auth', { target: 'auth' }));
+        await add(scenario('volume', { target: 'volume' }));
+        await add(scenario('bob', { account: { tool: 'dev', login: 'bob' } }));
+        await add(scenario('fuse-alice', { account: { tool: 'fuse', login: 'alice' } }));
+        await add(scenario('elsewhere', { clientAddress: '10.0.0.9' }));
         expect(await store.scenarios.fire(dataRequest())).toEqual({ fired: undefined, stillActive: 0 });
         expect(await store.scenarios.fire(dataRequest({ account: undefined, clientAddress: '10.0.0.9' }))).toEqual({
           fired: scenario('elsewhere', { clientAddress: '10.0.0.9', fired: 1 }),
@@ -893,9 +895,9 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
 
       test('keeps used-up scenarios in the list, in their place, and out of the matching, and removes them as any other', async () => {
-        await store.scenarios.add(scenario('once', { times: 1 }));
-        await store.scenarios.add(scenario('always'));
-        await store.scenarios.add(scenario('spent', { times: 2, fired: 2 }));
+        await add(scenario('once', { times: 1 }));
+        await add(scenario('always'));
+        await add(scenario('spent', { times: 2, fired: 2 }));
         expect(await store.scenarios.fire(dataRequest())).toEqual({ fired: scenario('once', { times: 1, fired: 1 }), stillActive: 1 });
         expect(await store.scenarios.fire(dataRequest())).toEqual({ fired: scenario('always', { fired: 1 }), stillActive: 1 });
         expect((await store.scenarios.list()).map(({ id, fired }) => [id, fired])).toEqual([
@@ -909,10 +911,34 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
 
       test('answers exactly `times` of many simultaneous requests', async () => {
-        await store.scenarios.add(scenario('limited', { times: 7 }));
+        await add(scenario('limited', { times: 7 }));
         const firings = await Promise.all(Array.from({ length: 40 }, () => store.scenarios.fire(dataRequest())));
         expect(firings.filter(({ fired }) => fired !== undefined)).toHaveLength(7);
         expect((await store.scenarios.list())[0]?.fired).toBe(7);
+      });
+
+      test('refuses an addition while `mostActive` scenarios have answers left, the used-up ones not counted', async () => {
+        await add(scenario('spent', { times: 1, fired: 1 }));
+        expect(await store.scenarios.add(scenario('once', { times: 1 }), 2)).toBe('added');
+        expect(await store.scenarios.add(scenario('always'), 2)).toBe('added');
+        expect(await store.scenarios.add(scenario('refused'), 2)).toBe('full');
+        expect((await store.scenarios.list()).map(({ id }) => id)).toEqual(['spent', 'once', 'always']);
+        expect((await store.scenarios.fire(dataRequest())).fired?.id).toBe('once');
+        expect(await store.scenarios.add(scenario('after-once'), 2)).toBe('added');
+        expect(await store.scenarios.add(scenario('refused'), 2)).toBe('full');
+        expect(await store.scenarios.remove('always')).toBe(true);
+        expect(await store.scenarios.add(scenario('after-always'), 2)).toBe('added');
+        expect((await store.scenarios.list()).map(({ id }) => id)).toEqual(['spent', 'once', 'after-once', 'after-always']);
+      });
+
+      test('of many simultaneous additions, adds exactly as many as the cap leaves room for', async () => {
+        await add(scenario('before'));
+        // A store with a pool of connections opens them first, else the additions would wait for them one after another.
+        await Promise.all(Array.from({ length: 40 }, () => store.scenarios.list()));
+        const additions = await Promise.all(Array.from({ length: 40 }, (_, index) => store.scenarios.add(scenario(`at-once-${index}`), 5)));
+        expect(additions.filter((addition) => addition === 'added')).toHaveLength(4);
+        expect(additions.filter((addition) => addition === 'full')).toHaveLength(36);
+        expect(await store.scenarios.list()).toHaveLength(5);
       });
     });
 

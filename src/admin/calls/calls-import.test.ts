@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { authenticate } from '../../../test/support/reporting';
 import { admin, BEARER, postNdjson, startAdminServer, type AdminServer } from '../../../test/support/admin';
@@ -287,6 +288,38 @@ describe('POST /admin/calls with a JSON array', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'an application/json body must be a JSON array of call records' });
     expect((await eventReport()).calls).toEqual({ [FEB_7]: 0, [FEB_8]: 0 });
+  });
+});
+
+describe('POST /admin/calls Content-Encoding', () => {
+  const body = Buffer.from(`${record('c1', '15550001', '2018-02-07T10:00:00-05:00')}\n`);
+  const postEncoded = (contentEncoding: string, bytes: Buffer) =>
+    admin(running.url).post('/admin/calls').set('Content-Type', 'application/x-ndjson').set('Content-Encoding', contentEncoding).send(bytes);
+
+  test.each([
+    ['gzip', 'gzip', gzipSync(body)],
+    ['corrupt gzip', 'gzip', gzipSync(body).subarray(0, 12)],
+    ['deflate', 'deflate', deflateSync(body)],
+    ['br', 'br', brotliCompressSync(body)],
+    ['an encoding bomb', 'gzip', gzipSync(Buffer.alloc(16 * 1024 * 1024, '\n'))],
+    ['an unknown encoding', 'x-squash', body],
+    ['two encodings', 'identity, gzip', gzipSync(body)],
+  ])('refuses %s with 415 and stores nothing', async (_name, contentEncoding, bytes) => {
+    const response = await postEncoded(contentEncoding, bytes);
+    expect(response.status).toBe(415);
+    expect(response.headers['x-error-code']).toBe('IVR_UNSUPPORTED_IMPORT_ENCODING');
+    expect(response.headers['accept-encoding']).toBe('identity');
+    expect(response.body).toEqual({
+      error: 'POST /admin/calls takes its body uncompressed: send it without Content-Encoding (or with Content-Encoding: identity)',
+    });
+    expect((await eventReport()).calls).toEqual({ [FEB_7]: 0, [FEB_8]: 0 });
+  });
+
+  test('takes Content-Encoding: identity as no encoding', async () => {
+    const response = await postEncoded('Identity', body);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ received: 1, inserted: 1, duplicates: 0, rejected: [] });
+    expect((await eventReport()).calls).toEqual({ [FEB_7]: 1, [FEB_8]: 0 });
   });
 });
 

@@ -34,7 +34,10 @@ export function callOperations({ json, failure }: AdminAnswers): AdminOperation[
       responses: {
         200: json('What became of the records', importSummarySchema),
         400: failure('An application/json body that is not a JSON array'),
-        415: failure('A body in another type than application/x-ndjson or application/json'),
+        415: failure(
+          'A body in another type than application/x-ndjson or application/json (IVR_UNSUPPORTED_MEDIA_TYPE), or with a ' +
+            'Content-Encoding other than identity (IVR_UNSUPPORTED_IMPORT_ENCODING, with Accept-Encoding: identity): the import is not decoded',
+        ),
       },
     },
   ];

@@ -25,6 +25,16 @@ function splitterFor(req: Request): RecordSplitter {
   throw errors.unsupportedMediaType([NDJSON, JSON_TYPE]);
 }
 
+/**
+ * A compressed body is refused, not decoded: the import bounds each record but not the whole body, so a
+ * small compressed body could expand to any size, where every other route refuses one as soon as its
+ * decompressed bytes pass the route's limit.
+ */
+function requireUncompressed(req: Request): void {
+  const encoding = (req.get('Content-Encoding') ?? '').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') throw errors.unsupportedImportEncoding();
+}
+
 const count = z.number().int().min(0);
 
 /** The answer of POST /admin/calls, once every batch is stored. */
@@ -67,6 +77,7 @@ function summaryBody(summary: ImportSummary): z.input<typeof importSummarySchema
 export function importCallsRoute(store: Store, counter: ImportedCallsCounter, readRecord: CallRecordReader): RequestHandler {
   return async (req, res) => {
     const splitter = splitterFor(req);
+    requireUncompressed(req);
     const callImport = new CallImport(store, counter, readRecord, BATCH_SIZE, BATCHES_IN_FLIGHT);
     for await (const chunk of req as AsyncIterable<Buffer>) {
       splitter.push(chunk, callImport.take);

@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors/catalogue';
 import { methodNotAllowed } from '../../http/error-handler';
-import { hasAnswersLeft, type Store } from '../../storage/store';
+import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import { describeIssues } from '../../http/field-errors';
 import { requireJsonIfAny } from '../../http/json-body';
@@ -36,11 +36,8 @@ export function scenarioRoutes({ store, clock, enabled, mostActive }: ScenarioAd
       const body = scenarioRuleSchema.safeParse(req.body ?? {});
       if (!body.success) throw errors.invalidParameter(describeIssues(body.error.issues));
       if (!enabled) throw errors.scenariosOff();
-      // Counted, then added: two additions at the same moment may pass the bound by one. It bounds the
-      // matching's cost, which one more scenario does not change.
-      if ((await store.scenarios.list()).filter(hasAnswersLeft).length >= mostActive) throw errors.tooManyScenarios(mostActive);
       const scenario: Scenario = { ...toScenarioRule(body.data), id: randomUUID(), createdAt: clock.now(), fired: 0 };
-      await store.scenarios.add(scenario);
+      if ((await store.scenarios.add(scenario, mostActive)) === 'full') throw errors.tooManyScenarios(mostActive);
       res.status(201).location(`${req.baseUrl}/scenarios/${scenario.id}`).json(scenarioView(scenario));
     })
     .delete(async (_req, res) => {

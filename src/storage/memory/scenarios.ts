@@ -17,19 +17,20 @@ function matches(scenario: StoredScenario, request: ScenarioRequest): boolean {
 }
 
 /**
- * The scenarios in creation order; each method runs in one turn, so a firing is atomic. The used-up ones
- * are kept apart, for the list only: a firing scans the ones with answers left, at most
- * SANDBOX_MAX_SCENARIOS of them, however many were used up before.
+ * The scenarios in creation order; each method runs in one turn, so an addition with its count and a
+ * firing are atomic. The used-up ones are kept apart, for the list only: a firing scans the ones with
+ * answers left, at most SANDBOX_MAX_SCENARIOS of them, however many were used up before.
  */
 export function memoryScenarios(): ScenarioRepository {
   let added = 0;
   const active = new Map<string, Kept>();
   const usedUp = new Map<string, Kept>();
   return {
-    add: (scenario) => {
+    add: (scenario, mostActive) => {
+      if (active.size >= mostActive) return Promise.resolve('full');
       added += 1;
       (hasAnswersLeft(scenario) ? active : usedUp).set(scenario.id, { position: added, scenario });
-      return Promise.resolve();
+      return Promise.resolve('added');
     },
     list: () =>
       Promise.resolve(

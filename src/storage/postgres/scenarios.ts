@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { Tool } from '../../domain/tool';
 import type { ScenarioRepository, StoredScenario } from '../store';
+import { inTransaction } from './transaction';
 
 interface ScenarioRow {
   id: string;
@@ -18,6 +19,19 @@ interface ScenarioRow {
 }
 
 const COLUMNS = 'id, target, tool, login, client_address, status, fault_string, delay_ms, retry_after_seconds, times, fired, created_at';
+
+/** store.ts's hasAnswersLeft, as migration 11's partial index has it. */
+const HAS_ANSWERS_LEFT = '(times IS NULL OR fired < times)';
+
+/**
+ * Taken, until the commit, by each addition around its count of the scenarios with answers left and its
+ * insert: two additions that counted together could both pass the cap, on one instance or several. Its
+ * second key is the table's, so that deployments in other schemas of the database do not wait on one
+ * another; the first, any fixed number that nothing else in the database takes in the two-key space (the
+ * migrations' and partitions' locks have one key, a space of its own). Held by the transaction, not the
+ * session, it holds through a transaction pooler as well.
+ */
+const SCENARIO_ADDITION_LOCK = 5_170_003;
 
 const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
 
@@ -60,10 +74,13 @@ type FireRow = { matching: number } & ({ [K in keyof ScenarioRow]: null } | Scen
 
 export function postgresScenarios(pool: Pool): ScenarioRepository {
   return {
-    add: async (scenario) => {
-      await pool.query(
-        `INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [
+    add: (scenario, mostActive) =>
+      inTransaction(pool, async (client) => {
+        await client.query(`SELECT pg_advisory_xact_lock($1, 'sandbox_scenarios'::regclass::oid::integer)`, [SCENARIO_ADDITION_LOCK]);
+        // Each statement reads what committed before it began: after the lock, every earlier addition.
+        const { rows } = await client.query<{ active: number }>(`SELECT count(*)::integer AS active FROM sandbox_scenarios WHERE ${HAS_ANSWERS_LEFT}`);
+        if ((rows[0] as { active: number }).active >= mostActive) return 'full';
+        await client.query(`INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
           scenario.id,
           scenario.target,
           scenario.account?.tool ?? null,
@@ -76,9 +93,9 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
           scenario.times ?? null,
           scenario.fired,
           scenario.createdAt,
-        ],
-      );
-    },
+        ]);
+        return 'added';
+      }),
     list: async () => {
       const { rows } = await pool.query<ScenarioRow>(`SELECT ${COLUMNS} FROM sandbox_scenarios ORDER BY position`);
       return rows.map(toScenario);
