@@ -79,7 +79,7 @@ export const ERROR_CODES = {
   IVR_SURVEY_RESPONSE_TOO_LARGE: { status: 500, when: 'the survey handler returned a response of more than SOAP_MAX_BYTES bytes in UTF-8' },
   IVR_SURVEY_STATE_TOO_LARGE: { status: 500, when: 'the survey handler returned a state whose JSON is more than SURVEY_MAX_STATE_BYTES bytes in UTF-8' },
   IVR_SURVEY_CALLS_BUSY: { status: 503, when: 'the survey calls being read or answered hold SURVEY_MAX_BYTES_HELD bytes of bodies already; Retry-After' },
-  IVR_SURVEY_PATTERNS_BUSY: { status: 503, when: 'a rules file\'s long matches would wait for the pattern worker behind more than it queues (32 matches or 64 Mi characters); Retry-After' },
+  IVR_SURVEY_PATTERNS_BUSY: { status: 503, when: 'a call\'s long texts would wait for the pattern worker behind more than it queues (32 texts or 64 Mi characters); Retry-After' },
   IVR_PASSWORD_HASH_LINE_FULL: { status: 503, when: 'more logins wait for a password hash than PASSWORD_HASH_QUEUE (500 with Retry-After on the reporting API)' },
   IVR_TOO_MANY_STREAMS: { status: 503, when: 'GET /admin/survey/calls/stream while as many streams are open as the server allows (Retry-After)' },
   IVR_DEPENDENCY_UNAVAILABLE: { status: 503, when: 'PostgreSQL or Redis did not answer (500 with Retry-After on the reporting API, a soap:Server fault on the SOAP service)' },
@@ -239,7 +239,7 @@ export const errors = {
       { 'Retry-After': String(LINE_FULL_RETRY_AFTER_SECONDS) },
     ),
   surveyPatternsBusy: (maxWaiting: number, maxWaitingCharacters: number) =>
-    make('IVR_SURVEY_PATTERNS_BUSY', `too many long answers wait to be matched against the rules' patterns (at most ${maxWaiting} matches, ${maxWaitingCharacters} characters); retry after Retry-After`,
+    make('IVR_SURVEY_PATTERNS_BUSY', `too many long answers wait to be matched against the rules' patterns (at most ${maxWaiting} texts, ${maxWaitingCharacters} characters); retry after Retry-After`,
       { 'Retry-After': String(LINE_FULL_RETRY_AFTER_SECONDS) },
     ),
   // The admin API (/admin, on only when ADMIN_TOKEN is set).

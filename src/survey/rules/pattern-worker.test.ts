@@ -12,7 +12,7 @@ import { readRules } from './rules-file';
 import { rulesHandler } from './rules-handler';
 
 /*
- * The pattern worker takes one match at a time; the matches waiting behind it are bounded in count and in
+ * The pattern worker takes one text at a time (with the patterns to match it against); the texts waiting behind it are bounded in count and in
  * characters, and each has its call's deadline. Deadlines are given in the worker's own time (`now`), which
  * these tests set; a match under way is stopped by a timer at its deadline.
  */
@@ -28,7 +28,7 @@ const busy = (maxWaiting: number, maxWaitingCharacters: number) =>
   new AppError(
     'IVR_SURVEY_PATTERNS_BUSY',
     503,
-    `too many long answers wait to be matched against the rules' patterns (at most ${maxWaiting} matches, ${maxWaitingCharacters} characters); retry after Retry-After`,
+    `too many long answers wait to be matched against the rules' patterns (at most ${maxWaiting} texts, ${maxWaitingCharacters} characters); retry after Retry-After`,
   );
 
 test('a match beyond the waiting matches the queue holds is refused at once with IVR_SURVEY_PATTERNS_BUSY; the running one does not count', async () => {
