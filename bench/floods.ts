@@ -136,7 +136,10 @@ async function run(flood: Flood): Promise<string> {
     // The server's own view of its event loop (prom-client's, since the start): a probe's latency also has the network and this process in it.
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     const lag = (name: string) => Number(new RegExp(`^nodejs_eventloop_lag_${name}_seconds (\\S+)`, 'm').exec(metrics)?.[1]) * 1000;
-    loop = `the server's event loop delay p99 ${lag('p99').toFixed(1)} ms, max ${lag('max').toFixed(1)} ms`;
+    const megabytes = (name: string) => (Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1]) / 1e6).toFixed(0);
+    loop =
+      `the server's event loop delay p99 ${lag('p99').toFixed(1)} ms, max ${lag('max').toFixed(1)} ms; after the flood its main thread's heap ` +
+      `${megabytes('nodejs_heap_size_total_bytes')} MB, external ${megabytes('nodejs_external_memory_bytes')} MB, resident ${megabytes('process_resident_memory_bytes')} MB`;
     server.child.kill();
   }
   const sorted = [...probes].sort((a, b) => a - b);

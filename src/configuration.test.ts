@@ -44,7 +44,7 @@ describe('configuration', () => {
         ],
         servicesFile: undefined,
         maxBytes: 10_485_760,
-        maxBytesHeld: 134_217_728,
+        maxBytesHeld: 67_108_864,
         reload: false,
         sessionTtlSeconds: 3600,
         evaluation: { timeoutSeconds: 10, maxResponseBytes: 10_485_760, maxStateBytes: 16_384 },

@@ -35,7 +35,7 @@ export const surveySettings = z
   .object({
     SOAP_PATH: urlPath.optional(),
     SOAP_MAX_BYTES: integer(1).default(10_485_760),
-    SURVEY_MAX_BYTES_HELD: integer(1).default(134_217_728),
+    SURVEY_MAX_BYTES_HELD: integer(1).default(67_108_864),
     SURVEY_HANDLER: optionalText,
     SURVEY_RELOAD: flag.default(false),
     SURVEY_SESSION_TTL_SECONDS: integer(1).default(3600),

@@ -18,7 +18,7 @@ describe('the survey web service configuration', () => {
       ],
       servicesFile: undefined,
       maxBytes: 10_485_760,
-      maxBytesHeld: 134_217_728,
+      maxBytesHeld: 67_108_864,
       sessionTtlSeconds: 3600,
       evaluation: { timeoutSeconds: 10, maxResponseBytes: 10_485_760, maxStateBytes: 16_384 },
     });
