@@ -117,6 +117,7 @@ export function accountAdmin(store: Store, defaultTimeZone: string, passwords: P
     async assignPhone(key, phone) {
       const account = await existing(key);
       const result = await store.phones.assign(phone, account.id);
+      if (result === 'no-account') throw errors.accountNotFound(key.tool, key.login);
       if (result === 'owned-by-another') throw errors.phoneOwnedByAnother(phone);
       return { created: result === 'assigned', account: await view(account) };
     },
