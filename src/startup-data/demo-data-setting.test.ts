@@ -2,6 +2,7 @@ import { banner } from '../banner';
 import { start, type Started } from '../composition-root';
 import { ConfigError } from '../config/config-error';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../../test/support/services';
+import { PUBLIC_DEMO_ACCOUNT_WARNING } from './demo/demo-account';
 
 /*
  * DEMO_DATA at start, on each store: the demo account is created outside production and, in production,
@@ -80,6 +81,31 @@ describeWithPostgres('PostgreSQL', () => {
     return { STORE: 'postgres', DATABASE_URL: schema.url, DATABASE_POOLER: schema.pooler };
   };
   describeDemoData('PostgreSQL', freshSchema);
+
+  test('a production start warns of the demo account an earlier start left, until the admin API deletes it', async () => {
+    const database = await freshSchema();
+    started = await start({ ...QUIET, ...database });
+    expect(started.demo).toBeDefined();
+    await started.stop();
+
+    const production = { ...QUIET, ...database, NODE_ENV: 'production', PUBLIC_URL: 'https://ivr.example.com', ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    started = await start(production);
+    expect(started.demo).toBeUndefined();
+    expect(await demoLogin(started)).toBe(200);
+    expect(bannerOf(started).split('\n').filter((line) => line.startsWith('Warning:'))).toEqual([`Warning: ${PUBLIC_DEMO_ACCOUNT_WARNING}`]);
+    expect(PUBLIC_DEMO_ACCOUNT_WARNING).toBe(
+      'the demo account dev/demo is stored with its published password demo-password, though the demo data are off: ' +
+        'delete it with "ivr-reporting accounts delete dev demo" (DELETE /admin/accounts/dev/demo)',
+    );
+    const deleted = await fetch(`${started.running.url}/admin/accounts/dev/demo`, { method: 'DELETE', headers: { authorization: 'Bearer a-long-enough-admin-token' } });
+    expect(deleted.status).toBe(204);
+    expect(await demoLogin(started)).toBe(401);
+    await started.stop();
+
+    started = await start(production);
+    expect(started.dataWarnings).toEqual([]);
+    expect(await demoLogin(started)).toBe(401);
+  });
 });
 
 test('a DEMO_DATA that is neither true nor false stops the start with a message naming it', async () => {
