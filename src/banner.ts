@@ -71,9 +71,9 @@ function surveyServiceLines(base: string, service: SurveyServiceSettings, named:
 /**
  * What a person starting the server reads: where it listens, on which store and where the shared state
  * lives, the dashboard, the API reference, the survey service's WSDL and handler, whether the admin API
- * is on, what a seed file brought, the settings likely mistaken where they are (the demo data in production among them), a
- * demo account left with its published password, and with the demo data, its credentials and curl commands that work
- * as printed. It goes to standard error, apart from the JSON logs on standard output.
+ * is on, what a seed file brought, the settings likely mistaken where they are (the demo data in
+ * production among them), a demo account left with its published password, and with the demo data, its
+ * credentials and curl commands that work as printed. It goes to standard error, apart from the JSON logs on standard output.
  */
 export function banner(url: string, config: Config, { demo, seed, dataWarnings = [] }: LoadedData): string {
   const base = config.server.publicUrl ?? url;

@@ -54,8 +54,9 @@ const byToolThenLogin = (a: Account, b: Account): number =>
 
 /**
  * Account administration over the store. Deactivating needs nothing more than saving, and deleting
- * nothing more than the store's step: temporary credentials and logins re-read their account on every use. A new password also revokes the temporary credentials
- * issued under the old one, in the same store step. A time-zone change re-buckets the account's daily
+ * nothing more than the store's step: temporary credentials and logins re-read their account on every
+ * use. A new password also revokes the temporary credentials issued under the old one, in the same store
+ * step. A time-zone change re-buckets the account's daily
  * rollups inside the store (see AccountRepository.update).
  */
 export function accountAdmin(store: Store, defaultTimeZone: string, passwords: PasswordHasher): AccountAdmin {

@@ -154,14 +154,14 @@ export class CallHistory {
     return dropped;
   }
 
-  /** Drops every call of the given phones (a deleted account's), the others kept in their order; returns how many went. */
-  dropPhones(phones: ReadonlySet<number>): number {
-    let dropped = 0;
+  /** Drops every call of the given phones (a deleted account's), the others kept in their order; copies nothing when none has a call. */
+  dropPhones(phones: ReadonlySet<number>): void {
     for (let index = 0; index < this.count; index += 1) {
-      if (phones.has(this.phoneAt(index))) dropped += 1;
+      if (phones.has(this.phoneAt(index))) {
+        this.keepOnly((kept) => !phones.has(kept.phone));
+        return;
+      }
     }
-    if (dropped > 0) this.keepOnly((kept) => !phones.has(kept.phone));
-    return dropped;
   }
 
   /** Keeps only the calls `keep` accepts, in their order, in columns of their own: the old ones go to the garbage collector whole. */
