@@ -32,10 +32,11 @@ function demoLines(base: string, demo: DemoAccount): string[] {
   ];
 }
 
-/** What was loaded at start: the demo data, or a seed file's summary. */
+/** What was loaded at start: the demo data, or a seed file's summary; and what the stored data call for. */
 export interface LoadedData {
   readonly demo: DemoAccount | undefined;
   readonly seed: SeedFileSummary | undefined;
+  readonly dataWarnings?: readonly string[];
 }
 
 const counted = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
@@ -70,10 +71,11 @@ function surveyServiceLines(base: string, service: SurveyServiceSettings, named:
 /**
  * What a person starting the server reads: where it listens, on which store and where the shared state
  * lives, the dashboard, the API reference, the survey service's WSDL and handler, whether the admin API
- * is on, what a seed file brought, the settings likely mistaken where they are, and with the demo data, its credentials and curl commands that work
- * as printed. It goes to standard error, apart from the JSON logs on standard output.
+ * is on, what a seed file brought, the settings likely mistaken where they are (the demo data in
+ * production among them), a demo account left with its published password, and with the demo data, its
+ * credentials and curl commands that work as printed. It goes to standard error, apart from the JSON logs on standard output.
  */
-export function banner(url: string, config: Config, { demo, seed }: LoadedData): string {
+export function banner(url: string, config: Config, { demo, seed, dataWarnings = [] }: LoadedData): string {
   const base = config.server.publicUrl ?? url;
   const store = config.storage.store === 'postgres' ? 'PostgreSQL' : 'in-memory';
   return [
@@ -89,7 +91,7 @@ export function banner(url: string, config: Config, { demo, seed }: LoadedData):
       ? `Clock: movable (SANDBOX_CLOCK): POST ${base}/admin/clock {"advance_seconds": n} moves it forward`
       : "Clock: the system's (SANDBOX_CLOCK=true lets the admin API move it forward)",
     ...(seed === undefined ? [] : [seedLine(config, seed)]),
-    ...configWarnings(config).map((warning) => `Warning: ${warning}`),
+    ...[...configWarnings(config), ...dataWarnings].map((warning) => `Warning: ${warning}`),
     '',
     ...(demo === undefined ? [] : demoLines(url, demo)),
     BANNER_END,

@@ -22,7 +22,7 @@ import { dataResources } from './reporting/data-resources';
 import { reportCache } from './reporting/report-cache/report-cache';
 import { startMaintenance } from './retention/maintenance';
 import { createSandbox, sandboxClock, type MovableClock } from './sandbox/sandbox';
-import { DEMO_ACCOUNT_ID, loadDemoData, type DemoAccount } from './startup-data/demo/demo-account';
+import { DEMO_ACCOUNT_ID, loadDemoData, PUBLIC_DEMO_ACCOUNT_WARNING, publicDemoAccountStored, type DemoAccount } from './startup-data/demo/demo-account';
 import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
 import { openStore } from './storage/open-store';
 import type { Store } from './storage/store';
@@ -214,10 +214,12 @@ export interface Started {
   readonly logger: Logger;
   readonly store: Store;
   readonly running: RunningServer;
-  /** Set when the bundled demo data was loaded (no SEED_FILE). */
+  /** Set when the bundled demo data was loaded (DEMO_DATA on, no SEED_FILE). */
   readonly demo: DemoAccount | undefined;
   /** Set when SEED_FILE was loaded: what it brought. */
   readonly seed: SeedFileSummary | undefined;
+  /** What the stored data call for: said on the banner and in the log, as the configuration's warnings are. */
+  readonly dataWarnings: readonly string[];
   /** Begun at the first signal: GET /readyz answers 503 from then on. */
   readonly shutdown: ShutdownState;
   /** Stops accepting, finishes requests in flight, closes the store. */
@@ -239,7 +241,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
   const store = await openStore(config.storage, logger);
   try {
     const shared: SharedDependencies = { ...dependencies, store };
-    const { demo, seed } = await loadStartupData(config, shared);
+    const { demo, seed, dataWarnings } = await loadStartupData(config, shared);
     const maintenance = await startMaintenance({ store, clock: shared.systemClock, logger, months: config.retention.months });
     const running = await listen(createApp(createServices(config, shared)), config.server.host, config.server.port, listenOptions(config.server, logger)).catch(
       async (error: unknown) => {
@@ -247,7 +249,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
         throw error;
       },
     );
-    for (const warning of configWarnings(config)) logger.warn(warning);
+    for (const warning of [...configWarnings(config), ...dataWarnings]) logger.warn(warning);
     logger.info({ url: running.url, store: config.storage.store }, 'listening');
     return {
       config,
@@ -256,6 +258,7 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
       running,
       demo,
       seed,
+      dataWarnings,
       shutdown: shared.shutdown,
       stop: async () => {
         await running.close();
@@ -269,17 +272,23 @@ export async function start(env: NodeJS.ProcessEnv, options: StartOptions = {}):
   }
 }
 
-/** SEED_FILE's accounts, numbers and calls; else the demo account, unless a durable store kept it from an earlier start (perhaps changed since: left as it is). */
+/**
+ * SEED_FILE's accounts, numbers and calls; else, with DEMO_DATA, the demo account, unless a durable store
+ * kept it from an earlier start (perhaps changed since: left as it is). Without the demo data, a demo
+ * account an earlier start left with its published password is warned of.
+ */
 async function loadStartupData(
   config: Config,
   { store, clock, logger }: SharedDependencies,
-): Promise<{ demo: DemoAccount | undefined; seed: SeedFileSummary | undefined }> {
-  const { seedFile } = config.startupData;
+): Promise<{ demo: DemoAccount | undefined; seed: SeedFileSummary | undefined; dataWarnings: string[] }> {
+  const { seedFile, demoData } = config.startupData;
+  let seed: SeedFileSummary | undefined;
   if (seedFile !== undefined) {
-    const seed = await loadSeedFile(seedFile, store, config.accounts.defaultTimeZone);
+    seed = await loadSeedFile(seedFile, store, config.accounts.defaultTimeZone);
     logger.info({ seedFile, ...seed }, 'seed file loaded');
-    return { demo: undefined, seed };
+  } else if (demoData) {
+    const kept = (await store.accounts.find(DEMO_ACCOUNT_ID)) !== undefined;
+    return { demo: kept ? undefined : await loadDemoData(store, clock), seed: undefined, dataWarnings: [] };
   }
-  if ((await store.accounts.find(DEMO_ACCOUNT_ID)) !== undefined) return { demo: undefined, seed: undefined };
-  return { demo: await loadDemoData(store, clock), seed: undefined };
+  return { demo: undefined, seed, dataWarnings: (await publicDemoAccountStored(store)) ? [PUBLIC_DEMO_ACCOUNT_WARNING] : [] };
 }

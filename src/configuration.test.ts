@@ -16,7 +16,7 @@ describe('configuration', () => {
         maxConnectionsPerAddress: 100,
       },
       storage: { store: 'memory', databaseUrl: undefined, databasePooler: 'none', databaseReadPooler: 'none', databaseReadUrls: [], redisUrl: undefined, dependencyTimeoutSeconds: 5 },
-      startupData: { seedFile: undefined },
+      startupData: { seedFile: undefined, demoData: true },
       accounts: { defaultTimeZone: 'UTC', passwordHashConcurrency: 1, passwordHashQueue: 64 },
       reporting: {
         weekStart: 'monday',
@@ -70,6 +70,7 @@ describe('configuration', () => {
       PUBLIC_URL: 'https://ivr.example.com/',
       TRUST_PROXY: '1',
       SEED_FILE: './seed.json',
+      DEMO_DATA: 'false',
       DEFAULT_TIMEZONE: 'America/New_York',
       WEEK_START: 'sunday',
       MAX_RANGE_DAYS: '366',
@@ -86,7 +87,7 @@ describe('configuration', () => {
     });
     expect(config).toMatchObject({
       server: { port: 8080, host: '0.0.0.0', logLevel: 'warn', publicUrl: 'https://ivr.example.com', trustProxy: 1 },
-      startupData: { seedFile: './seed.json' },
+      startupData: { seedFile: './seed.json', demoData: false },
       accounts: { defaultTimeZone: 'America/New_York', passwordHashConcurrency: 2 },
       reporting: { weekStart: 'sunday', maxRangeDays: 366, reportCacheBytes: 0, credentialTtlSeconds: 60, authCacheSeconds: 0, authCacheMaxEntries: 500 },
       rateLimits: { auth: 5, data: 50, windowSeconds: 60 },
@@ -207,6 +208,7 @@ describe('configuration', () => {
     ['RETENTION_MONTHS', '0', 'RETENTION_MONTHS="0": must be a whole number from 1 to 1200'],
     ['SANDBOX_CLOCK', 'yes', 'SANDBOX_CLOCK="yes": must be one of true, false'],
     ['SURVEY_RELOAD', 'on', 'SURVEY_RELOAD="on": must be one of true, false'],
+    ['DEMO_DATA', 'yes', 'DEMO_DATA="yes": must be one of true, false'],
     ['SURVEY_HANDLER_ISOLATION', 'thread', 'SURVEY_HANDLER_ISOLATION="thread": must be one of event-loop, worker'],
     ['STORE', 'mongodb', 'STORE="mongodb": must be one of memory, postgres'],
     ['DATABASE_POOLER', 'pgbouncer', 'DATABASE_POOLER="pgbouncer": must be one of none, transaction'],
@@ -239,6 +241,25 @@ describe('configuration', () => {
     });
     expect(loadConfig({ ...production, SANDBOX_SCENARIOS: 'false', SURVEY_INSPECT_CALLS: '0' }).sandbox).toEqual(loadConfig(production).sandbox);
     expect(loadConfig({ NODE_ENV: 'development' }).sandbox).toEqual(loadConfig({}).sandbox);
+  });
+
+  test('loads the demo data unless DEMO_DATA=false, or with NODE_ENV=production unless DEMO_DATA=true', () => {
+    expect(loadConfig({}).startupData.demoData).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).startupData.demoData).toBe(true);
+    expect(loadConfig({ DEMO_DATA: 'false' }).startupData.demoData).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).startupData.demoData).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DEMO_DATA: 'TRUE' }).startupData.demoData).toBe(true);
+  });
+
+  test('warns, with NODE_ENV=production, of DEMO_DATA=true, unless a seed file replaces the demo data', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://ivr.example.com' };
+    expect(configWarnings(loadConfig({ ...production, DEMO_DATA: 'true' }))).toEqual([
+      'NODE_ENV=production with DEMO_DATA=true: the demo account dev/demo, whose password demo-password is published, ' +
+        'is created with its calls when the store lacks it; unset DEMO_DATA unless this server is a sandbox',
+    ]);
+    expect(configWarnings(loadConfig({ ...production, DEMO_DATA: 'true', SEED_FILE: './seed.json' }))).toEqual([]);
+    expect(configWarnings(loadConfig({ ...production, DEMO_DATA: 'false' }))).toEqual([]);
+    expect(configWarnings(loadConfig({ DEMO_DATA: 'true' }))).toEqual([]);
   });
 
   test('warns once, with NODE_ENV=production, of the sandbox features on, naming each', () => {

@@ -132,6 +132,12 @@ export function configWarnings(config: Config): string[] {
         'set PUBLIC_URL to the address survey systems reach',
     );
   }
+  if (config.server.production && config.startupData.demoData && config.startupData.seedFile === undefined) {
+    warnings.push(
+      'NODE_ENV=production with DEMO_DATA=true: the demo account dev/demo, whose password demo-password is published, ' +
+        'is created with its calls when the store lacks it; unset DEMO_DATA unless this server is a sandbox',
+    );
+  }
   const sandbox = sandboxFeaturesOn(config.sandbox, config.admin.token !== undefined);
   if (config.server.production && sandbox.length > 0) {
     warnings.push(

@@ -75,6 +75,21 @@ describe('ivr-reporting accounts', () => {
     expect([missing.code, missing.stderr]).toEqual([1, 'ivr-reporting: DELETE /admin/accounts/dev/nobody/credentials: 404 no account dev/nobody\n']);
   });
 
+  test('deletes an account with its numbers and their calls, and says so for an unknown one', async () => {
+    await cli(['accounts', 'add', 'dev', 'acme', '--password', 'pw']);
+    await admin(running.url).put('/admin/accounts/dev/acme/phones/18005550200');
+    await cli(['accounts', 'add', 'dev', 'empty', '--password', 'pw']);
+    const { login, password } = await authenticate(running.url, { login: 'acme', password: 'pw' });
+    const deleted = await cli(['accounts', 'delete', 'dev', 'acme']);
+    expect([deleted.code, deleted.stdout]).toEqual([0, 'deleted dev/acme (numbers 18005550200 released, their calls deleted)\n']);
+    expect((await request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(login, password)).status).toBe(401);
+    expect((await admin(running.url).get('/admin/accounts/dev/acme')).status).toBe(404);
+    expect((await cli(['accounts', 'delete', 'dev', 'empty'])).stdout).toBe('deleted dev/empty (no numbers)\n');
+
+    const missing = await cli(['accounts', 'delete', 'dev', 'acme']);
+    expect([missing.code, missing.stderr]).toEqual([1, 'ivr-reporting: no account dev/acme\n']);
+  });
+
   test('says what to do when no admin token is given', async () => {
     const run = await runCli(['accounts', 'list', '--url', running.url]);
     expect([run.code, run.stderr]).toEqual([

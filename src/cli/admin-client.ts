@@ -76,6 +76,10 @@ export class AdminClient {
     return (await this.send('DELETE', `${this.accountPath(tool, login)}/credentials`)).body as AccountView;
   }
 
+  async deleteAccount(tool: Tool, login: string): Promise<void> {
+    await this.send('DELETE', this.accountPath(tool, login), { okStatuses: [204] });
+  }
+
   async listAccounts(): Promise<AccountView[]> {
     return ((await this.send('GET', '/admin/accounts')).body as { accounts: AccountView[] }).accounts;
   }

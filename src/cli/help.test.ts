@@ -11,6 +11,7 @@ const COMMANDS = [
   ['accounts', 'set'],
   ['accounts', 'list'],
   ['accounts', 'revoke'],
+  ['accounts', 'delete'],
   ['phones'],
   ['phones', 'add'],
   ['phones', 'remove'],

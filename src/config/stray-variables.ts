@@ -19,6 +19,7 @@ export const PROJECT_WORDS: readonly string[] = [
   'ADMIN',
   'CREDENTIAL',
   'DATABASE',
+  'DEMO',
   'METRICS',
   'READINESS',
   'REDIS',

@@ -329,7 +329,9 @@ describe('loadSeedFile with a bad file', () => {
   });
 
   it('stops when the store already gives a phone to another account', async () => {
-    await store.phones.assign('18005550100', 'dev:someone-else');
+    const someoneElse = { id: 'dev:someone-else', tool: 'dev', login: 'someone-else', passwordHash: 'hash', active: true, timeZone: 'UTC', credentialGeneration: 0 } as const;
+    await store.accounts.save(someoneElse);
+    await store.phones.assign('18005550100', someoneElse.id);
 
     await expectSeedFileError(
       await writeSeed({ accounts: [alice()] }),

@@ -55,7 +55,8 @@ export interface RawCallMonths {
   readonly calls: number;
 }
 
-export type AssignPhoneResult = 'assigned' | 'already-owned' | 'owned-by-another';
+/** `no-account`: the account does not exist (or was deleted meanwhile), and nothing was assigned. */
+export type AssignPhoneResult = 'assigned' | 'already-owned' | 'owned-by-another' | 'no-account';
 
 /** The fields of an account that can change; an absent field keeps its value. */
 export interface AccountChange {
@@ -88,6 +89,15 @@ export interface AccountRepository {
   update(id: string, change: AccountChange): Promise<Account | undefined>;
   list(): Promise<Account[]>;
   /**
+   * Deletes the account and what is its own, in one step: its numbers are released, and the calls of
+   * those numbers go with every rollup of them and the account's daily sums; its temporary credentials
+   * go (a credential saved meanwhile is refused: CredentialRepository.save). Its data version moves on
+   * and is kept, so that no report kept of it passes for one of an account created again under its id.
+   * The ids of the calls stay known, as after retention: the same calls imported again are duplicates.
+   * Returns whether there was such an account.
+   */
+  remove(id: string): Promise<boolean>;
+  /**
    * What a report of the account rests on, read in one step (one round trip on PostgreSQL), since every
    * data request needs it: the data version, and whether the account owns `phone` (asked for a report on
    * one number; undefined for all of its numbers).
@@ -109,7 +119,7 @@ export interface ReportBasis {
 export interface PhoneRepository {
   /**
    * A number's calls stay with the number: when it is assigned, its daily rollups are rebuilt in the
-   * new owner's time zone in the same step.
+   * new owner's time zone in the same step. Nothing is assigned to an account that does not exist.
    */
   assign(phone: string, accountId: string): Promise<AssignPhoneResult>;
   /** Returns whether the account owned the number. */
@@ -125,7 +135,12 @@ export interface CredentialInUse {
 }
 
 export interface CredentialRepository {
-  save(credential: TemporaryCredential): Promise<void>;
+  /**
+   * Stores the credential unless its account does not exist, and returns whether it did: a login that
+   * read the account just before it was deleted stores nothing, so no credential outlives its account
+   * (an account created again under the same id would otherwise inherit it).
+   */
+  save(credential: TemporaryCredential): Promise<boolean>;
   findWithAccount(login: string): Promise<CredentialInUse | undefined>;
   /** Records a use; does nothing when the credential is gone. */
   touch(login: string, usedAt: number): Promise<void>;

@@ -158,6 +158,11 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(await store.phones.ownedBy('dev:alice')).toEqual(['15550001', '15550002', '15550003']);
       });
 
+      test('assigns nothing to an account that does not exist', async () => {
+        expect(await store.phones.assign('15550001', 'dev:nobody')).toBe('no-account');
+        expect(await store.phones.assign('15550001', 'dev:alice')).toBe('assigned');
+      });
+
       test('releases a number only for its owner', async () => {
         await store.phones.assign('15550001', 'dev:alice');
         expect(await store.phones.release('15550001', 'dev:bob')).toBe(false);
@@ -170,9 +175,10 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describe('temporary credentials', () => {
       const credential = { login: 'a'.repeat(32), passwordDigest: 'b'.repeat(64), accountId: 'dev:alice', generation: 3, lastUsedAt: 1_000 };
 
+      beforeEach(() => store.accounts.save(account('alice')));
+
       test('finds a saved credential by login, with the account as it is now', async () => {
-        await store.accounts.save(account('alice'));
-        await store.credentials.save(credential);
+        expect(await store.credentials.save(credential)).toBe(true);
         await store.accounts.update('dev:alice', { active: false, revokeCredentials: true });
         expect(await store.credentials.findWithAccount(credential.login)).toEqual({
           credential,
@@ -181,9 +187,9 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(await store.credentials.findWithAccount('c'.repeat(32))).toBeUndefined();
       });
 
-      test('finds a credential whose account does not exist, without an account', async () => {
-        await store.credentials.save(credential);
-        expect(await store.credentials.findWithAccount(credential.login)).toEqual({ credential, account: undefined });
+      test('saves no credential of an account that does not exist', async () => {
+        expect(await store.credentials.save({ ...credential, accountId: 'dev:nobody' })).toBe(false);
+        expect(await store.credentials.findWithAccount(credential.login)).toBeUndefined();
       });
 
       test('records the last use', async () => {
@@ -390,6 +396,127 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         for (const owner of [alice, bob]) {
           expect(await dailyTotals(store, owner, ...february)).toEqual(await dailyTotals(store, await store.phones.ownedBy(owner.ownedBy), ...february));
         }
+      });
+    });
+
+    describe('deleting an account', () => {
+      const february = [day(2018, 2, 1), day(2018, 2, 28)] as const;
+      const alice = { ownedBy: 'dev:alice' };
+      const bob = { ownedBy: 'dev:bob' };
+      const credentialOf = (accountId: string, login: string) => ({ login, passwordDigest: 'b'.repeat(64), accountId, generation: 0, lastUsedAt: 1_000 });
+      const version2 = (callId: string, phone: string) =>
+        callRecordSchema.parse({
+          call_id: callId,
+          phone,
+          started_at: '2018-02-07T10:00:00-05:00',
+          log_events: 1,
+          loops: 0,
+          form_items: 0,
+          caller: '6175550123',
+          path: [{ application: 'https://ivr.example.com/a.vxml', page: 'p', form: 'f', item: 'i', visits: 1 }],
+        });
+
+      beforeEach(async () => {
+        await store.accounts.save(account('alice', 'America/New_York'));
+        await store.accounts.save(account('bob', 'Asia/Tokyo'));
+        await store.phones.assign('15550001', 'dev:alice');
+        await store.phones.assign('15550002', 'dev:alice');
+        await store.phones.assign('15550003', 'dev:bob');
+        await store.calls.add([
+          record('c1', '15550001', '2018-02-07T10:00:00-05:00'),
+          version2('c2', '15550002'),
+          record('c3', '15550003', '2018-02-07T12:00:00+09:00'),
+          version2('c4', '15550003'),
+        ]);
+        await store.credentials.save(credentialOf('dev:alice', 'a'.repeat(32)));
+        await store.credentials.save(credentialOf('dev:bob', 'b'.repeat(32)));
+      });
+
+      test('deletes the account, its numbers, their calls and rollups, and its credentials, and leaves the other accounts as they were', async () => {
+        const spans = [{ first: february[0], last: february[1] }];
+        const bobBefore = {
+          days: await dailyTotals(store, bob, ...february),
+          callers: await store.calls.distinctCallers(bob, spans),
+          formItems: await store.calls.formItemTotals(bob, ...february, 10),
+        };
+        expect(await store.accounts.remove('dev:alice')).toBe(true);
+
+        expect(await store.accounts.find('dev:alice')).toBeUndefined();
+        expect((await store.accounts.list()).map(({ id }) => id)).toEqual(['dev:bob']);
+        expect(await store.phones.ownedBy('dev:alice')).toEqual([]);
+        expect(await store.credentials.findWithAccount('a'.repeat(32))).toBeUndefined();
+        expect((await store.credentials.findWithAccount('b'.repeat(32)))?.account?.id).toBe('dev:bob');
+        for (const scope of [alice, ['15550001', '15550002']]) {
+          expect(await dailyTotals(store, scope, ...february)).toEqual([]);
+          expect(await store.calls.distinctCallers(scope, spans)).toEqual([0]);
+          expect(await store.calls.regionTotals(scope, ...february)).toEqual([]);
+          expect(await store.calls.formItemTotals(scope, ...february, 10)).toEqual([]);
+        }
+        expect({
+          days: await dailyTotals(store, bob, ...february),
+          callers: await store.calls.distinctCallers(bob, spans),
+          formItems: await store.calls.formItemTotals(bob, ...february, 10),
+        }).toEqual(bobBefore);
+        expect(await store.calls.add([record('c9', '15550001', '2018-02-08T10:00:00-05:00')])).toEqual({ inserted: 0, duplicates: 0, unknownPhone: [0] });
+      });
+
+      test('answers false for an account that does not exist, or no longer does, and changes nothing', async () => {
+        expect(await store.accounts.remove('dev:nobody')).toBe(false);
+        expect(await store.accounts.remove('dev:alice')).toBe(true);
+        expect(await store.accounts.remove('dev:alice')).toBe(false);
+        expect((await store.accounts.list()).map(({ id }) => id)).toEqual(['dev:bob']);
+      });
+
+      test('frees its numbers, which bring no call of it to their next owner; its call ids stay known', async () => {
+        const bobBefore = await dailyTotals(store, bob, ...february);
+        await store.accounts.remove('dev:alice');
+        expect(await store.phones.assign('15550001', 'dev:bob')).toBe('assigned');
+        expect(await dailyTotals(store, bob, ...february)).toEqual(bobBefore);
+        expect(await store.calls.add([record('c1', '15550001', '2018-02-07T10:00:00-05:00')])).toEqual({ inserted: 0, duplicates: 1, unknownPhone: [] });
+        expect(await store.calls.add([record('c5', '15550001', '2018-02-07T10:00:00+09:00')])).toEqual({ inserted: 1, duplicates: 0, unknownPhone: [] });
+        expect(await dailyTotals(store, ['15550001'], ...february)).toEqual([dayTotals({ day: day(2018, 2, 7), calls: 1, logEvents: 1, loops: 2, formItems: 3 })]);
+      });
+
+      test('moves the data version on, so that an account created again under the id starts beyond it, with nothing of the old one', async () => {
+        const before = (await store.accounts.reportBasis('dev:alice', undefined)).dataVersion;
+        await store.accounts.remove('dev:alice');
+        const after = (await store.accounts.reportBasis('dev:alice', undefined)).dataVersion;
+        expect(after).toBeGreaterThan(before);
+        expect(await store.accounts.create(account('alice', 'UTC'))).toBe(true);
+        expect(await store.phones.ownedBy('dev:alice')).toEqual([]);
+        expect(await dailyTotals(store, alice, ...february)).toEqual([]);
+        expect(await store.credentials.findWithAccount('a'.repeat(32))).toBeUndefined();
+        expect((await store.accounts.reportBasis('dev:alice', undefined)).dataVersion).toBeGreaterThanOrEqual(after);
+      });
+
+      test('of concurrent deletions of one account, exactly one deletes', async () => {
+        expect((await Promise.all([store.accounts.remove('dev:alice'), store.accounts.remove('dev:alice')])).sort()).toEqual([false, true]);
+      });
+
+      test('leaves no credential, number or call of the account behind through concurrent logins, imports, assignments, a release and a time-zone change', async () => {
+        const batch = (prefix: string) =>
+          Array.from({ length: 60 }, (_, index) =>
+            record(`${prefix}-${index}`, ['15550001', '15550002', '15550003'][index % 3] as string, `2018-02-${String(1 + (index % 20)).padStart(2, '0')}T12:00:00Z`),
+          );
+        const [saved, assigned, released, , , , removed] = await Promise.all([
+          store.credentials.save(credentialOf('dev:alice', 'c'.repeat(32))),
+          store.phones.assign('15550009', 'dev:alice'),
+          store.phones.release('15550002', 'dev:alice'),
+          store.calls.add(batch('d')),
+          store.calls.add(batch('e')),
+          store.accounts.update('dev:alice', { timeZone: 'Asia/Tokyo' }),
+          store.accounts.remove('dev:alice'),
+        ]);
+        expect(removed).toBe(true);
+        expect([true, false]).toContain(saved);
+        expect(['assigned', 'no-account']).toContain(assigned);
+        expect([true, false]).toContain(released);
+        expect(await store.credentials.findWithAccount('c'.repeat(32))).toBeUndefined();
+        expect(await store.phones.ownedBy('dev:alice')).toEqual([]);
+        expect(await store.phones.assign('15550009', 'dev:bob')).toBe('assigned');
+        // A number released before the deletion keeps its calls, as any released number does.
+        expect(await dailyTotals(store, ['15550001', '15550009'], ...february)).toEqual([]);
+        expect(await dailyTotals(store, bob, ...february)).toEqual(await dailyTotals(store, await store.phones.ownedBy('dev:bob'), ...february));
       });
     });
 

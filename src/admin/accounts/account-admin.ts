@@ -45,15 +45,18 @@ export interface AccountAdmin {
   releasePhone(key: AccountKey, phone: string): Promise<AccountView>;
   /** Ends every temporary credential issued so far, and changes nothing else. */
   revokeCredentials(key: AccountKey): Promise<AccountView>;
+  /** Deletes the account with its numbers, their calls and its credentials (AccountRepository.remove). */
+  remove(key: AccountKey): Promise<void>;
 }
 
 const byToolThenLogin = (a: Account, b: Account): number =>
   compareText(a.tool, b.tool) || compareText(a.login, b.login);
 
 /**
- * Account administration over the store. Deactivating needs nothing more than saving: temporary
- * credentials re-read their account on every use. A new password also revokes the temporary credentials
- * issued under the old one, in the same store step. A time-zone change re-buckets the account's daily
+ * Account administration over the store. Deactivating needs nothing more than saving, and deleting
+ * nothing more than the store's step: temporary credentials and logins re-read their account on every
+ * use. A new password also revokes the temporary credentials issued under the old one, in the same store
+ * step. A time-zone change re-buckets the account's daily
  * rollups inside the store (see AccountRepository.update).
  */
 export function accountAdmin(store: Store, defaultTimeZone: string, passwords: PasswordHasher): AccountAdmin {
@@ -117,6 +120,7 @@ export function accountAdmin(store: Store, defaultTimeZone: string, passwords: P
     async assignPhone(key, phone) {
       const account = await existing(key);
       const result = await store.phones.assign(phone, account.id);
+      if (result === 'no-account') throw errors.accountNotFound(key.tool, key.login);
       if (result === 'owned-by-another') throw errors.phoneOwnedByAnother(phone);
       return { created: result === 'assigned', account: await view(account) };
     },
@@ -125,6 +129,10 @@ export function accountAdmin(store: Store, defaultTimeZone: string, passwords: P
       const updated = await store.accounts.update(accountId(tool, login), { revokeCredentials: true });
       if (updated === undefined) throw errors.accountNotFound(tool, login);
       return view(updated);
+    },
+
+    async remove({ tool, login }) {
+      if (!(await store.accounts.remove(accountId(tool, login)))) throw errors.accountNotFound(tool, login);
     },
 
     async releasePhone(key, phone) {

@@ -326,3 +326,71 @@ describe('GET /admin/accounts', () => {
     expect(missing.body).toEqual({ error: 'no account insight/dave' });
   });
 });
+
+describe('DELETE /admin/accounts/{tool}/{login}', () => {
+  const february = (phone: string) => `/api/events/20180201/20180228/month/${phone}`;
+
+  test('deletes the account with 204: its credentials and its login get 401 at once, its numbers are free, their calls gone', async () => {
+    await putAccount('/admin/accounts/dev/alice', { password: 'pw', timezone: 'America/New_York' });
+    await admin(running.url).put('/admin/accounts/dev/alice/phones/15550001');
+    await admin(running.url).put('/admin/accounts/dev/alice/phones/15550002');
+    await putAccount('/admin/accounts/dev/bob', { password: 'pw-bob' });
+    await admin(running.url).put('/admin/accounts/dev/bob/phones/15550003');
+    const aliceCall = call('15550001', '2018-02-07T10:00:00-05:00');
+    await postNdjson(running.url, [aliceCall, call('15550002', '2018-02-07T11:00:00-05:00'), call('15550003', '2018-02-07T12:00:00-05:00')].map((line) => JSON.stringify(line)));
+    const { login, password } = await authenticate(running.url, { login: 'alice', password: 'pw' });
+    const events = () => request(running.url).get(february('ALL')).auth(login, password);
+    expect((await events()).body.calls).toEqual({ '1517461200': 2 });
+
+    const deleted = await admin(running.url).delete('/admin/accounts/dev/alice');
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    expect(deleted.headers['x-ratelimit-limit']).toBeDefined();
+
+    const refused = await events();
+    expect(refused.status).toBe(401);
+    expect(refused.headers['x-error-code']).toBe('IVR_UNAUTHORIZED');
+    const relogin = await request(running.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'pw' });
+    expect(relogin.status).toBe(401);
+    expect((await admin(running.url).get('/admin/accounts/dev/alice')).status).toBe(404);
+    expect(((await admin(running.url).get('/admin/accounts')).body as { accounts: { login: string }[] }).accounts.map(({ login: shown }) => shown)).toEqual(['bob']);
+
+    expect((await admin(running.url).put('/admin/accounts/dev/bob/phones/15550001')).status).toBe(201);
+    const bob = await authenticate(running.url, { login: 'bob', password: 'pw-bob' });
+    const bobsNew = await request(running.url).get(february('15550001')).auth(bob.login, bob.password);
+    expect(bobsNew.body.calls).toEqual({ '1517464800': 0 });
+    expect((await request(running.url).get(february('15550003')).auth(bob.login, bob.password)).body.calls).toEqual({ '1517464800': 1 });
+    // The ids of the deleted calls stay known, as after retention: the same call again is a duplicate.
+    const again = await postNdjson(running.url, [JSON.stringify(aliceCall)]);
+    expect(again.body).toMatchObject({ received: 1, inserted: 0, duplicates: 1 });
+
+    expect((await putAccount('/admin/accounts/dev/alice', { password: 'pw' })).body).toEqual({
+      tool: 'dev',
+      login: 'alice',
+      active: true,
+      timezone: 'America/Chicago',
+      phones: [],
+    });
+    expect((await events()).status).toBe(401);
+  });
+
+  test('answers 404 for an account that does not exist or was deleted already; other methods of the path are 405', async () => {
+    const missing = await admin(running.url).delete('/admin/accounts/dev/nobody');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['x-error-code']).toBe('IVR_ACCOUNT_NOT_FOUND');
+    expect(missing.body).toEqual({ error: 'no account dev/nobody' });
+
+    await putAccount('/admin/accounts/dev/alice', { password: 'pw' });
+    expect((await admin(running.url).delete('/admin/accounts/dev/alice')).status).toBe(204);
+    const again = await admin(running.url).delete('/admin/accounts/dev/alice');
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ error: 'no account dev/alice' });
+
+    const invalid = await admin(running.url).delete('/admin/accounts/voice/alice');
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers['x-error-code']).toBe('IVR_INVALID_TOOL');
+    const post = await admin(running.url).post('/admin/accounts/dev/alice');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD, PUT, DELETE');
+  });
+});

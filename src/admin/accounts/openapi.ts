@@ -50,6 +50,22 @@ export function accountOperations({ limited, json, failure }: AdminAnswers): Adm
     },
     {
       method: 'delete',
+      path: '/admin/accounts/{tool}/{login}',
+      operationId: 'deleteAccount',
+      summary: 'Delete an account',
+      description:
+        'Deletes the account and, in the same step, what is its own: its numbers are released (free for another account), the calls ' +
+        'of those numbers go with their daily totals, and its temporary credentials get 401 at once, as POST /api/auth does its login. ' +
+        'The ids of its calls stay known: the same calls imported again are counted as duplicates. Deleting it again answers 404.',
+      request: { params: accountPathSchema },
+      responses: {
+        204: { description: 'Deleted', headers: { ...limited } },
+        400: failure('An invalid tool or login'),
+        404: failure('No such account'),
+      },
+    },
+    {
+      method: 'delete',
       path: '/admin/accounts/{tool}/{login}/credentials',
       operationId: 'revokeCredentials',
       summary: "Revoke the account's temporary credentials",
@@ -99,7 +115,7 @@ export function accountOperations({ limited, json, failure }: AdminAnswers): Adm
   ];
 }
 
-/** The session's account in the admin API: made and given its number first, looked at once its calls are in, and undone at the end. */
+/** The session's account in the admin API: made and given its number first, looked at once its calls are in, and undone and deleted at the end. */
 export interface AccountExamples {
   readonly setUp: ExampleExchange[];
   readonly shown: ExampleExchange[];
@@ -194,6 +210,14 @@ export function accountExamples({ account: { tool, login, password, timeZone, ph
         params: account,
         body: { mediaType: JSON_TYPE, value: { active: false } },
         response: { status: 200, mediaType: JSON_TYPE, body: { tool, login, active: false, timezone: timeZone, phones: [] } },
+      },
+      { name: 'delete', summary: 'Delete the account', operationId: 'deleteAccount', params: account, response: { status: 204 } },
+      {
+        name: 'deleteAgain',
+        summary: 'Delete it again',
+        operationId: 'deleteAccount',
+        params: account,
+        response: { status: 404, mediaType: JSON_TYPE, body: { error: `no account ${tool}/${login}` } },
       },
     ],
   };

@@ -13,7 +13,7 @@ export const accountListSchema = z.strictObject({ accounts: z.array(accountViewS
 
 const accountPath = ({ tool, login }: AccountKey): string => `/admin/accounts/${tool}/${encodeURIComponent(login)}`;
 
-/** The account routes of the admin API; every answer is the account (or the list) as AccountView. */
+/** The account routes of the admin API; every answer is the account (or the list) as AccountView, but a deletion's 204. */
 export function accountRoutes(admin: AccountAdmin): Router {
   const router = Router();
   const revokeCredentials: RequestHandler = async (req, res) => {
@@ -39,7 +39,11 @@ export function accountRoutes(admin: AccountAdmin): Router {
       if (created) res.location(accountPath(key));
       res.status(created ? 201 : 200).json(account);
     })
-    .all(methodNotAllowed(['GET', 'HEAD', 'PUT']));
+    .delete(async (req, res) => {
+      await admin.remove(parseAccountKey(req.params));
+      res.status(204).end();
+    })
+    .all(methodNotAllowed(['GET', 'HEAD', 'PUT', 'DELETE']));
 
   router
     .route('/accounts/:tool/:login/credentials')

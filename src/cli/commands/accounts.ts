@@ -43,7 +43,7 @@ async function fieldsOf(options: AccountOptions): Promise<AccountFields> {
 }
 
 export function accountsCommand(env: NodeJS.ProcessEnv): Command {
-  const accounts = new Command('accounts').description('create, change and list tool accounts on a running server');
+  const accounts = new Command('accounts').description('create, change, list and delete tool accounts on a running server');
 
   withAccountOptions(accounts.command('add').description('create an account (fails if it exists; see "accounts set")'))
     .option('--inactive', 'create it deactivated')
@@ -79,6 +79,22 @@ export function accountsCommand(env: NodeJS.ProcessEnv): Command {
   ).action(async (tool: Tool, login: string, options: ServerOptions) => {
     const account = await adminClient(options, env).revokeCredentials(tool, login);
     process.stdout.write(`revoked the temporary credentials of ${describeAccount(account)}\n`);
+  });
+
+  withServerOptions(
+    accounts
+      .command('delete')
+      .description('delete an account: its numbers are released, their calls and its temporary credentials go with it')
+      .addArgument(toolArgument())
+      .argument('<login>', 'the account login')
+      .addHelpText('after', '\nThe calls cannot be brought back; the same calls imported again count as duplicates.'),
+  ).action(async (tool: Tool, login: string, options: ServerOptions) => {
+    const client = adminClient(options, env);
+    const account = await client.getAccount(tool, login);
+    if (account === undefined) throw new CliError(`no account ${tool}/${login}`);
+    await client.deleteAccount(tool, login);
+    const numbers = account.phones.length === 0 ? 'no numbers' : `numbers ${account.phones.join(', ')} released, their calls deleted`;
+    process.stdout.write(`deleted ${tool}/${login} (${numbers})\n`);
   });
 
   withServerOptions(accounts.command('list').description('list every account with its numbers'))

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../../accounts/password-hasher';
 import { errors } from '../../errors/catalogue';
-import { accountId } from '../../accounts/account';
+import { accountId, type Account } from '../../accounts/account';
 import { type Tool } from '../../domain/tool';
 import type { Store } from '../../storage/store';
 import { REALM } from '../../accounts/authenticated-account';
@@ -32,13 +32,20 @@ export function authenticator(
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= passwords.hash(randomBytes(16).toString('hex')));
 
+  // An account deleted between its reading and the credential's saving gets none, as an unknown login.
+  const issueTo = async (account: Account): Promise<IssuedCredentials> => {
+    const issued = await credentials.issue(account);
+    if (issued === undefined) throw errors.invalidLogin(REALM);
+    return issued;
+  };
+
   return async ({ tool, login, password }, signal) => {
     const account = await store.accounts.find(accountId(tool, login));
     // An inactive account is never looked up: were it, its right password would be refused faster than a wrong one.
-    if (account?.active === true && logins?.holds(account, password) === true) return credentials.issue(account);
+    if (account?.active === true && logins?.holds(account, password) === true) return issueTo(account);
     const matches = await passwords.verify(password, account?.passwordHash ?? (await decoyHash()), signal);
     if (account === undefined || !matches || !account.active) throw errors.invalidLogin(REALM);
     logins?.remember(account, password);
-    return credentials.issue(account);
+    return issueTo(account);
   };
 }

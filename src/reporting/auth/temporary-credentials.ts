@@ -10,7 +10,8 @@ export interface IssuedCredentials {
 }
 
 export interface TemporaryCredentials {
-  issue(account: Account): Promise<IssuedCredentials>;
+  /** Undefined when the account was deleted since it was read: nothing is issued. */
+  issue(account: Account): Promise<IssuedCredentials | undefined>;
   /**
    * The active account the pair belongs to, or undefined when unknown, expired, wrong, revoked (issued
    * before the account's last password change or revocation) or inactive.
@@ -80,14 +81,14 @@ export function temporaryCredentials({ store, clock, ttlSeconds }: Options): Tem
       const now = clock.now();
       await sweepIdle(now);
       const issued = { login: randomHex(), password: randomHex() };
-      await store.credentials.save({
+      const saved = await store.credentials.save({
         login: issued.login,
         passwordDigest: digest(issued.password).toString('hex'),
         accountId: account.id,
         generation: account.credentialGeneration,
         lastUsedAt: now,
       });
-      return issued;
+      return saved ? issued : undefined;
     },
 
     async verify(login, password) {

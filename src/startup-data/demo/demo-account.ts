@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { hashPassword } from '../../accounts/password-hash';
+import { hashPassword, verifyPassword } from '../../accounts/password-hash';
 import { accountId } from '../../accounts/account';
 import { type Tool } from '../../domain/tool';
 import type { Store } from '../../storage/store';
@@ -47,3 +47,17 @@ export async function loadDemoData(store: Store, clock: Clock): Promise<DemoAcco
   await addCallsInBatches(store, generateDemoCallRecords({ ...DEMO_HISTORY, phones, timeZone, now }));
   return { tool, login, password, phones, timeZone, lastWeek: lastWeekOf(now, timeZone) };
 }
+
+/**
+ * Whether the store holds the demo account with its published password, as a start without DEMO_DATA
+ * finds a database that an earlier start with the demo data created: anyone can log in with it.
+ */
+export async function publicDemoAccountStored(store: Store): Promise<boolean> {
+  const account = await store.accounts.find(DEMO_ACCOUNT_ID);
+  return account !== undefined && (await verifyPassword(DEMO_ACCOUNT.password, account.passwordHash));
+}
+
+/** Said at start when the demo data are off and publicDemoAccountStored: how to be rid of it. */
+export const PUBLIC_DEMO_ACCOUNT_WARNING =
+  `the demo account ${DEMO_ACCOUNT.tool}/${DEMO_ACCOUNT.login} is stored with its published password ${DEMO_ACCOUNT.password}, though the demo data are off: ` +
+  `delete it with "ivr-reporting accounts delete ${DEMO_ACCOUNT.tool} ${DEMO_ACCOUNT.login}" (DELETE /admin/accounts/${DEMO_ACCOUNT.tool}/${DEMO_ACCOUNT.login})`;

@@ -43,6 +43,7 @@ export function memoryAccounts(data: MemoryData): Store['accounts'] {
       return Promise.resolve(saveAccount(updated));
     },
     list: () => Promise.resolve([...accounts.values()]),
+    remove: (id) => Promise.resolve(data.removeAccount(id)),
     reportBasis: (id, phone) =>
       Promise.resolve({ dataVersion: data.dataVersion(id), ownsPhone: phone === undefined || data.phonesByAccount.get(id)?.has(phone) === true }),
   };

@@ -136,10 +136,9 @@ export class CallHistory {
   }
 
   /**
-   * Retention: keeps only the calls that started at or after `cutoffMs`, in their order, in columns of
-   * their own (the old ones go to the garbage collector whole); returns how many calls went (or would go,
-   * `dryRun`), by the first instant of their UTC month. Counted first, so that an hourly round with
-   * nothing to drop copies nothing.
+   * Retention: keeps only the calls that started at or after `cutoffMs`, in their order; returns how many
+   * calls went (or would go, `dryRun`), by the first instant of their UTC month. Counted first, so that an
+   * hourly round with nothing to drop copies nothing.
    */
   dropBefore(cutoffMs: number, dryRun: boolean): Map<number, number> {
     const dropped = new Map<number, number>();
@@ -151,10 +150,27 @@ export class CallHistory {
       dropped.set(month, (dropped.get(month) ?? 0) + 1);
     }
     if (dryRun || dropped.size === 0) return dropped;
+    this.keepOnly((kept) => kept.startedAt >= cutoffMs);
+    return dropped;
+  }
+
+  /** Drops every call of the given phones (a deleted account's), the others kept in their order; copies nothing when none has a call. */
+  dropPhones(phones: ReadonlySet<number>): void {
+    for (let index = 0; index < this.count; index += 1) {
+      if (phones.has(this.phoneAt(index))) {
+        this.keepOnly((kept) => !phones.has(kept.phone));
+        return;
+      }
+    }
+  }
+
+  /** Keeps only the calls `keep` accepts, in their order, in columns of their own: the old ones go to the garbage collector whole. */
+  private keepOnly(keep: (call: StoredCall) => boolean): void {
+    const call = emptyStoredCall();
     const kept = new CallHistory();
     for (let index = 0; index < this.count; index += 1) {
       this.read(index, call);
-      if (call.startedAt < cutoffMs) continue;
+      if (!keep(call)) continue;
       const reader = this.paths.readerAt(call.pathStart);
       kept.appendColumns(call, call.pathLength);
       for (let value = 0; value < call.pathLength * (1 + PATH_STEP_COUNTERS.length); value += 1) kept.paths.push(reader.next());
@@ -162,7 +178,10 @@ export class CallHistory {
     this.blocks = kept.blocks;
     this.count = kept.count;
     this.paths = kept.paths;
-    return dropped;
+  }
+
+  private phoneAt(index: number): number {
+    return (this.blocks[index >>> BLOCK_SHIFT] as CallBlock).phone[index & BLOCK_MASK] as number;
   }
 
   /** Writes a call's columns but its path entries, which the caller pushes next, `pathLength` of them; sets `call.pathStart`. */

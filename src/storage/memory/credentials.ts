@@ -1,13 +1,13 @@
-import type { Account } from '../../accounts/account';
-import type { Store, TemporaryCredential } from '../store';
+import type { Store } from '../store';
+import type { MemoryData } from './memory-data';
 
 /** Temporary credentials by login, each read with its account. */
-export function memoryCredentials(accounts: ReadonlyMap<string, Account>): Store['credentials'] {
-  const credentials = new Map<string, TemporaryCredential>();
+export function memoryCredentials({ accounts, credentials }: MemoryData): Store['credentials'] {
   return {
     save: (credential) => {
-      credentials.set(credential.login, credential);
-      return Promise.resolve();
+      const saved = accounts.has(credential.accountId);
+      if (saved) credentials.set(credential.login, credential);
+      return Promise.resolve(saved);
     },
     findWithAccount: (login) => {
       const credential = credentials.get(login);

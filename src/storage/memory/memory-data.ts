@@ -1,7 +1,7 @@
 import type { Account } from '../../accounts/account';
 import { rebuildFrom } from '../rebuild-from';
 import { regionOfCaller, type Region } from '../../domain/caller-region';
-import { isAccountPhones, type PhoneScope } from '../store';
+import { isAccountPhones, type PhoneScope, type TemporaryCredential } from '../store';
 import { CallIdSet } from './call-id-set';
 import { CallerTable } from './caller-table';
 import { CallHistory } from './call-history';
@@ -30,6 +30,8 @@ export class MemoryData {
   readonly accounts = new Map<string, Account>();
   readonly phoneOwner = new Map<string, string>();
   readonly phonesByAccount = new Map<string, Set<string>>();
+  /** Temporary credentials by login. */
+  readonly credentials = new Map<string, TemporaryCredential>();
   readonly callIds = new CallIdSet();
   readonly callers: CallerTable;
   readonly formItems: FormItemTable;
@@ -88,6 +90,25 @@ export class MemoryData {
     if (horizon === undefined || horizon <= latestMs) return undefined;
     this.retentionHorizon = latestMs;
     return horizon;
+  }
+
+  /**
+   * AccountRepository.remove: the account, its numbers, their calls and rollups, and its credentials go;
+   * its data version moves on and stays; the calls' ids stay in callIds. Returns whether it existed.
+   */
+  removeAccount(accountId: string): boolean {
+    if (!this.accounts.delete(accountId)) return false;
+    const phones = this.phonesByAccount.get(accountId) ?? new Set<string>();
+    this.phonesByAccount.delete(accountId);
+    for (const phone of phones) this.phoneOwner.delete(phone);
+    const indexes = new Set(this.knownPhoneIndexes(phones));
+    this.history.dropPhones(indexes);
+    for (const index of indexes) this.rollups.forget(index);
+    for (const [login, credential] of this.credentials) {
+      if (credential.accountId === accountId) this.credentials.delete(login);
+    }
+    this.dataChanged(accountId);
+    return true;
   }
 
   dataVersion(accountId: string): number {

@@ -18,7 +18,7 @@ export function createMemoryStore(parts: MemoryStoreParts = {}): Store {
   return {
     accounts: memoryAccounts(data),
     phones: memoryPhones(data),
-    credentials: memoryCredentials(data.accounts),
+    credentials: memoryCredentials(data),
     calls: memoryCalls(data),
     rateLimits: memoryRateLimits(),
     surveySessions: createMemorySurveySessions(),

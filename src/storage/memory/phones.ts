@@ -7,15 +7,16 @@ export function memoryPhones(data: MemoryData): Store['phones'] {
   return {
     assign: (phone, accountId) => {
       const owner = phoneOwner.get(phone);
+      const account = data.accounts.get(accountId);
       let result: AssignPhoneResult = 'assigned';
-      if (owner === accountId) result = 'already-owned';
+      if (account === undefined) result = 'no-account';
+      else if (owner === accountId) result = 'already-owned';
       else if (owner !== undefined) result = 'owned-by-another';
       else {
         phoneOwner.set(phone, accountId);
         const owned = phonesByAccount.get(accountId) ?? new Set();
         phonesByAccount.set(accountId, owned.add(phone));
-        const timeZone = data.accounts.get(accountId)?.timeZone;
-        if (timeZone !== undefined) data.rebuildRollups([phone], timeZone);
+        data.rebuildRollups([phone], account.timeZone);
         data.dataChanged(accountId);
       }
       return Promise.resolve(result);

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Account } from '../../accounts/account';
 import type { Tool } from '../../domain/tool';
 import type { AccountRepository } from '../store';
-import { rebuildRollups, recomputeAccountDays } from './rollups';
+import { deleteCallsOf, rebuildRollups, recomputeAccountDays } from './rollups';
 import { inTransaction } from './transaction';
 import { raiseDataVersions, readReportBasis } from './data-versions';
 
@@ -58,6 +58,28 @@ async function followTimeZone(client: PoolClient, id: string, previousZone: stri
   await raiseDataVersions(client, [id]);
 }
 
+/**
+ * AccountRepository.remove, in one transaction. The account's row is held first (FOR UPDATE), as every
+ * writer of its data holds it before anything else of it (an import, an assignment or release of a
+ * number, a login storing its credential, a time-zone change): this waits for those in progress, holding
+ * nothing they wait for, and those that come later wait for it, then find no account.
+ */
+async function removeAccount(client: PoolClient, id: string): Promise<boolean> {
+  const locked = await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [id]);
+  if (locked.rowCount !== 1) return false;
+  const released = await client.query<{ phone: string }>('DELETE FROM phones WHERE account_id = $1 RETURNING phone', [id]);
+  await deleteCallsOf(
+    client,
+    released.rows.map((row) => row.phone),
+  );
+  await client.query('DELETE FROM account_daily_rollups WHERE account_id = $1', [id]);
+  // No index leads with account_id: the credentials of the last CREDENTIAL_TTL_SECONDS are read through.
+  await client.query('DELETE FROM temporary_credentials WHERE account_id = $1', [id]);
+  await raiseDataVersions(client, [id]);
+  await client.query('DELETE FROM accounts WHERE id = $1', [id]);
+  return true;
+}
+
 export function postgresAccounts(pool: Pool): AccountRepository {
   return {
     find: async (id) => {
@@ -100,6 +122,7 @@ export function postgresAccounts(pool: Pool): AccountRepository {
         await followTimeZone(client, id, previousZone, updated.timeZone);
         return updated;
       }),
+    remove: (id) => inTransaction(pool, (client) => removeAccount(client, id)),
     reportBasis: (id, phone) => readReportBasis(pool, id, phone),
     list: async () => {
       const { rows } = await pool.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY position`);

@@ -21,12 +21,17 @@ FROM temporary_credentials issued WHERE issued.login = $1`;
 export function postgresCredentials(pool: Pool): CredentialRepository {
   return {
     save: async (credential) => {
-      await pool.query(
-        `INSERT INTO temporary_credentials (login, password_digest, account_id, generation, last_used_at) VALUES ($1, $2, $3, $4, $5)
+      // The account's row held (KEY SHARE, as a foreign key's check holds it) while the credential goes in: a
+      // deletion of the account waits for this insert and then deletes the credential with it, or went
+      // first, and then there is no row to insert from.
+      const { rowCount } = await pool.query(
+        `INSERT INTO temporary_credentials (login, password_digest, account_id, generation, last_used_at)
+         SELECT $1, $2, id, $4, $5 FROM accounts WHERE id = $3 FOR KEY SHARE
          ON CONFLICT (login) DO UPDATE SET password_digest = excluded.password_digest, account_id = excluded.account_id,
            generation = excluded.generation, last_used_at = excluded.last_used_at`,
         [credential.login, credential.passwordDigest, credential.accountId, credential.generation, credential.lastUsedAt],
       );
+      return rowCount === 1;
     },
     findWithAccount: async (login) => {
       // Named, so that each connection parses and plans it once: every request of the reporting API runs it.

@@ -107,12 +107,14 @@ const hasVersion2Fields = (call: CallRecord): boolean =>
 /**
  * The time zone of each number's owner. FOR SHARE holds the owners still until commit: a time-zone
  * change or a move of a number waits, so every call is rolled up in the zone its owner has when the batch
- * commits.
+ * commits. Each owner is locked before its number (PostgreSQL locks the rows of a result in the order of
+ * its FROM list): a deletion of the account, which holds the account first, then makes the batch wait
+ * before it holds any number of it, and the batch finds the account gone once it may go on.
  */
 async function ownersTimeZones(client: PoolClient, records: readonly CallRecord[]): Promise<Map<string, string>> {
   const phones = [...new Set(records.map((record) => record.phone))];
   const { rows } = await client.query<{ phone: string; time_zone: string }>(
-    `SELECT phones.phone, accounts.time_zone FROM phones JOIN accounts ON accounts.id = phones.account_id
+    `SELECT phones.phone, accounts.time_zone FROM accounts JOIN phones ON phones.account_id = accounts.id
      WHERE phones.phone = ANY($1::text[]) FOR SHARE`,
     [phones],
   );

@@ -7,8 +7,16 @@ import { readsOn, type RowReads } from './row-reads';
 
 export function postgresPhones(pool: Pool): PhoneRepository {
   return {
+    /**
+     * The account is held first (FOR SHARE): a time-zone change waits, so the number is rolled up in the
+     * zone the account keeps, and a deletion of the account waits for this to commit, or went first and
+     * leaves no account to assign to.
+     */
     assign: (phone, accountId) =>
       inTransaction(pool, async (client) => {
+        const account = await client.query<{ time_zone: string }>('SELECT time_zone FROM accounts WHERE id = $1 FOR SHARE', [accountId]);
+        const timeZone = account.rows[0]?.time_zone;
+        if (timeZone === undefined) return 'no-account';
         const inserted = await client.query('INSERT INTO phones (phone, account_id) VALUES ($1, $2) ON CONFLICT (phone) DO NOTHING', [
           phone,
           accountId,
@@ -17,12 +25,8 @@ export function postgresPhones(pool: Pool): PhoneRepository {
           const owner = await client.query<{ account_id: string }>('SELECT account_id FROM phones WHERE phone = $1', [phone]);
           return owner.rows[0]?.account_id === accountId ? 'already-owned' : 'owned-by-another';
         }
-        const account = await client.query<{ time_zone: string }>('SELECT time_zone FROM accounts WHERE id = $1 FOR SHARE', [accountId]);
-        const timeZone = account.rows[0]?.time_zone;
-        if (timeZone !== undefined) {
-          await rebuildRollups(client, [phone], timeZone);
-          await moveIntoAccountDays(client, phone, accountId, 1);
-        }
+        await rebuildRollups(client, [phone], timeZone);
+        await moveIntoAccountDays(client, phone, accountId, 1);
         await raiseDataVersions(client, [accountId]);
         return 'assigned';
       }),

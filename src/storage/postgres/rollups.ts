@@ -180,6 +180,18 @@ const REBUILDS = [
 ];
 
 /**
+ * Deletes every call of these numbers (those of a deleted account) and every rollup of them, inside the
+ * caller's transaction: by each table's index led by the number, in every month's partition, so a number
+ * costs its own rows. Their ids stay in call_ids.
+ */
+export async function deleteCallsOf(client: PoolClient, phones: readonly string[]): Promise<void> {
+  if (phones.length === 0) return;
+  await allowLongStatements(client);
+  // call_path holds the paths of calls stored before migration 6.
+  for (const table of ['calls', 'call_path', ...ROLLUP_TABLES]) await longQuery(client, `DELETE FROM ${table} WHERE phone = ANY($1::text[])`, [phones]);
+}
+
+/**
  * Recomputes the rollups of these phones from their calls and paths, in `timeZone` (every day, or after
  * retention only those from the first whole local day of the calls kept), inside the
  * database: this process lists the spans of one UTC offset that the calls cover (from the same zone data
