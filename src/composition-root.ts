@@ -114,7 +114,7 @@ function processDependencies(config: Config, given: ReplaceableDependencies): Pr
               // Half the handler timeout: the calls waiting for a version that never loads still have time to be answered.
               reload: config.survey.reload && { loadTimeoutSeconds: config.survey.evaluation.timeoutSeconds / 2 },
               bounds: config.survey.evaluation,
-              worker: config.survey.isolation === 'worker' ? { heapMb: config.survey.workerHeapMb } : undefined,
+              isolated: config.survey.isolation === 'worker',
               logger,
               setting: settings.handler.setting,
             }),

@@ -49,7 +49,6 @@ describe('configuration', () => {
         sessionTtlSeconds: 3600,
         evaluation: { timeoutSeconds: 10, maxResponseBytes: 10_485_760, maxStateBytes: 16_384 },
         isolation: 'event-loop',
-        workerHeapMb: 256,
         maxSessions: 100_000,
         messageLimits: { maxDepth: 32, maxElements: 10_000, maxItems: 1000, maxAttributes: 32, maxTextLength: 10_485_760 },
       },

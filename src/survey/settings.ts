@@ -42,7 +42,6 @@ export const surveySettings = z
     SURVEY_HANDLER_TIMEOUT_SECONDS: integer(1, 3600).default(10),
     SURVEY_MAX_STATE_BYTES: integer(64).default(16_384),
     SURVEY_HANDLER_ISOLATION: oneOf(['event-loop', 'worker']).default('event-loop'),
-    SURVEY_HANDLER_WORKER_HEAP_MB: integer(16, 65_536).default(256),
     SURVEY_REST_PATH: urlPath.optional(),
     SURVEY_PLUM_PATH: urlPath.optional(),
     SURVEY_MAX_SESSIONS: integer(1).default(100_000),
@@ -102,8 +101,6 @@ export const surveySettings = z
      * holds them all), or on a worker thread stopped when a call takes longer than the handler timeout.
      */
     isolation: variables.SURVEY_HANDLER_ISOLATION,
-    /** With isolation on a worker: the worker's heap (V8's old generation) at most; past it the worker is stopped as one that times out. */
-    workerHeapMb: variables.SURVEY_HANDLER_WORKER_HEAP_MB,
     /** Live survey sessions kept at most; beyond it the longest idle is forgotten first. */
     maxSessions: variables.SURVEY_MAX_SESSIONS,
     messageLimits: {

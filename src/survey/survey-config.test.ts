@@ -121,7 +121,6 @@ describe('the survey web service configuration', () => {
     ['SURVEY_MAX_ATTRIBUTES', '5', 'must be a whole number of at least 6'],
     ['SURVEY_MAX_TEXT_LENGTH', '0', 'must be a whole number of at least 1'],
     ['SURVEY_MAX_STATE_BYTES', '63', 'must be a whole number of at least 64'],
-    ['SURVEY_HANDLER_WORKER_HEAP_MB', '8', 'must be a whole number from 16 to 65536'],
     ['SURVEY_MAX_BYTES_HELD', '10485759', 'must be at least SOAP_MAX_BYTES: a call of the largest size must fit'],
   ])('stops with a message naming %s when it is %s', (name, value, problem) => {
     const loading = () => loadConfig({ [name]: value });

@@ -100,21 +100,6 @@ describe.each([
   });
 });
 
-test('a worker whose handler allocates past SURVEY_HANDLER_WORKER_HEAP_MB is stopped: the call gets the fault, the server goes on, the next call starts another worker', async () => {
-  const url = await start({ ...BOUNDS, SURVEY_HANDLER_ISOLATION: 'worker', SURVEY_HANDLER_WORKER_HEAP_MB: '32' });
-  expect(await call(url, ['hog'])).toEqual({
-    status: 500,
-    code: 'IVR_SURVEY_HANDLER_FAILED',
-    body: '{"error":"the survey handler failed; the server log has the cause"}',
-    cookie: undefined,
-  });
-  expect(logs.lines.filter(({ msg }) => msg === 'survey handler worker stopped; the next call starts another')).toEqual([
-    expect.objectContaining({ level: 40, file: SIZING, reason: 'Worker terminated due to reaching memory limit: JS heap out of memory' }),
-  ]);
-  const next = await call(url, ['state-seen']);
-  expect([next.status, next.body]).toEqual([200, 'state undefined']);
-});
-
 test('a SOAP call whose handler returns a response over SOAP_MAX_BYTES gets a soap:Server fault with the code', async () => {
   const url = await start(BOUNDS);
   const reply = await post(url, svcEval(['Q', 'Q', 'Q'], ['response', '4097', 'x']));

@@ -23,7 +23,7 @@ export interface SurveyHandlerOptions {
    * SURVEY_HANDLER_ISOLATION=worker: a module is loaded and run on a worker thread, stopped and started
    * again when a call takes longer than the handler timeout (handler-worker.ts). Rules files never are.
    */
-  readonly worker?: { readonly heapMb: number };
+  readonly isolated?: boolean;
   /** Where reloads, the versions refused and the workers stopped are logged. */
   readonly logger: Logger;
   /** Where the path came from, as messages name it; `SURVEY_HANDLER="<path>"` unless given. */
@@ -195,8 +195,8 @@ export function loadSurveyHandler(modulePath: string, cwd: string, options: Surv
   const { bounds, logger } = options;
   const loader = isRulesFile(file)
     ? rulesLoader(file, bounds.timeoutSeconds)
-    : options.worker !== undefined
-      ? workerLoader({ file, bounds, heapMb: options.worker.heapMb, logger })
+    : options.isolated === true
+      ? workerLoader({ file, bounds, logger })
       : moduleLoader(file);
   // Taken before the file is read: a change made while it loads is then seen on the next call.
   const stamp = options.reload === false ? undefined : fileStampSync(file);

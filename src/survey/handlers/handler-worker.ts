@@ -74,11 +74,6 @@ export interface IsolatedModule {
   readonly file: string;
   /** Its timeout (how long a load or a call may take before its worker is stopped) and what a call may return. */
   readonly bounds: EvaluationBounds;
-  /**
-   * SURVEY_HANDLER_WORKER_HEAP_MB: the worker's heap at most, so that a handler that allocates without end
-   * costs the process no more than this; past it the worker fails, and is stopped and replaced.
-   */
-  readonly heapMb: number;
   /** Where a stopped worker is logged. */
   readonly logger: Logger;
 }
@@ -177,15 +172,10 @@ interface Spawned {
   readonly loaded: Int32Array;
 }
 
-function spawn({ file, bounds, heapMb }: IsolatedModule): Spawned {
+function spawn({ file, bounds }: IsolatedModule): Spawned {
   const loaded = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { file, loaded, port: port2, bounds },
-    transferList: [port2],
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
-  });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, loaded, port: port2, bounds }, transferList: [port2] });
   return { worker, port: port1, loaded };
 }
 
