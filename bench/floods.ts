@@ -64,7 +64,8 @@ async function startServer(env: Readonly<Record<string, string>>): Promise<Serve
   // The server on core 0, this process (the load, pinned by `npm run bench:floods`) on core 1.
   const nodeArgs = process.env.FLOOD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs, 'dist/main.js'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', SURVEY_RATE_LIMIT: '1000000000', ...env },
+    // No demo data: its load would be in the event loop's figures, and the floods touch none of it.
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', SURVEY_RATE_LIMIT: '1000000000', DEMO_DATA: 'false', ...env },
     stdio: ['ignore', process.env.FLOOD_SERVER_OUTPUT === undefined ? 'ignore' : openSync(process.env.FLOOD_SERVER_OUTPUT, 'w'), 'pipe'],
   });
   // The banner, on standard error, names the address.

@@ -18,3 +18,31 @@ export function overBytes(text: string, limit: number): boolean {
   if (text.length * 3 <= limit) return false;
   return Buffer.byteLength(text, 'utf8') > limit;
 }
+
+/** What boundedStateJson answers for a state past its bound. */
+export const STATE_TOO_LARGE = Symbol('state too large');
+
+class StateTooLarge extends Error {}
+
+/**
+ * A state's JSON: undefined for what JSON cannot hold (cycles and BigInts throw, a function gives nothing),
+ * 'too large' once it passes `limitBytes`. Its strings' and keys' lengths are counted as JSON.stringify
+ * walks it (a string's length is known without building its text), so a state of hundreds of MiB is
+ * refused before its JSON is made; what stays within that count is measured exactly.
+ */
+export function boundedStateJson(state: unknown, limitBytes: number): string | undefined | typeof STATE_TOO_LARGE {
+  let atLeast = 0;
+  let json: unknown;
+  try {
+    json = JSON.stringify(state ?? null, function (this: unknown, key: string, value: unknown) {
+      // At least a character a value; an array's keys are not written.
+      atLeast += 1 + (Array.isArray(this) ? 0 : key.length) + (typeof value === 'string' ? value.length : 0);
+      if (atLeast > limitBytes) throw new StateTooLarge();
+      return value;
+    });
+  } catch (error) {
+    return error instanceof StateTooLarge ? STATE_TOO_LARGE : undefined;
+  }
+  if (typeof json !== 'string') return undefined;
+  return overBytes(json, limitBytes) ? STATE_TOO_LARGE : json;
+}

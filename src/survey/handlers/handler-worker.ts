@@ -16,8 +16,25 @@ import type { EvaluationBounds } from '../evaluation-bounds';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { file, loaded, port, bounds } = workerData;
-// As survey/evaluation-bounds.ts's overBytes.
+// As survey/evaluation-bounds.ts's overBytes and boundedStateJson.
 const overBytes = (text, limit) => text.length > limit || (text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit);
+const TOO_LARGE = Symbol('too large');
+function boundedStateJson(state, limit) {
+  let atLeast = 0;
+  let json;
+  try {
+    json = JSON.stringify(state === undefined ? null : state, function (key, value) {
+      atLeast += 1 + (Array.isArray(this) ? 0 : key.length) + (typeof value === 'string' ? value.length : 0);
+      if (atLeast > limit) throw TOO_LARGE;
+      return value;
+    });
+  } catch (error) {
+    if (error === TOO_LARGE) return 'too large';
+    throw error;
+  }
+  if (typeof json !== 'string') throw new Error('the survey handler returned a state that JSON cannot hold');
+  return overBytes(json, limit) ? 'too large' : json;
+}
 function handlerExport(module) {
   if (typeof module === 'function') return module;
   if (typeof module !== 'object' || module === null) return undefined;
@@ -48,9 +65,8 @@ if (handler !== undefined) {
       const response = evaluation !== null && typeof evaluation === 'object' ? evaluation.response : undefined;
       if (typeof response !== 'string') return parentPort.postMessage({ id, evaluation: null });
       if (overBytes(response, bounds.maxResponseBytes)) return parentPort.postMessage({ id, refused: 'response' });
-      const stateJson = JSON.stringify(evaluation.state === undefined ? null : evaluation.state);
-      if (typeof stateJson !== 'string') throw new Error('the survey handler returned a state that JSON cannot hold');
-      if (overBytes(stateJson, bounds.maxStateBytes)) return parentPort.postMessage({ id, refused: 'state' });
+      const stateJson = boundedStateJson(evaluation.state, bounds.maxStateBytes);
+      if (stateJson === 'too large') return parentPort.postMessage({ id, refused: 'state' });
       parentPort.postMessage({ id, evaluation: { response, state: JSON.parse(stateJson) } });
     }).catch(fail);
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError, errors } from '../../errors/catalogue';
-import { overBytes, type EvaluationBounds } from '../evaluation-bounds';
+import { boundedStateJson, overBytes, STATE_TOO_LARGE, type EvaluationBounds } from '../evaluation-bounds';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import type { CallParts } from '../call-parts';
@@ -24,16 +24,6 @@ export interface SurveyAnswer {
   readonly response: string;
   /** The session the call belonged to, new or continued: the cookie to send back. */
   readonly sessionId: string;
-}
-
-/** Undefined for what JSON cannot hold: cycles and BigInts throw, a function stringifies to nothing. */
-function stateToJson(state: unknown): string | undefined {
-  try {
-    const json: unknown = JSON.stringify(state ?? null);
-    return typeof json === 'string' ? json : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 class HandlerTimeout extends Error {
@@ -91,13 +81,13 @@ async function evaluate(
     log().error('the survey handler returned a response with characters that XML cannot carry');
     throw errors.surveyHandlerFailed();
   }
-  const stateJson = stateToJson(evaluation.state);
+  const stateJson = boundedStateJson(evaluation.state, bounds.maxStateBytes);
   if (stateJson === undefined) {
     log().error('the survey handler returned a state that JSON cannot hold');
     throw errors.surveyHandlerFailed();
   }
-  if (overBytes(stateJson, bounds.maxStateBytes)) {
-    log().error({ characters: stateJson.length, code: 'IVR_SURVEY_STATE_TOO_LARGE' }, 'the survey handler returned a state larger than SURVEY_MAX_STATE_BYTES');
+  if (stateJson === STATE_TOO_LARGE) {
+    log().error({ code: 'IVR_SURVEY_STATE_TOO_LARGE' }, 'the survey handler returned a state larger than SURVEY_MAX_STATE_BYTES');
     throw errors.surveyStateTooLarge(bounds.maxStateBytes);
   }
   return { response, stateJson };
