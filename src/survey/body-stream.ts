@@ -87,6 +87,15 @@ export function readBody(req: Request, { maxBytes: limitBytes, held }: BodyBound
   let taken = 0;
   // The response's close comes whether it was sent or the client left.
   (req.res ?? req).once('close', () => held.giveBack(taken));
+  // A body whose length is declared is counted whole before any of it is read: one that does not fit is
+  // refused without a byte of it parsed, which a flood of large calls would otherwise cost each time.
+  if (declaredLength > 0) {
+    if (!held.take(declaredLength)) {
+      discardRest(req);
+      return Promise.reject(errors.surveyCallsBusy(held.maxBytes));
+    }
+    taken = declaredLength;
+  }
   return new Promise<void>((resolve, reject) => {
     let received = 0;
     let settled = false;
@@ -111,11 +120,13 @@ export function readBody(req: Request, { maxBytes: limitBytes, held }: BodyBound
         finish(errors.payloadTooLarge(limitBytes));
         return;
       }
-      if (!held.take(chunk.length)) {
-        finish(errors.surveyCallsBusy(held.maxBytes));
-        return;
+      if (received > taken) {
+        if (!held.take(received - taken)) {
+          finish(errors.surveyCallsBusy(held.maxBytes));
+          return;
+        }
+        taken = received;
       }
-      taken += chunk.length;
       try {
         const consumed = consume(chunk, chunk.length === declaredLength, received === declaredLength ? received : undefined);
         if (consumed === undefined) return;

@@ -67,6 +67,29 @@ test('a call whose body would take the calls under way past SURVEY_MAX_BYTES_HEL
   expect((await large).status).toBe(200);
 });
 
+test('a body of no declared length (chunked) is counted as it arrives, and refused once it would pass the bound', async () => {
+  const { url, held, nextArrival } = await start({ SOAP_MAX_BYTES: '4096', SURVEY_MAX_BYTES_HELD: '4096' });
+  const arrival = nextArrival();
+  const first = restCall(url, 'a'.repeat(3000));
+  await arrival;
+  const body = new URLSearchParams({ 'question_texts[]': 'Q', 'answers[]': 'b'.repeat(2000) }).toString();
+  const chunked = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(body));
+      controller.close();
+    },
+  });
+  const refused = await fetch(`${url}/survey/rest`, {
+    method: 'POST',
+    body: chunked,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    duplex: 'half',
+  });
+  expect([refused.status, refused.headers.get('x-error-code'), await refused.text()]).toEqual([503, 'IVR_SURVEY_CALLS_BUSY', JSON.stringify({ error: BUSY })]);
+  held[0]?.();
+  expect((await first).status).toBe(200);
+});
+
 test('a SOAP call past the bound gets a soap:Server fault carrying the code', async () => {
   const { url, held, nextArrival } = await start({ SOAP_MAX_BYTES: '4096', SURVEY_MAX_BYTES_HELD: '4096' });
   const arrival = nextArrival();
