@@ -77,6 +77,13 @@ class FullPatternWorker extends PatternWorker {
   }
 }
 
+test('a text copied to the worker in pieces is matched whole: what spans a seam between pieces is found, a character of two code units too', async () => {
+  const worker = new PatternWorker(undefined, () => now);
+  const seam = 1024 * 1024;
+  const text = `${'a'.repeat(seam - 1)}😀${'a'.repeat(seam)}xy`;
+  expect(await worker.test(['a😀a', '^a+😀a+xy$', 'yx'], text, FAR_OFF)).toEqual([true, true, false]);
+});
+
 describe('a rules file on a server whose pattern worker is full', () => {
   let running: RunningServer | undefined;
   afterEach(async () => {

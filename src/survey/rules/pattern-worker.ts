@@ -25,6 +25,13 @@ export interface PatternQueueBounds {
 
 export const PATTERN_QUEUE_BOUNDS: PatternQueueBounds = { maxWaiting: 32, maxWaitingCharacters: 64 * 1024 * 1024 };
 
+/**
+ * Characters of a text copied to the worker in one turn of the event loop: a copy holds the loop, and a
+ * 10 Mi-character one held it for tens of milliseconds (docs/performance-costs.md, "A long answer on the
+ * pattern worker").
+ */
+const PIECE_CHARACTERS = 1024 * 1024;
+
 // Plain JavaScript evaluated by the worker, so that it runs the same from src/ under jest as from dist/.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -39,7 +46,16 @@ const patternOf = (source) => {
   }
   return pattern;
 };
-parentPort.on('message', ({ sources, text }) => parentPort.postMessage(sources.map((source) => patternOf(source).test(text))));
+let pieces = [];
+parentPort.on('message', ({ piece, sources }) => {
+  if (piece !== undefined) {
+    pieces.push(piece);
+    return;
+  }
+  const text = pieces.join('');
+  pieces = [];
+  parentPort.postMessage(sources.map((source) => patternOf(source).test(text)));
+});
 `;
 
 interface Match {
@@ -111,8 +127,20 @@ export class PatternWorker {
     const worker = this.worker ?? this.start();
     this.waitingCharacters -= match.text.length;
     worker.ref();
-    worker.postMessage({ sources: match.sources, text: match.text });
+    this.send(worker, match, 0);
     this.runningTimer = setTimeout(() => this.stopRunning(worker, match), Math.max(0, match.deadline - this.now()));
+  }
+
+  /** The text from `from` on, a piece a turn, then the patterns; unless the worker or its match ended meanwhile. */
+  private send(worker: Worker, match: Match, from: number): void {
+    if (this.worker !== worker || this.running !== match) return;
+    if (from >= match.text.length) {
+      worker.postMessage({ sources: match.sources });
+      return;
+    }
+    const to = from + PIECE_CHARACTERS;
+    worker.postMessage({ piece: match.text.slice(from, to) });
+    setImmediate(() => this.send(worker, match, to));
   }
 
   /** The match under way outlived its call: the only way to stop a match is to stop its thread. */
