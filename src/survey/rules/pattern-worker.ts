@@ -14,7 +14,7 @@ export const INLINE_MATCH_CHARACTERS = 131_072;
 
 /**
  * What the matches waiting for the worker may hold: the worker takes one at a time, so a queue longer than
- * a few handler timeouts' work is only calls that will time out waiting (docs/security.md, "Survey handlers").
+ * a few handler timeouts' work is only calls that will time out waiting (docs/security.md, "Limits and timeouts").
  */
 export interface PatternQueueBounds {
   /** Matches waiting behind the one under way. */
