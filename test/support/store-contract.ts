@@ -33,6 +33,15 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
 
     const day = (year: number, month: number, dayOfMonth: number) => epochDayOf({ year, month, day: dayOfMonth });
 
+    /** alice in New York with 15550001 and 15550002, bob in Tokyo with 15550003. */
+    async function aliceAndBob(): Promise<void> {
+      await store.accounts.save(account('alice', 'America/New_York'));
+      await store.accounts.save(account('bob', 'Asia/Tokyo'));
+      await store.phones.assign('15550001', 'dev:alice');
+      await store.phones.assign('15550002', 'dev:alice');
+      await store.phones.assign('15550003', 'dev:bob');
+    }
+
 
     describe('accounts', () => {
       test('finds a saved account by id and lists it', async () => {
@@ -211,11 +220,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
 
     describe('calls and daily rollups', () => {
       beforeEach(async () => {
-        await store.accounts.save(account('alice', 'America/New_York'));
-        await store.accounts.save(account('bob', 'Asia/Tokyo'));
-        await store.phones.assign('15550001', 'dev:alice');
-        await store.phones.assign('15550002', 'dev:alice');
-        await store.phones.assign('15550003', 'dev:bob');
+        await aliceAndBob();
       });
 
       test('adds new records, counts repeated call ids once, and rejects records of unowned numbers', async () => {
@@ -417,11 +422,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         });
 
       beforeEach(async () => {
-        await store.accounts.save(account('alice', 'America/New_York'));
-        await store.accounts.save(account('bob', 'Asia/Tokyo'));
-        await store.phones.assign('15550001', 'dev:alice');
-        await store.phones.assign('15550002', 'dev:alice');
-        await store.phones.assign('15550003', 'dev:bob');
+        await aliceAndBob();
         await store.calls.add([
           record('c1', '15550001', '2018-02-07T10:00:00-05:00'),
           version2('c2', '15550002'),
@@ -576,11 +577,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
 
     describe('version-2 rollups: sums, distinct callers, regions and form items', () => {
       beforeEach(async () => {
-        await store.accounts.save(account('alice', 'America/New_York'));
-        await store.accounts.save(account('bob', 'Asia/Tokyo'));
-        await store.phones.assign('15550001', 'dev:alice');
-        await store.phones.assign('15550002', 'dev:alice');
-        await store.phones.assign('15550003', 'dev:bob');
+        await aliceAndBob();
       });
 
       const v2 = (callId: string, phone: string, startedAt: string, fields: Partial<CallRecordInput> = {}): CallRecord =>
