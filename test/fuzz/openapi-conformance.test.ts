@@ -259,6 +259,7 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
     ]),
   ),
   getAccount: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
+  deleteAccount: { mediaTypes: [], accepted: [204, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
   // Any session id and any seq: the list, perhaps empty.
   listSurveyCalls: { mediaTypes: [], accepted: [200], valid: (operation) => validQuery(operation).map((query) => ({ path: {}, query })) },
   revokeCredentials: { mediaTypes: [], accepted: [200, 404], valid: (operation) => validPath(operation).map((path) => ({ path, query: {} })) },
@@ -350,7 +351,7 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
 };
 
 const SERIES_OPERATIONS = ['getVolume', 'getEvents', 'getPerformance', 'getCallerProfile'];
-const LOGIN_OPERATIONS = ['getAccount', 'putAccount', 'revokeCredentials', 'expireCredentials', 'assignPhone', 'releasePhone'];
+const LOGIN_OPERATIONS = ['getAccount', 'deleteAccount', 'putAccount', 'revokeCredentials', 'expireCredentials', 'assignPhone', 'releasePhone'];
 const SCENARIO_ID_OPERATIONS = ['getScenario', 'removeScenario'];
 /** DEL and every C1 control: what a generator that reads the login's pattern loosely sends. */
 const DEL_AND_C1 = Array.from({ length: 0x21 }, (_, index) => String.fromCharCode(0x7f + index));
