@@ -57,6 +57,10 @@ export interface CallRecord {
 
 export const MAX_PATH_STEPS = 1_000;
 
+/** The longest texts of a record, in code points: a path step's application, page, form and item; a call id. */
+export const PATH_TEXT_LENGTH = 500;
+export const CALL_ID_LENGTH = 200;
+
 /** The most any counter of one call may be. */
 export const MAX_COUNT = 1_000_000_000;
 const count = z.number().int().min(0).max(MAX_COUNT);
@@ -86,10 +90,10 @@ const startedAt = z.string().transform((value, context) => {
 });
 
 const pathStepSchema = z.strictObject({
-  application: storableIdentifier(500),
-  page: storableIdentifier(500),
-  form: storableIdentifier(500),
-  item: storableIdentifier(500),
+  application: storableIdentifier(PATH_TEXT_LENGTH),
+  page: storableIdentifier(PATH_TEXT_LENGTH),
+  form: storableIdentifier(PATH_TEXT_LENGTH),
+  item: storableIdentifier(PATH_TEXT_LENGTH),
   visits: count.default(0),
   filled: count.default(0),
   nomatch: count.default(0),
@@ -100,7 +104,7 @@ const pathStepSchema = z.strictObject({
 
 /** A call record as it arrives on the wire (seed file, admin API, CSV): snake_case, ISO time with offset. */
 export const callRecordWireSchema = z.strictObject({
-  call_id: storableIdentifier(200),
+  call_id: storableIdentifier(CALL_ID_LENGTH),
   phone: phoneNumberSchema,
   started_at: startedAt,
   log_events: count,

@@ -1,4 +1,4 @@
-import { MAX_PATH_STEPS, type CallRecord, type PathStep } from './call-record';
+import { CALL_ID_LENGTH, MAX_COUNT, MAX_PATH_STEPS, MAX_SECONDS, PATH_TEXT_LENGTH, type CallRecord, type PathStep } from './call-record';
 import { parseInstantWithOffset } from './instant';
 
 /**
@@ -100,11 +100,6 @@ export function readPlainCallRecord(value: unknown): CallRecord | undefined {
 }
 
 const VERSION_1_FIELDS = 6;
-/** The schema's bounds, in code points; a text of at most this many UTF-16 units is within them. */
-const CALL_ID_LENGTH = 200;
-const PATH_TEXT_LENGTH = 500;
-const MAX_COUNT = 1_000_000_000;
-const MAX_SECONDS = 1_000_000;
 const MAX_PHONE_DIGITS = 15;
 const NORTH_AMERICAN_LENGTH = 10;
 
@@ -140,6 +135,7 @@ const isSeconds = (value: unknown): value is number => typeof value === 'number'
 /**
  * A non-empty text of at most `maxUnits` UTF-16 units, every one a character the storable-text pattern
  * allows outright: neither a control character nor half of a surrogate pair (pairs go to the schema).
+ * At most that many units is at most that many code points, the schema's bound.
  */
 function isStorableIdentifier(value: unknown, maxUnits: number): value is string {
   if (typeof value !== 'string' || value.length === 0 || value.length > maxUnits) return false;
