@@ -127,7 +127,9 @@ export class PatternWorker {
     const worker = this.worker ?? this.start();
     this.waitingCharacters -= match.text.length;
     worker.ref();
-    this.send(worker, match, 0);
+    // Its own turn: laying out a long text whole is the costliest step, and it must not add to the turn
+    // that answered the previous match (docs/performance-costs.md, "A long answer on the pattern worker").
+    setImmediate(() => this.send(worker, match, 0));
     this.runningTimer = setTimeout(() => this.stopRunning(worker, match), Math.max(0, match.deadline - this.now()));
   }
 
