@@ -85,18 +85,23 @@ function residentBytes(pid: number): number {
   return Number(kilobytes) * 1024;
 }
 
-// /healthz every 100 ms until the deadline; sends the latencies, in milliseconds.
+// /healthz every 100 ms until the deadline; sends the latencies, in milliseconds, and the p99 of the
+// probe thread's own event-loop delay: a probe late on its own side would be no figure of the server's.
 const PROBE = `
 const { parentPort, workerData: { url, deadline } } = require('node:worker_threads');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
 (async () => {
   const probes = [];
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
   while (Date.now() < deadline) {
     const started = performance.now();
     await fetch(url).then((reply) => reply.arrayBuffer(), () => undefined);
     probes.push(performance.now() - started);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  parentPort.postMessage(probes);
+  delay.disable();
+  parentPort.postMessage({ probes, ownDelayP99: delay.percentile(99) / 1e6 });
 })();
 `;
 
@@ -122,11 +127,16 @@ async function run(flood: Flood): Promise<string> {
   }, 100);
   // The probe on a thread of its own: this thread's event loop, busy sending the flood, would delay its answers.
   const prober = new Worker(PROBE, { eval: true, workerData: { url: `${server.url}/healthz`, deadline } });
-  const probed = once(prober, 'message') as Promise<[number[]]>;
+  const probed = once(prober, 'message') as Promise<[{ probes: number[]; ownDelayP99: number }]>;
+  const loadCpuBefore = process.cpuUsage();
+  const loadStarted = performance.now();
   const exited = new Promise<string>((resolve) => server.child.once('exit', (code, signal) => resolve(`the server exited (${signal ?? code})`)));
   const outcome = await Promise.race([Promise.all(Array.from({ length: CONNECTIONS }, attack)).then(() => 'ran'), exited]);
   clearInterval(sampler);
-  const [probes] = outcome === 'ran' ? await probed : [[]];
+  // This process, on core 1: under a whole core, the load was not what limited the flood.
+  const loadCpu = process.cpuUsage(loadCpuBefore);
+  const loadShare = (loadCpu.user + loadCpu.system) / 1000 / (performance.now() - loadStarted);
+  const [{ probes, ownDelayP99 }] = outcome === 'ran' ? await probed : [{ probes: [], ownDelayP99: NaN }];
   await prober.terminate();
   let after = 'not asked';
   let loop = 'not asked';
@@ -149,6 +159,7 @@ async function run(flood: Flood): Promise<string> {
     `${flood.name}: ${flood.what}, ${CONNECTIONS} connections for ${SECONDS} s on Node ${process.version}: ${outcome}`,
     `  largest resident set ${(maxResident / 1e6).toFixed(0)} MB; /healthz p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p99 ${quantile(sorted, 0.99).toFixed(1)} ms, max ${quantile(sorted, 1).toFixed(1)} ms (${sorted.length} probes)`,
     `  flood answered: ${answered}`,
+    `  the load (this process, core 1): ${(loadShare * 100).toFixed(0)}% of a core; the probe thread's own event-loop delay p99 ${ownDelayP99.toFixed(1)} ms`,
     `  ${loop}`,
     `  a normal call after the flood: ${after}`,
   ].join('\n');
