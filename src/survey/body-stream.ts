@@ -157,12 +157,17 @@ const unreadable = () =>
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
+/** The charset the body's Content-Type names, if it names one. */
+export function declaredCharset(req: Request): string | undefined {
+  return CHARSET.exec(req.get('content-type') ?? '')?.[1];
+}
+
 /**
  * Turns the body's bytes into text in the charset its Content-Type names (UTF-8 when none), piece by
  * piece: call it with each piece of bytes, then once without, for what a last multi-byte character left.
  */
 export function bodyTextDecoder(req: Request): (bytes?: Buffer) => string {
-  const charset = CHARSET.exec(req.get('content-type') ?? '')?.[1] ?? 'utf-8';
+  const charset = declaredCharset(req) ?? 'utf-8';
   let decoder: TextDecoder;
   try {
     decoder = new TextDecoder(charset, { fatal: true });

@@ -3,6 +3,7 @@ import { errors } from '../errors/catalogue';
 import type { ReceivedParts } from '../domain/received-parts';
 import type { SurveyCall } from '../domain/survey-handler';
 import type { BodyBounds } from './body-stream';
+import { textPiecesOf, withTextPieces, type WithTextPieces } from './text-pieces';
 
 /** The names of the parts as the WSDL and the REST twin's form spell them. */
 export const PART_NAMES = {
@@ -50,7 +51,7 @@ function items(count: number): string {
  * Section 4.3 of the specification: the arrays are indexed alike. An absent array is an empty one, since
  * that is how some clients (suds) send an array of no item.
  */
-export function callParts(received: ReceivedParts): CallParts {
+export function callParts(received: ReceivedParts & WithTextPieces): CallParts & WithTextPieces {
   const { questionTexts = [], answers = [], aniIp, dnis, sessionId } = received;
   if (questionTexts.length !== answers.length) {
     throw errors.invalidSurveyCall(
@@ -58,11 +59,12 @@ export function callParts(received: ReceivedParts): CallParts {
         'answers[i] must be the answer to question_texts[i]',
     );
   }
-  return {
+  const parts = {
     questionTexts,
     answers,
     ...(aniIp === undefined ? {} : { aniIp }),
     ...(dnis === undefined ? {} : { dnis }),
     ...(sessionId === undefined ? {} : { sessionId }),
   };
+  return withTextPieces(parts, textPiecesOf(received));
 }

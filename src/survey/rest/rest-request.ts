@@ -1,4 +1,4 @@
-import busboy, { type Busboy, type FileInfo, type FieldInfo } from 'busboy';
+import busboy, { type Busboy, type FileInfo } from 'busboy';
 import type { Request } from 'express';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -6,7 +6,9 @@ import type { SurveyMessageLimits } from '../settings';
 import { errors, type AppError } from '../../errors/catalogue';
 import { codePointLength } from '../../domain/storable-text';
 import type { HeavyTurns } from '../../http/heavy-turns';
-import { readBody } from '../body-stream';
+import { declaredCharset, readBody } from '../body-stream';
+import { withTextPieces, type PartPieces, type WithTextPieces } from '../text-pieces';
+import { MalformedForm, UrlencodedFieldReader } from './urlencoded-fields';
 import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type SurveyCallBounds } from '../call-parts';
 import type { ReceivedParts } from '../../domain/received-parts';
 import type { SurveyFile } from '../../domain/survey-handler';
@@ -22,8 +24,14 @@ const LISTED_FIELDS = new Map([...ARRAY_PARTS, ...[...ARRAY_PARTS].map(([name, p
 /** `name[N]`, the indexed convention: items ordered by N, whatever the order of the fields. */
 const INDEXED_FIELD = /^([a-z_]+)\[(0|[1-9][0-9]{0,8})\]$/;
 
-/** How one array part's items arrived: listed in form order, or indexed; one form may not mix the two. */
-type ArrayItems = { readonly kind: 'listed'; readonly items: string[] } | { readonly kind: 'indexed'; readonly items: Map<number, string> };
+/**
+ * How one array part's items arrived: listed in form order, or indexed; one form may not mix the two.
+ * `pieces` holds the pieces of the long items (text-pieces.ts), by position when listed, by index when indexed.
+ */
+type ArrayItems = { readonly pieces: Map<number, readonly string[]> } & (
+  | { readonly kind: 'listed'; readonly items: string[] }
+  | { readonly kind: 'indexed'; readonly items: Map<number, string> }
+);
 
 /**
  * The form as the API reference documents it, by the names the reader below takes, within the bounds of
@@ -79,6 +87,7 @@ export interface RestCall {
 class FormCollector {
   private readonly parts: ReceivedParts = {};
   private readonly arrays = new Map<ArrayPart, ArrayItems>();
+  private readonly textPieces: PartPieces = {};
   readonly files: SurveyFile[] = [];
   failure: AppError | undefined;
 
@@ -88,21 +97,22 @@ class FormCollector {
     this.failure ??= error;
   }
 
-  field(name: string, value: string, info: FieldInfo): void {
+  /** A field as it arrived; `pieces`, those of a long value (text-pieces.ts). */
+  field(name: string, value: string, valueTruncated: boolean, pieces?: readonly string[]): void {
     if (this.failure !== undefined) return;
-    if (info.valueTruncated || isLongerThan(value, this.limits.maxTextLength)) {
+    if (valueTruncated || isLongerThan(value, this.limits.maxTextLength)) {
       this.fail(textTooLong(`the field ${name}`, this.limits.maxTextLength));
       return;
     }
     const listed = LISTED_FIELDS.get(name);
     if (listed !== undefined) {
-      this.addItem(name, listed, undefined, value);
+      this.addItem(name, listed, undefined, value, pieces);
       return;
     }
     const indexed = INDEXED_FIELD.exec(name);
     const indexedPart = indexed === null ? undefined : ARRAY_PARTS.get(indexed[1] as string);
     if (indexedPart !== undefined) {
-      this.addItem(name, indexedPart, Number(indexed?.[2]), value);
+      this.addItem(name, indexedPart, Number(indexed?.[2]), value, pieces);
       return;
     }
     const bracketed = [...ARRAY_PARTS.keys()].find((part) => name.startsWith(`${part}[`));
@@ -113,11 +123,15 @@ class FormCollector {
     const textField = TEXT_PARTS.get(name);
     if (textField === undefined) return;
     if (this.parts[textField] !== undefined) this.fail(errors.invalidForm(`the form holds more than one ${name} field`));
-    else this.parts[textField] = value;
+    else {
+      this.parts[textField] = value;
+      if (pieces !== undefined) this.textPieces[textField] = pieces;
+    }
   }
 
-  private addItem(field: string, part: ArrayPart, index: number | undefined, value: string): void {
-    const arrived: ArrayItems = this.arrays.get(part) ?? (index === undefined ? { kind: 'listed', items: [] } : { kind: 'indexed', items: new Map() });
+  private addItem(field: string, part: ArrayPart, index: number | undefined, value: string, pieces: readonly string[] | undefined): void {
+    const arrived: ArrayItems =
+      this.arrays.get(part) ?? (index === undefined ? { kind: 'listed', items: [], pieces: new Map() } : { kind: 'indexed', items: new Map(), pieces: new Map() });
     this.arrays.set(part, arrived);
     if ((arrived.kind === 'indexed') !== (index !== undefined)) {
       const name = PART_NAMES[part];
@@ -129,18 +143,31 @@ class FormCollector {
       this.fail(tooManyItems(part, this.limits.maxItems));
       return;
     }
+    const key = arrived.kind === 'listed' ? arrived.items.length : (index as number);
     if (arrived.kind === 'listed') arrived.items.push(value);
-    else if (arrived.items.has(index as number)) this.fail(errors.invalidForm(`the form holds the field ${field} twice`));
-    else arrived.items.set(index as number, value);
+    else if (arrived.items.has(key)) return this.fail(errors.invalidForm(`the form holds the field ${field} twice`));
+    else arrived.items.set(key, value);
+    if (pieces !== undefined) arrived.pieces.set(key, pieces);
   }
 
   /** The parts, the indexed arrays in the order of their indexes. */
-  received(): ReceivedParts {
+  received(): ReceivedParts & WithTextPieces {
     const received: ReceivedParts = { ...this.parts };
+    const pieces: PartPieces = { ...this.textPieces };
     for (const [part, items] of this.arrays) {
-      received[part] = items.kind === 'listed' ? items.items : [...items.items].sort(([a], [b]) => a - b).map(([, value]) => value);
+      if (items.kind === 'listed') {
+        received[part] = items.items;
+        if (items.pieces.size > 0) pieces[part] = items.pieces;
+        continue;
+      }
+      const ordered = [...items.items].sort(([a], [b]) => a - b);
+      received[part] = ordered.map(([, value]) => value);
+      for (const [position, [index]] of ordered.entries()) {
+        const long = items.pieces.get(index);
+        if (long !== undefined) (pieces[part] ??= new Map()).set(position, long);
+      }
     }
-    return received;
+    return withTextPieces(received, Object.keys(pieces).length > 0 ? pieces : undefined);
   }
 
   /**
@@ -161,6 +188,12 @@ class FormCollector {
   }
 }
 
+/** The bytes a field's value may have: SURVEY_MAX_TEXT_LENGTH characters of up to 4 bytes in UTF-8. */
+const maxFieldBytes = (limits: SurveyMessageLimits): number => limits.maxTextLength * 4;
+
+/** Bytes of a field's name kept, as busboy keeps them: the names the service reads are short. */
+const MAX_FIELD_NAME_BYTES = 100;
+
 function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number): Busboy {
   try {
     return busboy({
@@ -169,7 +202,7 @@ function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number)
       // No count of fields: those the service reads are bounded one by one (items, one of each text part),
       // and others are ignored, as the reference's own sample ignores them, within the body's size.
       limits: {
-        fieldSize: limits.maxTextLength * 4,
+        fieldSize: maxFieldBytes(limits),
         files: limits.maxItems,
         fileSize: maxBytes,
       },
@@ -181,17 +214,44 @@ function formParser(req: Request, limits: SurveyMessageLimits, maxBytes: number)
 }
 
 /**
- * Reads the REST twin's form (multipart/form-data, or urlencoded without files) once, as it arrives,
- * with busboy: the same parts as the SOAP call, the same bounds, and the recordings sent as files.
+ * Reads the REST twin's form (multipart/form-data, or urlencoded without files) once, as it arrives:
+ * the same parts as the SOAP call, the same bounds, and the recordings sent as files. A urlencoded form
+ * in UTF-8 (the usual one) is read by urlencoded-fields.ts, which keeps a long answer in its pieces;
+ * any other form by busboy.
  */
-export async function readRestCall(req: Request, { maxBytes, limits, held }: SurveyCallBounds, heavy: HeavyTurns): Promise<RestCall> {
+export async function readRestCall(req: Request, bounds: SurveyCallBounds, heavy: HeavyTurns): Promise<RestCall> {
   if (!req.is(FORM_TYPES)) throw errors.unsupportedMediaType(FORM_TYPES);
+  const form = new FormCollector(bounds.limits);
+  const charset = declaredCharset(req)?.toLowerCase() ?? 'utf-8';
+  if (req.is('application/x-www-form-urlencoded') !== false && (charset === 'utf-8' || charset === 'utf8')) await readUrlencoded(req, bounds, form);
+  else await readWithBusboy(req, bounds, heavy, form);
+  if (form.failure !== undefined) throw form.failure;
+  return { parts: form.received(), files: form.files };
+}
+
+async function readUrlencoded(req: Request, { maxBytes, limits, held }: SurveyCallBounds, form: FormCollector): Promise<void> {
+  const reader = new UrlencodedFieldReader({ maxNameBytes: MAX_FIELD_NAME_BYTES, maxValueBytes: maxFieldBytes(limits) }, (field) =>
+    form.field(field.name, field.value, field.valueTruncated, field.pieces),
+  );
+  const read = (step: () => void): void => {
+    try {
+      step();
+    } catch (error) {
+      if (!(error instanceof MalformedForm)) throw error;
+      form.fail(errors.invalidForm(`the form could not be read: ${error.message}`));
+    }
+    if (form.failure !== undefined) throw form.failure;
+  };
+  await readBody(req, { maxBytes, held }, (bytes) => read(() => reader.write(bytes)));
+  read(() => reader.end());
+}
+
+async function readWithBusboy(req: Request, { maxBytes, limits, held }: SurveyCallBounds, heavy: HeavyTurns, form: FormCollector): Promise<void> {
   const parser = formParser(req, limits, maxBytes);
-  const form = new FormCollector(limits);
   const tooMany = (what: string) => () =>
     form.fail(errors.invalidForm(`the form holds too many ${what}; see SURVEY_MAX_ITEMS`));
   // Busboy reports a part whose name attribute is empty with no name at all, whatever its types say.
-  parser.on('field', (name: string | undefined, value, info) => form.field(name ?? '', value, info));
+  parser.on('field', (name: string | undefined, value, info) => form.field(name ?? '', value, info.valueTruncated));
   parser.on('file', (name: string | undefined, stream, info) => form.file(name ?? '', stream, info));
   parser.on('filesLimit', tooMany('files'));
   // Settles when busboy is done, or failed: a malformed form is the caller's mistake. Busboy may report
@@ -214,6 +274,4 @@ export async function readRestCall(req: Request, { maxBytes, limits, held }: Sur
   );
   parser.end();
   await done;
-  if (form.failure !== undefined) throw form.failure;
-  return { parts: form.received(), files: form.files };
 }

@@ -116,6 +116,13 @@ describe('what reaches the handler', () => {
     ]);
   });
 
+  test('a urlencoded form\'s UTF-8 is read whether its bytes are escaped or not, as `curl -d` sends them raw', async () => {
+    await startServer();
+    const response = await postForm('question_texts[]=Caf%C3%A9%3F&answers[]=café+crème&question_texts[]=😀&answers[]=yes', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(await response.text()).toBe('accepted');
+    expect(handlerCalls).toEqual([{ questionTexts: ['Café?', '😀'], answers: ['café crème', 'yes'], files: [], state: undefined }]);
+  });
+
   test('a page with no question sends no array at all: both are empty', async () => {
     await startServer();
     const response = await postForm(new URLSearchParams([['session_id', 's-1']]).toString(), { 'Content-Type': 'application/x-www-form-urlencoded' });

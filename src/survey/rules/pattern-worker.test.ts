@@ -5,7 +5,7 @@ import { createLogger } from '../../logger';
 import { createMemoryStore } from '../../storage/memory/memory-store';
 import { FakeClock } from '../../../test/support/fake-clock';
 import { serve } from '../../../test/support/http';
-import { faultBody, post, svcEval } from '../../../test/survey-clients/support';
+import { faultBody, post, responseBody, svcEval } from '../../../test/survey-clients/support';
 import type { RunningServer } from '../../listen';
 import { INLINE_MATCH_CHARACTERS, PatternWorker } from './pattern-worker';
 import { readRules } from './rules-file';
@@ -33,9 +33,9 @@ const busy = (maxWaiting: number, maxWaitingCharacters: number) =>
 
 test('a match beyond the waiting matches the queue holds is refused at once with IVR_SURVEY_PATTERNS_BUSY; the running one does not count', async () => {
   const worker = new PatternWorker({ maxWaiting: 1, maxWaitingCharacters: 1000 }, () => now);
-  const running = worker.test(['b'], 'abc', FAR_OFF);
-  const waiting = worker.test(['b'], 'xyz', FAR_OFF);
-  const refused = worker.test(['b'], 'abc', FAR_OFF);
+  const running = worker.test(['b'], ['abc'], FAR_OFF);
+  const waiting = worker.test(['b'], ['xyz'], FAR_OFF);
+  const refused = worker.test(['b'], ['abc'], FAR_OFF);
   await expect(refused).rejects.toEqual(busy(1, 1000));
   await expect(refused).rejects.toMatchObject({ headers: { 'Retry-After': '1' } });
   expect(await Promise.all([running, waiting])).toEqual([[true], [false]]);
@@ -43,20 +43,20 @@ test('a match beyond the waiting matches the queue holds is refused at once with
 
 test('a match whose text would take the waiting matches past their characters is refused at once', async () => {
   const worker = new PatternWorker({ maxWaiting: 10, maxWaitingCharacters: 10 }, () => now);
-  const running = worker.test(['b'], 'a'.repeat(100), FAR_OFF);
-  const waiting = worker.test(['b'], 'abcdefghij', FAR_OFF);
-  await expect(worker.test(['b'], 'b', FAR_OFF)).rejects.toEqual(busy(10, 10));
+  const running = worker.test(['b'], ['a'.repeat(100)], FAR_OFF);
+  const waiting = worker.test(['b'], ['abcdefghij'], FAR_OFF);
+  await expect(worker.test(['b'], ['b'], FAR_OFF)).rejects.toEqual(busy(10, 10));
   expect(await Promise.all([running, waiting])).toEqual([[false], [true]]);
   // Their characters were given back as they ran.
-  expect(await worker.test(['b'], 'abcdefghij', FAR_OFF)).toEqual([true]);
+  expect(await worker.test(['b'], ['abcdefghij'], FAR_OFF)).toEqual([true]);
 });
 
 test('a waiting match whose deadline has passed is dropped unmatched, and its characters given back', async () => {
   const worker = new PatternWorker({ maxWaiting: 10, maxWaitingCharacters: 6 }, () => now);
-  const running = worker.test(['b'], 'abc', FAR_OFF);
-  const late = worker.test(['b'], 'abc', 5);
+  const running = worker.test(['b'], ['abc'], FAR_OFF);
+  const late = worker.test(['b'], ['abc'], 5);
   now = 10;
-  const after = worker.test(['c'], 'abcdef', FAR_OFF);
+  const after = worker.test(['c'], ['abcdef'], FAR_OFF);
   await expect(late).rejects.toThrow("the call's time was up before its match began");
   expect(await Promise.all([running, after])).toEqual([[true], [true]]);
 });
@@ -64,8 +64,8 @@ test('a waiting match whose deadline has passed is dropped unmatched, and its ch
 test('a match still under way at its deadline stops the worker; the matches behind it are answered by another', async () => {
   const worker = new PatternWorker({ maxWaiting: 10, maxWaitingCharacters: 64 * 1024 * 1024 }, () => now);
   // A worker just started and 10 Mi characters to copy to it: the match cannot be done when the timer of a deadline now fires.
-  const stopped = worker.test(['b'], 'a'.repeat(10 * 1024 * 1024), 0.001);
-  const next = worker.test(['b'], 'abc', FAR_OFF);
+  const stopped = worker.test(['b'], ['a'.repeat(10 * 1024 * 1024)], 0.001);
+  const next = worker.test(['b'], ['abc'], FAR_OFF);
   await expect(stopped).rejects.toThrow("the call's time was up during its match; the pattern worker was stopped");
   expect(await next).toEqual([true]);
 });
@@ -81,7 +81,13 @@ test('a text copied to the worker in pieces is matched whole: what spans a seam 
   const worker = new PatternWorker(undefined, () => now);
   const seam = 1024 * 1024;
   const text = `${'a'.repeat(seam - 1)}😀${'a'.repeat(seam)}xy`;
-  expect(await worker.test(['a😀a', '^a+😀a+xy$', 'yx'], text, FAR_OFF)).toEqual([true, true, false]);
+  expect(await worker.test(['a😀a', '^a+😀a+xy$', 'yx'], [text], FAR_OFF)).toEqual([true, true, false]);
+});
+
+test('a text that came in pieces is matched whole: small pieces, one longer than a turn sends, a pair of code units split between two', async () => {
+  const worker = new PatternWorker(undefined, () => now);
+  const pieces = ['xxxxx', 'a'.repeat(2 * 1024 * 1024 + 7), '\uD83D', '\uDE00', 'tail'];
+  expect(await worker.test(['😀tail', '^x{5}a+😀tail$', 'xxa', 'ax'], pieces, FAR_OFF)).toEqual([true, true, true, false]);
 });
 
 describe('a rules file on a server whose pattern worker is full', () => {
@@ -124,5 +130,55 @@ describe('a rules file on a server whose pattern worker is full', () => {
       '1',
       faultBody('soap:Server', busy(0, 0).message),
     ]);
+  });
+});
+
+describe('a long answer reaches the pattern worker in the pieces it came in, never laid out whole on the event loop', () => {
+  /** Notes the pieces each text came in, then matches it as the real worker does. */
+  class PieceCountingWorker extends PatternWorker {
+    readonly texts: Array<{ pieces: number; length: number; longestPiece: number }> = [];
+    override test(sources: readonly string[], pieces: readonly string[], deadline: number): Promise<readonly boolean[]> {
+      const lengths = pieces.map((piece) => piece.length);
+      this.texts.push({ pieces: pieces.length, length: lengths.reduce((sum, length) => sum + length, 0), longestPiece: Math.max(...lengths) });
+      return super.test(sources, pieces, deadline);
+    }
+  }
+
+  let running: RunningServer | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  async function start(worker: PatternWorker): Promise<string> {
+    const reading = readRules('rules:\n  - when: { any_answer: { matches: "b$" } }\n    answer: hit\notherwise: miss\n', 'yaml');
+    if (!reading.ok) throw new Error(JSON.stringify(reading.mistakes));
+    const surveyHandler = rulesHandler(reading.rules, 60, worker);
+    running = await serve(composeApp(loadConfig({}), { store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('silent'), surveyHandler }));
+    return running.url;
+  }
+
+  const long = `${'a'.repeat(4 * 1024 * 1024)}b`;
+
+  test('from the REST twin\'s urlencoded form: the body\'s chunks, each far shorter than the text', async () => {
+    const worker = new PieceCountingWorker();
+    const url = await start(worker);
+    const reply = await fetch(`${url}/survey/rest`, { method: 'POST', body: new URLSearchParams({ 'question_texts[]': 'Q', 'answers[]': long }) });
+    expect([reply.status, await reply.text()]).toEqual([200, 'hit']);
+    expect(worker.texts).toHaveLength(1);
+    expect(worker.texts[0]?.length).toBe(long.length);
+    expect(worker.texts[0]?.pieces).toBeGreaterThan(1);
+    expect(worker.texts[0]?.longestPiece).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  test('from a SOAP envelope: the pieces the XML parser reported', async () => {
+    const worker = new PieceCountingWorker();
+    const url = await start(worker);
+    const reply = await post(url, svcEval(['Q'], [long]));
+    expect([reply.status, reply.text]).toEqual([200, responseBody('hit')]);
+    expect(worker.texts).toHaveLength(1);
+    expect(worker.texts[0]?.length).toBe(long.length);
+    expect(worker.texts[0]?.pieces).toBeGreaterThan(1);
+    expect(worker.texts[0]?.longestPiece).toBeLessThanOrEqual(128 * 1024);
   });
 });

@@ -47,9 +47,9 @@ const patternOf = (source) => {
   return pattern;
 };
 let pieces = [];
-parentPort.on('message', ({ piece, sources }) => {
-  if (piece !== undefined) {
-    pieces.push(piece);
+parentPort.on('message', ({ pieces: arriving, sources }) => {
+  if (arriving !== undefined) {
+    for (const piece of arriving) pieces.push(piece);
     return;
   }
   const text = pieces.join('');
@@ -60,7 +60,9 @@ parentPort.on('message', ({ piece, sources }) => {
 
 interface Match {
   readonly sources: readonly string[];
-  readonly text: string;
+  /** The text, in the pieces it came in (text-pieces.ts); one piece when it came whole. */
+  readonly pieces: readonly string[];
+  readonly length: number;
   /** When the call that asked for it is answered by its timeout: a match not done by then is dropped. */
   readonly deadline: number;
   readonly resolve: (found: readonly boolean[]) => void;
@@ -92,15 +94,19 @@ export class PatternWorker {
     readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Whether each of `sources` (patterns RE2JS compiled when the rules were loaded) is found in `text`, if known by `deadline` (see `now`). */
-  test(sources: readonly string[], text: string, deadline: number): Promise<readonly boolean[]> {
+  /**
+   * Whether each of `sources` (patterns RE2JS compiled when the rules were loaded) is found in the text
+   * `pieces` make, if known by `deadline` (see `now`).
+   */
+  test(sources: readonly string[], pieces: readonly string[], deadline: number): Promise<readonly boolean[]> {
     this.dropExpired();
+    const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
     const waits = this.running !== undefined;
-    if (waits && (this.waiting.length >= this.bounds.maxWaiting || this.waitingCharacters + text.length > this.bounds.maxWaitingCharacters)) {
+    if (waits && (this.waiting.length >= this.bounds.maxWaiting || this.waitingCharacters + length > this.bounds.maxWaitingCharacters)) {
       return Promise.reject(errors.surveyPatternsBusy(this.bounds.maxWaiting, this.bounds.maxWaitingCharacters));
     }
-    const found = new Promise<readonly boolean[]>((resolve, reject) => this.waiting.push({ sources, text, deadline, resolve, reject }));
-    this.waitingCharacters += text.length;
+    const found = new Promise<readonly boolean[]>((resolve, reject) => this.waiting.push({ sources, pieces, length, deadline, resolve, reject }));
+    this.waitingCharacters += length;
     if (!waits) this.next();
     return found;
   }
@@ -111,7 +117,7 @@ export class PatternWorker {
       const match = this.waiting[index] as Match;
       if (match.deadline > now) continue;
       this.waiting.splice(index, 1);
-      this.waitingCharacters -= match.text.length;
+      this.waitingCharacters -= match.length;
       match.reject(new MatchTimeout('the call\'s time was up before its match began'));
     }
   }
@@ -125,24 +131,41 @@ export class PatternWorker {
       return;
     }
     const worker = this.worker ?? this.start();
-    this.waitingCharacters -= match.text.length;
+    this.waitingCharacters -= match.length;
     worker.ref();
     // Its own turn: laying out a long text whole is the costliest step, and it must not add to the turn
     // that answered the previous match (docs/performance-costs.md, "A long answer on the pattern worker").
-    setImmediate(() => this.send(worker, match, 0));
+    setImmediate(() => this.send(worker, match, 0, 0));
     this.runningTimer = setTimeout(() => this.stopRunning(worker, match), Math.max(0, match.deadline - this.now()));
   }
 
-  /** The text from `from` on, a piece a turn, then the patterns; unless the worker or its match ended meanwhile. */
-  private send(worker: Worker, match: Match, from: number): void {
+  /**
+   * The text from its piece `index` (that piece from `offset`) on, about PIECE_CHARACTERS a turn, then the
+   * patterns; unless the worker or its match ended meanwhile. Pieces are sent as they are; only one longer
+   * than a turn's share is cut, which lays it out whole if it was not (a text that came whole, as a rope).
+   */
+  private send(worker: Worker, match: Match, index: number, offset: number): void {
     if (this.worker !== worker || this.running !== match) return;
-    if (from >= match.text.length) {
+    if (index >= match.pieces.length) {
       worker.postMessage({ sources: match.sources });
       return;
     }
-    const to = from + PIECE_CHARACTERS;
-    worker.postMessage({ piece: match.text.slice(from, to) });
-    setImmediate(() => this.send(worker, match, to));
+    const batch: string[] = [];
+    let characters = 0;
+    while (index < match.pieces.length && characters < PIECE_CHARACTERS) {
+      const piece = match.pieces[index] as string;
+      const end = Math.min(piece.length, offset + PIECE_CHARACTERS - characters);
+      batch.push(offset === 0 && end === piece.length ? piece : piece.slice(offset, end));
+      characters += end - offset;
+      if (end < piece.length) {
+        offset = end;
+      } else {
+        index += 1;
+        offset = 0;
+      }
+    }
+    worker.postMessage({ pieces: batch });
+    setImmediate(() => this.send(worker, match, index, offset));
   }
 
   /** The match under way outlived its call: the only way to stop a match is to stop its thread. */

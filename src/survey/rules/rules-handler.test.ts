@@ -200,10 +200,10 @@ describe("a call's matches past 128 Ki characters run on the pattern worker, off
   class NotingWorker extends PatternWorker {
     readonly lengths: number[] = [];
     readonly sources: (readonly string[])[] = [];
-    override test(sources: readonly string[], text: string, deadline: number): Promise<readonly boolean[]> {
-      this.lengths.push(text.length);
+    override test(sources: readonly string[], pieces: readonly string[], deadline: number): Promise<readonly boolean[]> {
+      this.lengths.push(pieces.join('').length);
       this.sources.push(sources);
-      return super.test(sources, text, deadline);
+      return super.test(sources, pieces, deadline);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { SurveyCall, SurveyEvaluation, SurveyFile, SurveyHandler } from '../../domain/survey-handler';
+import { textPiecesOf } from '../text-pieces';
 import { INLINE_MATCH_CHARACTERS, patternWorker, type PatternWorker } from './pattern-worker';
 import { compilePattern } from './rules-pattern';
 import type { AnswerTest, Conditions, FlagTest, Rule, RulesFile, TextTest } from './rules-schema';
@@ -57,17 +58,44 @@ export function isRecording(answer: string, files: readonly SurveyFile[] | undef
   return compact.length % 4 === 0 && BASE64.test(compact);
 }
 
+/** A text of the call, with the pieces it came in when it is long (text-pieces.ts). */
+interface CallText {
+  readonly value: string;
+  readonly pieces: readonly string[] | undefined;
+}
+
+/** The call's texts, each one object for the whole call: what the pattern worker found is kept by it. */
+interface CallTexts {
+  readonly questionTexts: readonly CallText[];
+  readonly answers: readonly CallText[];
+  readonly aniIp: CallText;
+  readonly dnis: CallText;
+}
+
+function callTexts(call: SurveyCall): CallTexts {
+  const pieces = textPiecesOf(call);
+  const text = (value: string, long: readonly string[] | undefined): CallText => ({ value, pieces: long });
+  return {
+    questionTexts: call.questionTexts.map((value, index) => text(value, pieces?.questionTexts?.get(index))),
+    answers: call.answers.map((value, index) => text(value, pieces?.answers?.get(index))),
+    // An absent ani_ip or dnis (a web survey's dnis) is read as '': empty, and equal to nothing else.
+    aniIp: text(call.aniIp ?? '', pieces?.aniIp),
+    dnis: text(call.dnis ?? '', pieces?.dnis),
+  };
+}
+
 /** What one call has matched on the event loop so far (the rest goes to the pattern worker), and until when its matches matter. */
 interface MatchBudget {
+  readonly texts: CallTexts;
   inlineCharacters: number;
   /** The handler timeout's end, in the pattern worker's time: a match not done by then is dropped. */
   readonly deadline: number;
   /** The call's texts sent to the pattern worker, each with what it found of every pattern of the file. */
-  readonly sentToWorker: Array<{ readonly text: string; readonly found: Promise<readonly boolean[]> }>;
+  readonly sentToWorker: Map<CallText, Promise<readonly boolean[]>>;
 }
 
 /** The tests of a rule, made once when the file is loaded (each pattern compiled once). */
-type TextPredicate = (value: string, call: SurveyCall, budget: MatchBudget) => boolean | Promise<boolean>;
+type TextPredicate = (text: CallText, call: SurveyCall, budget: MatchBudget) => boolean | Promise<boolean>;
 
 /**
  * The patterns of one rules file. A call's text too long for the event loop is sent to the pattern worker
@@ -83,15 +111,14 @@ class FilePatterns {
     if (!this.sources.includes(source)) this.sources.push(source);
   }
 
-  foundOnWorker(source: string, text: string, budget: MatchBudget): Promise<boolean> {
-    // By identity first: a call's texts are few, and a long one is compared by reference, not by its characters.
-    let sent = budget.sentToWorker.find((earlier) => earlier.text === text);
-    if (sent === undefined) {
-      sent = { text, found: this.worker.test(this.sources, text, budget.deadline) };
-      budget.sentToWorker.push(sent);
+  foundOnWorker(source: string, text: CallText, budget: MatchBudget): Promise<boolean> {
+    let found = budget.sentToWorker.get(text);
+    if (found === undefined) {
+      found = this.worker.test(this.sources, text.pieces ?? [text.value], budget.deadline);
+      budget.sentToWorker.set(text, found);
     }
     const index = this.sources.indexOf(source);
-    return sent.found.then((found) => found[index] === true);
+    return found.then((all) => all[index] === true);
   }
 }
 
@@ -99,25 +126,25 @@ function patternPredicate(source: string, patterns: FilePatterns): TextPredicate
   // RE2 (rules-pattern.ts): linear in the length of the answer; past the call's budget, off the event loop.
   const pattern = compilePattern(source);
   patterns.add(source);
-  return (value, _call, budget) => {
-    if (budget.inlineCharacters + value.length > INLINE_MATCH_CHARACTERS) return patterns.foundOnWorker(source, value, budget);
-    budget.inlineCharacters += value.length;
-    return pattern.test(value);
+  return (text, _call, budget) => {
+    if (budget.inlineCharacters + text.value.length > INLINE_MATCH_CHARACTERS) return patterns.foundOnWorker(source, text, budget);
+    budget.inlineCharacters += text.value.length;
+    return pattern.test(text.value);
   };
 }
 
-async function allHold(checks: readonly TextPredicate[], value: string, call: SurveyCall, budget: MatchBudget): Promise<boolean> {
-  for (const check of checks) if (!(await check(value, call, budget))) return false;
+async function allHold(checks: readonly TextPredicate[], text: CallText, call: SurveyCall, budget: MatchBudget): Promise<boolean> {
+  for (const check of checks) if (!(await check(text, call, budget))) return false;
   return true;
 }
 
 function textPredicate(test: TextTest, patterns: FilePatterns): TextPredicate {
   const checks: TextPredicate[] = [];
   const { equals, one_of: oneOf, matches, greater_than: above, less_than: below, at_least: atLeast, at_most: atMost, empty, recording } = test;
-  if (equals !== undefined) checks.push((value) => value === equals);
-  if (oneOf !== undefined) checks.push((value) => oneOf.includes(value));
+  if (equals !== undefined) checks.push(({ value }) => value === equals);
+  if (oneOf !== undefined) checks.push(({ value }) => oneOf.includes(value));
   if (matches !== undefined) checks.push(patternPredicate(matches, patterns));
-  const numeric = (holds: (number: number) => boolean): TextPredicate => (value) => {
+  const numeric = (holds: (number: number) => boolean): TextPredicate => ({ value }) => {
     const number = numberOf(value);
     return number !== undefined && holds(number);
   };
@@ -125,9 +152,9 @@ function textPredicate(test: TextTest, patterns: FilePatterns): TextPredicate {
   if (below !== undefined) checks.push(numeric((number) => number < below));
   if (atLeast !== undefined) checks.push(numeric((number) => number >= atLeast));
   if (atMost !== undefined) checks.push(numeric((number) => number <= atMost));
-  if (empty !== undefined) checks.push((value) => (value.trim() === '') === empty);
-  if (recording !== undefined) checks.push((value, call) => isRecording(value, call.files) === recording);
-  return (value, call, budget) => allHold(checks, value, call, budget);
+  if (empty !== undefined) checks.push(({ value }) => (value.trim() === '') === empty);
+  if (recording !== undefined) checks.push(({ value }, call) => isRecording(value, call.files) === recording);
+  return (text, call, budget) => allHold(checks, text, call, budget);
 }
 
 type CallPredicate = (call: SurveyCall, flags: ReadonlySet<string>, budget: MatchBudget) => boolean | Promise<boolean>;
@@ -137,7 +164,7 @@ function answerPredicate(test: AnswerTest, patterns: FilePatterns): CallPredicat
   const { question } = test;
   return (call, _flags, budget) => {
     const index = typeof question === 'number' ? question : call.questionTexts.indexOf(question);
-    const answer = index >= 0 ? call.answers[index] : undefined;
+    const answer = index >= 0 ? budget.texts.answers[index] : undefined;
     return answer !== undefined && holds(answer, call, budget);
   };
 }
@@ -147,20 +174,19 @@ function flagPredicate({ set = [], not_set: notSet = [] }: FlagTest): CallPredic
 }
 
 function conditionsPredicate(when: Conditions, patterns: FilePatterns): CallPredicate {
-  const some = (values: (call: SurveyCall) => readonly string[]) => (test: TextTest): CallPredicate => {
+  const some = (values: (texts: CallTexts) => readonly CallText[]) => (test: TextTest): CallPredicate => {
     const holds = textPredicate(test, patterns);
     return async (call, _flags, budget) => {
-      for (const value of values(call)) if (await holds(value, call, budget)) return true;
+      for (const text of values(budget.texts)) if (await holds(text, call, budget)) return true;
       return false;
     };
   };
   const predicates: CallPredicate[] = [
     ...(when.answer ?? []).map((test) => answerPredicate(test, patterns)),
-    ...(when.any_answer ?? []).map(some((call) => call.answers)),
-    ...(when.question_text ?? []).map(some((call) => call.questionTexts)),
-    // An absent ani_ip or dnis (a web survey's dnis) is read as '': empty, and equal to nothing else.
-    ...(when.ani_ip ?? []).map(some((call) => [call.aniIp ?? ''])),
-    ...(when.dnis ?? []).map(some((call) => [call.dnis ?? ''])),
+    ...(when.any_answer ?? []).map(some((texts) => texts.answers)),
+    ...(when.question_text ?? []).map(some((texts) => texts.questionTexts)),
+    ...(when.ani_ip ?? []).map(some((texts) => [texts.aniIp])),
+    ...(when.dnis ?? []).map(some((texts) => [texts.dnis])),
     ...(when.flag ?? []).map(flagPredicate),
   ];
   return async (call, flags, budget) => {
@@ -184,7 +210,7 @@ export function rulesHandler(file: RulesFile, timeoutSeconds: number, worker: Pa
   const compiled: CompiledRule[] = file.rules.map((rule) => ({ rule, holds: conditionsPredicate(rule.when ?? {}, patterns) }));
   return async (call: SurveyCall): Promise<SurveyEvaluation> => {
     const flags = new Set(flagsOf(call.state));
-    const budget: MatchBudget = { inlineCharacters: 0, deadline: worker.now() + timeoutSeconds * 1000, sentToWorker: [] };
+    const budget: MatchBudget = { texts: callTexts(call), inlineCharacters: 0, deadline: worker.now() + timeoutSeconds * 1000, sentToWorker: new Map() };
     let chosen: CompiledRule | undefined;
     for (const rule of compiled) {
       if (await rule.holds(call, flags, budget)) {

@@ -8,7 +8,15 @@ declare module 'sax' {
     /** sax 1.6's option (newer than @types/sax 1.2.7): expand only the entities XML predefines. */
     strictEntities?: boolean;
   }
+  interface SAXParser {
+    /** sax 1.6's text read so far and not yet reported; its CDATA section's, likewise. */
+    textNode: string;
+    cdata: string;
+  }
 }
+
+/** Text held by sax before it is reported: sax's own MAX_BUFFER_LENGTH. */
+const REPORTED_TEXT_LENGTH = 64 * 1024;
 
 export interface EnvelopeReader {
   /** Parses the next piece of the message; throws the fault to answer as soon as the message breaks a rule. */
@@ -44,6 +52,19 @@ export function envelopeReader(limits: SurveyMessageLimits): EnvelopeReader {
   return {
     write(text) {
       parser.write(text);
+      // Text is reported as it goes, as sax reports it past its MAX_BUFFER_LENGTH when it counts positions
+      // (`position: false` spares that count per character): a long answer then reaches the rules as the
+      // pieces it came in, not as one text to lay out whole (text-pieces.ts).
+      if (parser.textNode.length > REPORTED_TEXT_LENGTH) {
+        const pending = parser.textNode;
+        parser.textNode = '';
+        rules.text(pending);
+      }
+      if (parser.cdata.length > REPORTED_TEXT_LENGTH) {
+        const pending = parser.cdata;
+        parser.cdata = '';
+        rules.text(pending);
+      }
     },
     end() {
       parser.close();

@@ -3,6 +3,7 @@ import { errors } from '../../errors/catalogue';
 import { codePointLength } from '../../domain/storable-text';
 import { ARRAY_PARTS, PART_NAMES, TEXT_PARTS, textTooLong, tooManyItems, type ArrayPart, type TextPart } from '../call-parts';
 import type { ReceivedParts } from '../../domain/received-parts';
+import { PIECED_TEXT_LENGTH, ropeOf, withTextPieces, type PartPieces } from '../text-pieces';
 import { isSurveyOperation, SOAP_11_ENVELOPE, SURVEY_OPERATIONS, type SurveyOperation } from './wsdl';
 
 const SOAP_12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
@@ -61,7 +62,12 @@ class TextCollector {
   }
 
   text(): string {
-    return this.pieces.join('');
+    return this.length > PIECED_TEXT_LENGTH ? ropeOf(this.pieces) : this.pieces.join('');
+  }
+
+  /** The pieces of a long text (see text-pieces.ts); undefined for a short one. */
+  longPieces(): readonly string[] | undefined {
+    return this.length > PIECED_TEXT_LENGTH ? this.pieces : undefined;
   }
 }
 
@@ -98,6 +104,7 @@ export interface EnvelopeEvents {
 export function envelopeRules(limits: SurveyMessageLimits): EnvelopeEvents {
   const stack: Frame[] = [];
   const received: ReceivedParts = {};
+  let pieces: PartPieces | undefined;
   let elements = 0;
   let attributes = 0;
   let rootClosed = false;
@@ -245,17 +252,23 @@ export function envelopeRules(limits: SurveyMessageLimits): EnvelopeEvents {
       if (place === undefined) return;
       if (place.kind === 'envelope') rootClosed = true;
       else if (place.kind === 'array') received[place.part] = place.items;
-      else if (place.kind === 'string') received[place.part] = place.text?.text();
-      else if (place.kind === 'item') {
+      else if (place.kind === 'string') {
+        received[place.part] = place.text?.text();
+        const long = place.text?.longPieces();
+        if (long !== undefined) (pieces ??= {})[place.part] = long;
+      } else if (place.kind === 'item') {
         const parent = stack.at(-1)?.place;
-        if (parent?.kind === 'array') parent.items.push(place.text?.text() ?? '');
+        if (parent?.kind !== 'array') return;
+        const long = place.text?.longPieces();
+        if (long !== undefined) ((pieces ??= {})[parent.part] ??= new Map()).set(parent.items.length, long);
+        parent.items.push(place.text?.text() ?? '');
       }
     },
     end() {
       if (elements === 0) refused(`the request body is empty; send a SOAP 1.1 envelope that calls ${OPERATIONS_NAMED}`);
       if (bodies === 0) refused('the SOAP envelope must hold exactly one Body');
       if (operation === undefined) return refused(ONE_CALL);
-      return { ...received, operation };
+      return withTextPieces({ ...received, operation }, pieces);
     },
   };
 }
