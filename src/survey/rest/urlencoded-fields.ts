@@ -101,11 +101,23 @@ export class UrlencodedFieldReader {
       (this.inName ? this.name : this.value).add(out, from, written - from);
       from = written;
     };
+    // Where each byte that means something comes next: the bytes between are copied as they are, in one
+    // go, rather than looked at one by one (a long answer is mostly such bytes).
+    const next = new Map<number, number>();
+    const nextOf = (byte: number, at: number): number => {
+      let found = next.get(byte) ?? -1;
+      if (found < at && found !== chunk.length) {
+        found = chunk.indexOf(byte, at);
+        if (found === -1) found = chunk.length;
+        next.set(byte, found);
+      }
+      return found;
+    };
     let escape = this.escape;
-    for (let index = 0; index < chunk.length; index += 1) {
-      const byte = chunk[index] as number;
+    let index = 0;
+    while (index < chunk.length) {
       if (escape !== -2) {
-        const digit = hexValue(byte);
+        const digit = hexValue(chunk[index]);
         if (digit === -1) throw new MalformedForm();
         if (escape === -1) {
           escape = digit;
@@ -113,18 +125,25 @@ export class UrlencodedFieldReader {
           out[written++] = (escape << 4) + digit;
           escape = -2;
         }
-      } else if (byte === AMPERSAND) {
+        index += 1;
+        continue;
+      }
+      const special = Math.min(nextOf(AMPERSAND, index), nextOf(PLUS, index), nextOf(PERCENT, index), this.inName ? nextOf(EQUALS, index) : chunk.length);
+      written += chunk.copy(out, written, index, special);
+      index = special;
+      if (index === chunk.length) break;
+      const byte = chunk[index];
+      index += 1;
+      if (byte === AMPERSAND) {
         flush();
         this.endField();
-      } else if (byte === EQUALS && this.inName) {
+      } else if (byte === EQUALS) {
         flush();
         this.inName = false;
       } else if (byte === PLUS) {
         out[written++] = SPACE;
-      } else if (byte === PERCENT) {
-        escape = -1;
       } else {
-        out[written++] = byte;
+        escape = -1;
       }
     }
     this.escape = escape;
