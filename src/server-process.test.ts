@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startServerProcess, type ServerProcess, stopIfRunning } from '../test/support/server-process';
+import { NO_DEMO_DATA, startServerProcess, type ServerProcess, stopIfRunning } from '../test/support/server-process';
 
 const run = promisify(execFile);
 let server: ServerProcess | undefined;
@@ -80,7 +80,7 @@ describe('the server process', () => {
   });
 
   test('names a dashboard, an API reference and an OpenAPI document that answer at the addresses printed', async () => {
-    server = startServerProcess({});
+    server = startServerProcess(NO_DEMO_DATA);
     await server.listening();
     const printed = server.messages.text();
     const dashboard = /^Dashboard: (\S+)$/m.exec(printed)?.[1] as string;
@@ -94,7 +94,7 @@ describe('the server process', () => {
   });
 
   test('keeps standard output for JSON log lines only', async () => {
-    server = startServerProcess({ LOG_LEVEL: 'info', ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    server = startServerProcess({ ...NO_DEMO_DATA, LOG_LEVEL: 'info', ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const url = await server.listening();
     expect(server.messages.text()).toContain(`Admin API: on at ${url}/admin (Bearer ADMIN_TOKEN); survey calls in the call inspector at ${url}/inspector\n`);
     server.child.kill('SIGTERM');
@@ -136,7 +136,7 @@ describe('the server process', () => {
   });
 
   test('names a misspelt setting, on the banner and as a log line, with the setting it probably means, and starts without it', async () => {
-    server = startServerProcess({ LOG_LEVEL: 'info', WEEK_STRAT: 'sunday', ADMIN_TOKNE: 'a-long-enough-admin-token' });
+    server = startServerProcess({ ...NO_DEMO_DATA, LOG_LEVEL: 'info', WEEK_STRAT: 'sunday', ADMIN_TOKNE: 'a-long-enough-admin-token' });
     await server.listening();
     const warnings = [
       'ADMIN_TOKNE is not a setting and is ignored: did you mean ADMIN_TOKEN?',
@@ -149,7 +149,7 @@ describe('the server process', () => {
   });
 
   test('names the public address in the banner when PUBLIC_URL is set', async () => {
-    server = startServerProcess({ PUBLIC_URL: 'https://ivr.example.com', SOAP_PATH: '/soap/eval' });
+    server = startServerProcess({ ...NO_DEMO_DATA, PUBLIC_URL: 'https://ivr.example.com', SOAP_PATH: '/soap/eval' });
     await server.listening();
     expect(server.messages.text()).toContain(
       '\nDashboard: https://ivr.example.com/\n' +
@@ -194,7 +194,7 @@ describe('the server process', () => {
   });
 
   test('exits 0 on SIGINT', async () => {
-    server = startServerProcess({});
+    server = startServerProcess(NO_DEMO_DATA);
     await server.listening();
     server.child.kill('SIGINT');
     expect(await server.exited()).toBe(0);
@@ -211,7 +211,7 @@ describe('the server process', () => {
     await new Promise<void>((resolve) => occupant.listen(0, '127.0.0.1', resolve));
     const { port } = occupant.address() as AddressInfo;
     try {
-      server = startServerProcess({ PORT: String(port) });
+      server = startServerProcess({ ...NO_DEMO_DATA, PORT: String(port) });
       expect(await server.exited()).toBe(1);
       expect(server.messages.text()).toBe(
         `cannot listen on HOST=127.0.0.1 PORT=${port}: the port is in use by another program; set PORT to a free port (0 picks one)\n`,
@@ -223,7 +223,7 @@ describe('the server process', () => {
 
   test('stops with exit code 1 and one line naming HOST when no interface has that address', async () => {
     // 192.0.2.1 is reserved for documentation (TEST-NET-1): no machine has it, and binding sends nothing.
-    server = startServerProcess({ HOST: '192.0.2.1', PORT: '3000' });
+    server = startServerProcess({ ...NO_DEMO_DATA, HOST: '192.0.2.1', PORT: '3000' });
     expect(await server.exited()).toBe(1);
     expect(server.messages.text()).toBe(
       'cannot listen on HOST=192.0.2.1 PORT=3000: no interface of this machine has that address; set HOST to one of its addresses (127.0.0.1, 0.0.0.0)\n',

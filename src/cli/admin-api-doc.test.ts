@@ -2,11 +2,14 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startServerProcess, type ServerProcess } from '../../test/support/server-process';
+import { NO_DEMO_DATA, startServerProcess, type ServerProcess } from '../../test/support/server-process';
 import { scratchFolder } from '../../test/support/cli';
 import { codeBlocks, docSection, ROOT } from '../../test/support/doc-section';
 
-/* docs/admin-api.md's "Loading your own data", after its "Switching it on": the tool's commands run verbatim against a server started as written. */
+/*
+ * docs/admin-api.md's "Loading your own data", after its "Switching it on": the tool's commands run verbatim
+ * against a server started as written, but for the demo data, which the walk-through does not read.
+ */
 
 const run = promisify(execFile);
 const DOC_BASE = 'http://127.0.0.1:3000';
@@ -41,7 +44,7 @@ describe('docs/admin-api.md, "Loading your own data"', () => {
     expect(token).toBeDefined();
     expect(createAccount).toContain(`export ADMIN_TOKEN=${token}\n`);
     expect(importFile).toContain(`> ${DOC_FILE}\n`);
-    server = startServerProcess({ ADMIN_TOKEN: token });
+    server = startServerProcess({ ...NO_DEMO_DATA, ADMIN_TOKEN: token });
     const url = await server.listening();
 
     // The commands default to http://127.0.0.1:3000; the server here listens on a free port instead. They

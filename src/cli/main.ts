@@ -7,4 +7,4 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-buildProgram(process.env).parseAsync(process.argv).catch(reportFailure);
+buildProgram(process.env, process.argv).parseAsync(process.argv).catch(reportFailure);

@@ -1,4 +1,4 @@
-import { startServerProcess, stopIfRunning, type ServerProcess } from '../../test/support/server-process';
+import { NO_DEMO_DATA, startServerProcess, stopIfRunning, type ServerProcess } from '../../test/support/server-process';
 
 let server: ServerProcess | undefined;
 
@@ -9,7 +9,7 @@ afterEach(async () => {
 
 describe('the dashboard of the compiled server (npm start)', () => {
   test('is at the address the banner prints, its modules and uPlot served from the files dist/ reads', async () => {
-    server = startServerProcess({});
+    server = startServerProcess(NO_DEMO_DATA);
     await server.listening();
     const address = /^Dashboard: (\S+)$/m.exec(server.messages.text())?.[1] as string;
     const page = await fetch(address);

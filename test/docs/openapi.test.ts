@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { codeBlocks, documentText, fencedBlocks } from '../support/doc-section';
-import { startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
+import { NO_DEMO_DATA, startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
 
-/* docs/openapi.md's one block, as written: `npm start`, then the page and the document it names. */
+/* docs/openapi.md's one block, as written: `npm start` (without the demo data, which neither reads), then the page and the document it names. */
 
 const run = promisify(execFile);
 const DOC_BASE = 'http://127.0.0.1:3000';
@@ -23,7 +23,7 @@ test('npm start serves the reference page and the OpenAPI 3.1 document the block
   expect(blocks).toHaveLength(1);
   const [start, comment, fetchDocument, ...others] = blocks[0]!.trimEnd().split('\n');
   expect([start, comment, others]).toEqual(['npm start', `# then open ${DOC_BASE}/docs, or:`, []]);
-  server = startServerProcess({});
+  server = startServerProcess(NO_DEMO_DATA);
   const url = await server.listening();
   const page = await fetch(`${url}/docs`);
   expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);

@@ -7,7 +7,7 @@ import ts from 'typescript';
 import { parse } from 'yaml';
 import { docSection, fencedBlocks, ROOT, type FencedBlock } from '../support/doc-section';
 import { describeWith, PHP_SOAP } from '../support/real-programs';
-import { startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
+import { NO_DEMO_DATA, startServerProcess, stopIfRunning, type ServerProcess } from '../support/server-process';
 import { post, svcEval, svcEvalResponseOf } from '../survey-clients/support';
 
 /*
@@ -35,9 +35,9 @@ afterEach(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** A server as `npm start` runs it, with this environment; resolves with its address. */
+/** A server as `npm start` runs it, with this environment, but without the demo data, which no sample reads; resolves with its address. */
 function serve(env: NodeJS.ProcessEnv): Promise<string> {
-  const server = startServerProcess(env);
+  const server = startServerProcess({ ...NO_DEMO_DATA, ...env });
   servers.push(server);
   return server.listening();
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startServerProcess, type ServerProcess } from './server-process';
+import { NO_DEMO_DATA, startServerProcess, type ServerProcess } from './server-process';
 
 const run = promisify(execFile);
 /** The repository's root, against which documents are named. */
@@ -46,7 +46,7 @@ export function codeBlocks(text: string, language: string): string[] {
 }
 
 export interface SectionRun {
-  /** Starts the server as `npm start` does, stopped after the test. */
+  /** Starts the server as `npm start` does, but without the demo data, which no section run reads; stopped after the test. */
   start(env: NodeJS.ProcessEnv): ServerProcess;
   /** This test's own folder, where the commands run, removed after the test. */
   workDir(): string;
@@ -74,7 +74,7 @@ export function sectionRun(folderPrefix: string): SectionRun {
   });
   return {
     start: (env) => {
-      server = startServerProcess(env);
+      server = startServerProcess({ ...NO_DEMO_DATA, ...env });
       return server;
     },
     workDir: () => workDir,

@@ -44,6 +44,12 @@ function collect(stream: Readable, exit: Promise<number | null>, name: string): 
   };
 }
 
+/**
+ * For a start whose test reads none of the demo account's data (dev/demo, its numbers and calls): loading
+ * them is much of the work of a start.
+ */
+export const NO_DEMO_DATA: NodeJS.ProcessEnv = { DEMO_DATA: 'false' };
+
 /** Runs the compiled dist/main.js, exactly what `npm start` runs, with only the given environment. */
 export function startServerProcess(env: NodeJS.ProcessEnv): ServerProcess {
   const child = spawn(process.execPath, ['dist/main.js'], {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startServerProcess, type ServerProcess, stopIfRunning } from '../../../test/support/server-process';
+import { NO_DEMO_DATA, startServerProcess, type ServerProcess, stopIfRunning } from '../../../test/support/server-process';
 import { faultBody, post, svcEval } from '../../../test/survey-clients/support';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 test('the server process loads an ES module handler by its default export; its rejection is a soap:Server fault', async () => {
-  server = startServerProcess({ SURVEY_HANDLER: fixture('rejecting-handler.mjs') });
+  server = startServerProcess({ ...NO_DEMO_DATA, SURVEY_HANDLER: fixture('rejecting-handler.mjs') });
   const url = await server.listening();
   const reply = await post(url, svcEval(['Q1'], ['yes']));
   expect(reply.status).toBe(500);

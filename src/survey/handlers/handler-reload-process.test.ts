@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServerProcess, stopIfRunning, type ServerProcess } from '../../../test/support/server-process';
+import { NO_DEMO_DATA, startServerProcess, stopIfRunning, type ServerProcess } from '../../../test/support/server-process';
 
 /*
  * SURVEY_RELOAD with handler modules, in the server process: Node's own require and import, which jest
@@ -32,7 +32,7 @@ function write(file: string, source: string): void {
 }
 
 async function start(file: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
-  server = startServerProcess({ SURVEY_HANDLER: file, SURVEY_RELOAD: 'true', LOG_LEVEL: 'info', ...env });
+  server = startServerProcess({ ...NO_DEMO_DATA, SURVEY_HANDLER: file, SURVEY_RELOAD: 'true', LOG_LEVEL: 'info', ...env });
   return server.listening();
 }
 

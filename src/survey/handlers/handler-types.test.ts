@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { startServerProcess, stopIfRunning, type ServerProcess } from '../../../test/support/server-process';
+import { NO_DEMO_DATA, startServerProcess, stopIfRunning, type ServerProcess } from '../../../test/support/server-process';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EXAMPLE = path.join(ROOT, 'examples/survey-handler');
@@ -83,7 +83,7 @@ test('examples/survey-handler, compiled by its tsconfig.json, answers as SURVEY_
   const compile = () => promisify(execFile)(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', author]);
   await compile();
   const compiled = path.join(author, 'dist/satisfaction.js');
-  server = startServerProcess({ SURVEY_HANDLER: compiled, SURVEY_RELOAD: 'true' });
+  server = startServerProcess({ ...NO_DEMO_DATA, SURVEY_HANDLER: compiled, SURVEY_RELOAD: 'true' });
   const url = await server.listening();
   const answer = async (answers: readonly string[]) => {
     const body = new FormData();
