@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { SurveyCall, SurveyEvaluation, SurveyHandler } from '../../domain/survey-handler';
 import { errors, type AppError } from '../../errors/catalogue';
 import type { EvaluationBounds } from '../evaluation-bounds';
+import { LOWEST_PRIORITY_SOURCE } from '../worker-priority';
 
 /*
  * SURVEY_HANDLER_ISOLATION=worker: a handler module loaded and run on a worker thread of its own, so that a
@@ -13,7 +14,7 @@ import type { EvaluationBounds } from '../evaluation-bounds';
 
 // Plain JavaScript evaluated by the worker, so that it runs the same from src/ under jest as from dist/.
 // It picks the handler out of the module as handler-module.ts does in the process.
-const WORKER_SOURCE = `
+const WORKER_SOURCE = `${LOWEST_PRIORITY_SOURCE}
 const { parentPort, workerData } = require('node:worker_threads');
 const { file, loaded, port, bounds } = workerData;
 // As survey/evaluation-bounds.ts's overBytes and boundedStateJson.

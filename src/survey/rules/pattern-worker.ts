@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { errors } from '../../errors/catalogue';
+import { LOWEST_PRIORITY_SOURCE } from '../worker-priority';
 
 /*
  * RE2JS matches in time linear in the text, but its worst patterns still take about 0.2 µs per character
@@ -33,7 +34,7 @@ export const PATTERN_QUEUE_BOUNDS: PatternQueueBounds = { maxWaiting: 32, maxWai
 const PIECE_CHARACTERS = 1024 * 1024;
 
 // Plain JavaScript evaluated by the worker, so that it runs the same from src/ under jest as from dist/.
-const WORKER_SOURCE = `
+const WORKER_SOURCE = `${LOWEST_PRIORITY_SOURCE}
 const { parentPort, workerData } = require('node:worker_threads');
 const { RE2JS } = require(workerData.re2js);
 const compiled = new Map();
