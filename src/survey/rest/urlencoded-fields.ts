@@ -102,7 +102,7 @@ export class UrlencodedFieldReader {
       from = written;
     };
     // Where each byte that means something comes next: the bytes between are copied as they are, in one
-    // go, rather than looked at one by one (a long answer is mostly such bytes).
+    // go, rather than looked at one by one (docs/performance-costs.md, "A long answer on the pattern worker").
     const next = new Map<number, number>();
     const nextOf = (byte: number, at: number): number => {
       let found = next.get(byte) ?? -1;
