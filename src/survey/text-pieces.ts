@@ -2,8 +2,8 @@ import type { SurveyCall } from '../domain/survey-handler';
 
 /*
  * A long text of a call (up to SURVEY_MAX_TEXT_LENGTH) arrives in pieces: the body's chunks. Laid out whole
- * it is one large allocation, which holds the event loop for tens of milliseconds on a machine where fresh
- * memory is slow (docs/performance-costs.md, "A long answer on the pattern worker"). So the readers build a
+ * it is one large allocation, which holds the event loop on a machine where fresh memory is slow
+ * (docs/performance-costs.md, "A long answer on the pattern worker"). So the readers build a
  * long text as a rope of its pieces, which costs nothing until something reads it whole, and keep the pieces
  * beside the call, under a symbol: what a handler receives is unchanged, and a copy to a worker handler
  * (structured clone) leaves them out. The rules handler sends a long text to its pattern worker piece by

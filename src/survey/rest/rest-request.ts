@@ -35,8 +35,8 @@ type ArrayItems = { readonly pieces: Map<number, readonly string[]> } & (
 
 /**
  * The form as the API reference documents it, by the names the reader below takes, within the bounds of
- * the service (SURVEY_MAX_ITEMS, SURVEY_MAX_TEXT_LENGTH). Busboy reads the form, so this describes it
- * rather than validates it; `callParts` then checks the parts as for a SOAP call. Recordings are file
+ * the service (SURVEY_MAX_ITEMS, SURVEY_MAX_TEXT_LENGTH). The readers read the form as it arrives, so
+ * this describes it rather than validates it; `callParts` then checks the parts as for a SOAP call. Recordings are file
  * parts, which only a multipart form can carry.
  */
 export function restCallFormSchemas(limits: Pick<SurveyMessageLimits, 'maxItems' | 'maxTextLength'>) {
@@ -184,9 +184,12 @@ class FormCollector {
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => this.files.push({ name, contentType: mimeType, data: Buffer.concat(chunks) }));
     // A form cut short mid-file fails the file's stream as well as the parser: one refusal is enough.
-    stream.on('error', (error: Error) => this.fail(errors.invalidForm(`the form could not be read: ${error.message}`)));
+    stream.on('error', (error: Error) => this.fail(unreadableForm(error)));
   }
 }
+
+/** A form a reader could not read (busboy's errors, a malformed escape): the caller's mistake. */
+const unreadableForm = (error: Error): AppError => errors.invalidForm(`the form could not be read: ${error.message}`);
 
 /** The bytes a field's value may have: SURVEY_MAX_TEXT_LENGTH characters of up to 4 bytes in UTF-8. */
 const maxFieldBytes = (limits: SurveyMessageLimits): number => limits.maxTextLength * 4;
@@ -238,7 +241,7 @@ async function readUrlencoded(req: Request, { maxBytes, limits, held }: SurveyCa
       step();
     } catch (error) {
       if (!(error instanceof MalformedForm)) throw error;
-      form.fail(errors.invalidForm(`the form could not be read: ${error.message}`));
+      form.fail(unreadableForm(error));
     }
     if (form.failure !== undefined) throw form.failure;
   };
@@ -259,7 +262,7 @@ async function readWithBusboy(req: Request, { maxBytes, limits, held }: SurveyCa
   const done = new Promise<void>((resolve) => {
     parser.once('close', resolve);
     parser.on('error', (error: Error) => {
-      form.fail(errors.invalidForm(`the form could not be read: ${error.message}`));
+      form.fail(unreadableForm(error));
       resolve();
     });
   });
