@@ -43,13 +43,20 @@ for program in "${programs[@]}"; do
 done
 cd "$work/clone"
 unset CI TEST_DATABASE_URL TEST_DATABASE_REPLICA_URL TEST_PGBOUNCER_URL TEST_REDIS_URL TEST_DEPLOYMENT_DOC CHROMIUM_PATH
-npm ci --no-audit --no-fund --prefer-offline >/dev/null
+if ! npm ci --no-audit --no-fund --prefer-offline >/dev/null 2>"$work/npm-ci.log"; then cat "$work/npm-ci.log" >&2; exit 1; fi
 npm test -- --runTestsByPath "${suites[@]}" 2>&1 | tee "$work/test.log"
 '
 unshare --mount --propagation private bash -euo pipefail -c "$namespace_script" namespace "$work" "${#hidden[@]}" "${hidden[@]}" "${suites[@]}" </dev/null
 
-# The run names every group it skipped, and what would run it.
-for named in TEST_DATABASE_URL TEST_DATABASE_REPLICA_URL TEST_PGBOUNCER_URL TEST_REDIS_URL TEST_DEPLOYMENT_DOC \
+# On the machine's Node.js (20), the oldest the README names, the install warns of no engine it does not meet.
+if grep -q EBADENGINE "$work/npm-ci.log"; then
+  echo "npm ci on Node $(node --version) warns that a package needs another Node.js:" >&2
+  grep -A3 EBADENGINE "$work/npm-ci.log" >&2
+  exit 1
+fi
+
+# The run names every group it skipped, and what would run it (and the command that starts the services).
+for named in 'npm run services' TEST_DATABASE_URL TEST_DATABASE_REPLICA_URL TEST_PGBOUNCER_URL TEST_REDIS_URL TEST_DEPLOYMENT_DOC \
   'apt-get install chromium' 'apt-get install php-cli php-soap' 'apt-get install python3-zeep' 'apt-get install python3-suds'; do
   if ! grep -q -F -- "$named" "$work/test.log"; then
     echo "the skip notice does not name $named" >&2

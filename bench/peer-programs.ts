@@ -1,11 +1,14 @@
 /**
  * The peers an API client's author would run instead of this server: Stoplight Prism and Mockoon's CLI,
- * the pinned devDependencies, each started from this server's own OpenAPI document so as to answer from
- * its examples, in a process of its own (bench/processes.ts's startNodeProgram) on a Node.js binary of
- * their own: Prism needs a newer one than the bench may run on.
+ * pinned by bench/peers' lock and installed there (npm ci --prefix bench/peers), not among the server's
+ * devDependencies, whose install would warn on the Node.js 20 the server supports. Each is started from
+ * this server's own OpenAPI document so as to answer from its examples, in a process of its own
+ * (bench/processes.ts's startNodeProgram) on a Node.js binary of their own: Prism needs a newer one than
+ * the bench may run on.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -36,8 +39,11 @@ interface CliPackage {
   readonly lowestNode: readonly number[] | undefined;
 }
 
+/** Resolves the peers' packages from bench/peers/node_modules. */
+const requireFromPeers = createRequire(path.join(__dirname, 'peers', 'package.json'));
+
 function cliPackage(peer: Peer): CliPackage {
-  const manifest = require.resolve(`${PACKAGES[peer]}/package.json`);
+  const manifest = requireFromPeers.resolve(`${PACKAGES[peer]}/package.json`);
   const { version, bin, engines } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string; bin: Record<string, string>; engines?: { node?: string } };
   const lowest = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(engines?.node?.trim() ?? '')?.[1];
   return { version, entry: path.join(path.dirname(manifest), Object.values(bin)[0] as string), lowestNode: lowest?.split('.').map(Number) };

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { packageVersion } from './package-version';
 import type * as AccountsModule from './commands/accounts';
 import type * as DemoModule from './commands/demo';
 import type * as ImportModule from './commands/import';
@@ -9,12 +8,6 @@ import type * as PhonesModule from './commands/phones';
 import type * as RetentionModule from './commands/retention';
 import type * as ScenarioModule from './commands/scenario';
 import type * as ServeModule from './commands/serve';
-
-/** The package's own version: src/cli and dist/cli are both two folders below package.json. */
-function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as { version: string };
-  return manifest.version;
-}
 
 /**
  * Each command by its name, in the order the help lists them, its module loaded on demand: a run of one

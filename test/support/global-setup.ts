@@ -35,7 +35,8 @@ export default async function globalSetup(): Promise<void> {
   }
   if (notices.length === 0) return;
   process.stdout.write(
-    `\nSkipped, and what would run them (\`bash .ci/run\` installs and starts everything, and runs them all):\n${notices.join('\n')}\n`,
+    `\nSkipped, and what would run them (\`npm run services\` starts throwaway PostgreSQL, PgBouncer and Redis and prints the TEST_* ` +
+      `lines to export; \`bash .ci/run\` installs and starts everything, and runs them all):\n${notices.join('\n')}\n`,
   );
 }
 
