@@ -43,7 +43,7 @@ for program in "${programs[@]}"; do
 done
 cd "$work/clone"
 unset CI TEST_DATABASE_URL TEST_DATABASE_REPLICA_URL TEST_PGBOUNCER_URL TEST_REDIS_URL TEST_DEPLOYMENT_DOC CHROMIUM_PATH
-if ! npm ci --no-audit --no-fund --prefer-offline >/dev/null 2>"$work/npm-ci.log"; then cat "$work/npm-ci.log" >&2; exit 1; fi
+npm ci --no-audit --no-fund --prefer-offline >/dev/null 2>"$work/npm-ci.log" || { cat "$work/npm-ci.log" >&2; exit 1; }
 npm test -- --runTestsByPath "${suites[@]}" 2>&1 | tee "$work/test.log"
 '
 unshare --mount --propagation private bash -euo pipefail -c "$namespace_script" namespace "$work" "${#hidden[@]}" "${hidden[@]}" "${suites[@]}" </dev/null
