@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { DateTime } from 'luxon';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { codeBlocks, docSection, fencedBlocks, ROOT } from '../support/doc-section';
@@ -61,7 +62,11 @@ test("docs/mirror.md's first mirror runs as written: a dry run, a run, and the s
   const [sample] = codeBlocks(SECTION, 'text');
   expect(sample?.split('\n')[0]).toMatch(new RegExp(String.raw`^mirrored 3 numbers, ${range}, into dev/demo-copy: ([\d,]+) calls \(\1 inserted, 0 duplicates\)$`));
 
+  // Four whole weeks, Monday to Sunday: the weekly report has four periods, none of them cut.
+  const [first, last] = (/, (\d{8})-(\d{8}) \(28 days\)/.exec(mirrorOutput ?? '') ?? []).slice(1).map((day) => DateTime.fromFormat(day, 'yyyyMMdd'));
+  expect([first?.weekday, last?.weekday]).toEqual([1, 7]);
   const [fromSource, fromSandbox] = (reports ?? '').trimEnd().split('\n');
+  expect(Object.keys((JSON.parse(fromSource ?? '') as { calls: Record<string, number> }).calls)).toHaveLength(4);
   expect(fromSource).toMatch(/^\{"calls":\{"\d+":[1-9]/);
   expect(fromSandbox).toBe(fromSource);
 });

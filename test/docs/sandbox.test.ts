@@ -42,8 +42,12 @@ describe("docs/sandbox.md's recipes", () => {
     const url = await startAsWritten();
     for (const [section, blocks] of RECIPES) expect(fencedBlocks(section).map(({ language }) => language)).toEqual(Array<string>(blocks).fill('sh'));
     const recipes = RECIPES.flatMap(([section]) => codeBlocks(section, 'sh'));
+    // Each answer printed ends its line, so that the shell's prompt does not follow it on the same one.
+    const commands = recipes.flatMap((recipe) => recipe.replaceAll('\\\n', '').trimEnd().split('\n'));
+    expect(commands.filter((command) => !command.endsWith(" -w '\\n'"))).toEqual([]);
     for (const recipe of recipes) {
-      const script = `${adminHeaders}\n${recipe.replace(/^curl -s /gm, 'curl -s -o /dev/null -w "%{http_code}\\n" ').replaceAll(DOC_BASE, url)}`;
+      const statusOnly = recipe.replaceAll(" -w '\\n'", '').replace(/^curl -s /gm, 'curl -s -o /dev/null -w "%{http_code}\\n" ');
+      const script = `${adminHeaders}\n${statusOnly.replaceAll(DOC_BASE, url)}`;
       expect({ recipe, status: (await run('bash', ['-c', script])).stdout }).toEqual({ recipe, status: expect.stringMatching(/^20[01]\n$/) as unknown });
     }
     const listed = await run('curl', ['-s', `${url}/admin/scenarios`, '-H', 'Authorization: Bearer sandbox-admin-token']);
