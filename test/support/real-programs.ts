@@ -75,7 +75,14 @@ export const SUDS: RealProgram = {
   ...answersYes(DEBIAN_PYTHON, ['-c', 'from suds.client import Client; print("yes")']),
 };
 
-export const REAL_PROGRAMS: readonly RealProgram[] = [CHROMIUM, PHP_SOAP, ZEEP, SUDS];
+export const SYSTEMD_ANALYZE: RealProgram = {
+  name: 'systemd-analyze',
+  suites: "the check of docs/deployment.md's systemd unit",
+  install: 'apt-get install systemd',
+  ...answersYes('sh', ['-c', 'systemd-analyze --version >/dev/null 2>&1 && echo yes']),
+};
+
+export const REAL_PROGRAMS: readonly RealProgram[] = [CHROMIUM, PHP_SOAP, ZEEP, SUDS, SYSTEMD_ANALYZE];
 
 const underCi = () => process.env.CI === 'true';
 
