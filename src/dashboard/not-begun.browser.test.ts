@@ -45,6 +45,7 @@ describeInBrowser('the dashboard when the account\'s day is behind the browser\'
 
     const shown = await page.$eval('#report-events', (section: PageElement) => ({
       note: [...section.querySelectorAll('.not-begun')].map((note) => note.textContent),
+      soFar: [...section.querySelectorAll('.so-far')].map((note) => note.textContent),
       dates: [...section.querySelectorAll('tbody tr th')].map((cell) => cell.textContent),
     }));
     const browserToday = DateTime.now().setZone(BROWSER_ZONE).startOf('day');
@@ -56,6 +57,10 @@ describeInBrowser('the dashboard when the account\'s day is behind the browser\'
       notBegun === 1
         ? "The last day of the range has not begun yet in the account's time zone, so it is left out."
         : `The last ${notBegun} days of the range have not begun yet in the account's time zone, so they are left out.`,
+    ]);
+    // The day under way is the last shown, not the range's last, which the note above says has not begun.
+    expect(shown.soFar).toEqual([
+      `The last day shown, starting ${accountToday.toISODate()}, is not over yet in the account's time zone: its numbers are those so far, dashed in the charts and marked "(so far)" in the table.`,
     ]);
     expect(tab.problems).toEqual([]);
   });

@@ -110,10 +110,14 @@ function notBegunNote(count, period) {
   ]);
 }
 
-/** Why the last period's numbers are lower than they will be: it is not over yet. */
-function soFarNote(period, date) {
+/**
+ * Why the last period's numbers are lower than they will be: it is not over yet. With periods left out
+ * (notBegunNote), it is the last shown rather than the range's, which the note above says has not begun.
+ */
+function soFarNote(period, date, leftOut) {
+  const which = leftOut ? `The last ${period} shown` : `The last ${period} of the range`;
   return element('p', { class: 'hint so-far' }, [
-    `The last ${period} of the range, starting ${date}, is not over yet in the account's time zone: its numbers are those so far, dashed in the charts and marked "(so far)" in the table.`,
+    `${which}, starting ${date}, is not over yet in the account's time zone: its numbers are those so far, dashed in the charts and marked "(so far)" in the table.`,
   ]);
 }
 
@@ -167,7 +171,7 @@ export function seriesView(report, answer, query, now = Date.now()) {
   return {
     node: element('div', {}, [
       ...(keys.length < allKeys.length ? [notBegunNote(allKeys.length - keys.length, query.period)] : []),
-      ...(soFar ? [soFarNote(query.period, dates.at(-1))] : []),
+      ...(soFar ? [soFarNote(query.period, dates.at(-1), keys.length < allKeys.length)] : []),
       element('div', { class: 'charts' }, charts.map((chart) => chart.node)),
       numbers,
     ]),
