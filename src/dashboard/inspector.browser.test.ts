@@ -9,7 +9,7 @@ import { describeInBrowser, screenshotPath, useBrowserTab, type BrowserTab } fro
 import { serve } from '../../test/support/http';
 import { proxyForUrl, type TcpProxy } from '../../test/support/tcp-proxy';
 import { buildTestApp } from '../../test/support/test-app';
-import { post, sessionCookieOf, svcEval } from '../../test/survey-clients/support';
+import { plumEval, post, sessionCookieOf, svcEval } from '../../test/survey-clients/support';
 
 /**
  * The call inspector's page (/inspector) against a real server: signing in with the admin token, the
@@ -263,9 +263,12 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     // Two questions, one answer: a fault, with its long message.
     await restCall(address, [['question_texts[]', question], ['question_texts[]', 'Anything else?'], ['answers[]', answer], ...parts]);
     await restCall(address, [['question_texts[]', question], ['answers[]', answer], ...parts]);
+    // The longest flavour, plumEval, with the same parts.
+    const plum = await post(address, plumEval([question], [answer], Object.fromEntries(parts)), {}, '/survey/plum');
+    expect(plum.status).toBe(200);
     await openInspector(address);
     await signInLive();
-    await textIs('summary', '2 calls shown; this server keeps its last 200.');
+    await textIs('summary', '3 calls shown; this server keeps its last 200.');
 
     for (const width of [1280, 1366, 1920]) {
       await page.setViewport({ width, height: 900 });
@@ -310,7 +313,7 @@ describeInBrowser('the call inspector in headless Chromium', () => {
       expect({ width, ...layout }).toEqual({
         width,
         fits: true,
-        parts: [onOneLine, onOneLine],
+        parts: [onOneLine, onOneLine, onOneLine],
         broken: [],
       });
     }
