@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { codeBlocks, docSection, markdownSection } from '../support/doc-section';
+import { accepting } from '../support/loopback-port';
 import { startServerProcess, type ServerProcess, stopIfRunning } from '../support/server-process';
 import { describeOnDeploymentMachine } from '../support/services';
 
@@ -91,18 +91,6 @@ async function packageCluster(): Promise<{ version: string; name: string; online
     if (port === '5432' && version !== undefined && name !== undefined) return { version, name, online: status?.startsWith('online') === true };
   }
   return undefined;
-}
-
-/** Whether something accepts connections on a loopback port. */
-function accepting(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 const REDIS_LOG = '/var/log/redis/redis-server.log';

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
+import { accepting } from '../support/loopback-port';
 import { testPgbouncerUrl, testRedisUrl, testReplicaUrl } from '../support/services';
 
 /*
@@ -35,18 +36,6 @@ async function ping(url: string): Promise<string> {
   return answer;
 }
 
-/** Whether a loopback port refuses connections. */
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
-
 describeWhereServicesRun('npm run services', () => {
   test('prints the four TEST_* lines of a primary, its replica, PgBouncer and Redis that answer, and stops them all on SIGTERM', async () => {
     const child = spawn('bash', ['scripts/services.sh'], { cwd: ROOT, env: { PATH: process.env.PATH } });
@@ -76,7 +65,7 @@ describeWhereServicesRun('npm run services', () => {
       const [code] = (await once(child, 'exit')) as [number | null];
       expect(code).toBe(0);
       const ports = [primary, replica, pgbouncer, redis].map((url) => Number(new URL(url).port));
-      expect(await Promise.all(ports.map(refused))).toEqual([true, true, true, true]);
+      expect(await Promise.all(ports.map(accepting))).toEqual([false, false, false, false]);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
