@@ -48,6 +48,8 @@ let handler;
 try {
   const module = require(file);
   handler = handlerExport(module);
+  // Loaded at the process's priority, within its timeout; the calls run at the lowest.
+  toLowestPriority();
   port.postMessage({ kind: handler === undefined ? 'no function' : 'loaded' });
 } catch (error) {
   port.postMessage({ kind: 'failed', error: failure(error) });

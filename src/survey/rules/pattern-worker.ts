@@ -35,6 +35,7 @@ const PIECE_CHARACTERS = 1024 * 1024;
 
 // Plain JavaScript evaluated by the worker, so that it runs the same from src/ under jest as from dist/.
 const WORKER_SOURCE = `${LOWEST_PRIORITY_SOURCE}
+toLowestPriority();
 const { parentPort, workerData } = require('node:worker_threads');
 const { RE2JS } = require(workerData.re2js);
 const compiled = new Map();
