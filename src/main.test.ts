@@ -1,15 +1,14 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { runCli } from '../test/support/cli';
+import { packageVersion } from './cli/package-version';
 
 /*
  * `npm start` runs dist/main.js: the server, unless its arguments ask for the help or the version, or are
- * ones it does not take. A regression here would start a server instead, on a free port of loopback; the
- * run's timeout ends it.
+ * ones it does not take. A regression here would start a server instead, on a free port of loopback.
  */
 
-const ROOT = path.resolve(__dirname, '..');
-const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const MAIN = path.resolve(__dirname, '../dist/main.js');
+const VERSION = packageVersion();
 
 const HELP = `Usage: npm start [options]
 
@@ -21,16 +20,8 @@ Options:
   -h, --help     display help for command
 `;
 
-function main(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['dist/main.js', ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', DEMO_DATA: 'false' }, timeout: 50_000 },
-      (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : error === null ? 0 : -1, stdout, stderr }),
-    );
-  });
-}
+/** `node dist/main.js ARGS`, as the CLI's tests run the bin. */
+const main = (args: readonly string[]) => runCli(args, { bin: MAIN, env: { HOST: '127.0.0.1', PORT: '0', DEMO_DATA: 'false' } });
 
 describe('node dist/main.js (npm start) with arguments', () => {
   test.each([['--help'], ['-h']])('%s prints the help and exits 0, starting no server', async (flag) => {
