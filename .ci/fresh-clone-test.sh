@@ -25,7 +25,7 @@ fi
 echo "the ${#suites[@]} test files that reach a service or a real program"
 
 # Paths of the programs .ci/run installs; each one present is covered by an empty stand-in in this namespace only.
-hidden=(/usr/bin/php /usr/bin/chromium /usr/lib/python3/dist-packages/zeep /usr/lib/python3/dist-packages/suds /usr/bin/systemd-analyze)
+hidden=(/usr/bin/php /usr/bin/chromium /usr/lib/python3/dist-packages/zeep /usr/lib/python3/dist-packages/suds /usr/bin/systemd-analyze /usr/bin/podman)
 
 # The namespace's script as an argument, not on standard input, which npm and jest inherit (and move through).
 namespace_script='
@@ -58,7 +58,7 @@ fi
 # The run names every group it skipped, and what would run it (and the command that starts the services).
 for named in 'npm run services' TEST_DATABASE_URL TEST_DATABASE_REPLICA_URL TEST_PGBOUNCER_URL TEST_REDIS_URL TEST_DEPLOYMENT_DOC \
   'apt-get install chromium' 'apt-get install php-cli php-soap' 'apt-get install python3-zeep' 'apt-get install python3-suds' \
-  'apt-get install systemd'; do
+  'apt-get install systemd' 'apt-get install podman podman-compose runc debootstrap'; do
   if ! grep -q -F -- "$named" "$work/test.log"; then
     echo "the skip notice does not name $named" >&2
     exit 1

@@ -1,10 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { DateTime } from 'luxon';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/configuration';
-import { docSection, documentText, fencedBlocks, ROOT } from '../support/doc-section';
+import { documentText, fencedBlocks, ROOT } from '../support/doc-section';
+import { expectLoginAsShown, expectSurveyCallAsShown, expectWeeklyReportsAsShown, TOUR } from '../support/readme-tour';
 import { describeWith, PHP_SOAP } from '../support/real-programs';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
@@ -14,8 +14,6 @@ const run = promisify(execFile);
 const README = documentText('README.md');
 /** The README's `# ` title, under which its first screen's block lies. */
 const TITLE = 'ivr-reporting';
-const README_BASE = 'http://127.0.0.1:3000';
-const TOUR = docSection('README.md', 'A five-minute tour');
 /** The README's line bound: a first page and a tour; every walk-through beyond it lives in docs/. */
 const MOST_LINES = 200;
 
@@ -33,7 +31,7 @@ afterAll(async () => {
   await server.exited();
 });
 
-const bash = async (script: string) => (await run('bash', ['-c', script.replaceAll(README_BASE, await server.listening())])).stdout;
+const bash = async (script: string) => (await run('bash', ['-c', script])).stdout;
 
 describe('README', () => {
   test('gives the two set-up commands on its first screen', () => {
@@ -81,37 +79,16 @@ describe('README', () => {
   });
 
   test('logs in with curl and shows the answer the server gives', async () => {
-    const [authenticate] = shellBlocks(TOUR);
-    const [shown] = fencedBlocks(TOUR).filter(({ language }) => language === 'json');
-    const answer = JSON.parse(await bash(authenticate!)) as Record<string, string>;
-    expect(answer).toEqual({ login: expect.stringMatching(/^[0-9a-f]{32}$/), password: expect.stringMatching(/^[0-9a-f]{32}$/) });
-    expect(Object.keys(JSON.parse(shown!.text) as object)).toEqual(Object.keys(answer));
+    await expectLoginAsShown(bash, await server.listening());
   });
 
   test('asks for a weekly report, then one number in XML, with commands that work verbatim', async () => {
-    const [, byWeek, byWeekInXml] = shellBlocks(TOUR);
-    const weekly = JSON.parse(await bash(byWeek!)) as Record<string, Record<string, number>>;
-    expect(Object.keys(weekly)).toEqual(['calls', 'log_events', 'loops_per_call', 'form_items', 'loops', 'average_form_items']);
-    // The last four weeks of the demo account's days: four periods, the first a Monday in its zone, each with calls.
-    const weekStarts = Object.keys(weekly.calls!).map((key) => DateTime.fromSeconds(Number(key), { zone: 'America/New_York' }));
-    expect(weekStarts.map((start) => [start.weekday, start.hour])).toEqual([
-      [1, 0],
-      [1, 0],
-      [1, 0],
-      [1, 0],
-    ]);
-    expect(Object.values(weekly.calls!).every((calls) => calls > 0)).toBe(true);
-
-    const weeklyXml = await bash(`${byWeek}\n${byWeekInXml}`);
-    expect(weeklyXml).toMatch(/^\{.*\}<\?xml version="1\.0" encoding="UTF-8"\?>\n<result>\n {2}<calls>\n {4}<period timestamp="\d+">\d+<\/period>\n/s);
-    expect(weeklyXml.length).toBeLessThan(4_000);
+    await expectWeeklyReportsAsShown(bash, await server.listening());
   });
 
   describeWith(PHP_SOAP)("the tour's survey call", () => {
-    test('with PHP\'s SoapClient prints what the README says', async () => {
-      const [, , , plumEval] = shellBlocks(TOUR);
-      expect(TOUR).toContain('prints `rejected`, `accepted`, then `accepted again`');
-      expect(await bash(plumEval!)).toBe('rejected\naccepted\naccepted again\n');
+    test("with PHP's SoapClient prints what the README says", async () => {
+      await expectSurveyCallAsShown(bash, await server.listening());
     });
   });
 });

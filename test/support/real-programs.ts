@@ -82,7 +82,14 @@ export const SYSTEMD_ANALYZE: RealProgram = {
   ...answersYes('sh', ['-c', 'systemd-analyze --version >/dev/null 2>&1 && echo yes']),
 };
 
-export const REAL_PROGRAMS: readonly RealProgram[] = [CHROMIUM, PHP_SOAP, ZEEP, SUDS, SYSTEMD_ANALYZE];
+export const PODMAN: RealProgram = {
+  name: 'podman, podman-compose and debootstrap',
+  suites: "the test of the Dockerfile and compose.yaml",
+  install: 'apt-get install podman podman-compose runc debootstrap',
+  ...answersYes('sh', ['-c', 'podman --version >/dev/null 2>&1 && podman-compose version >/dev/null 2>&1 && command -v debootstrap >/dev/null && echo yes']),
+};
+
+export const REAL_PROGRAMS: readonly RealProgram[] = [CHROMIUM, PHP_SOAP, ZEEP, SUDS, SYSTEMD_ANALYZE, PODMAN];
 
 const underCi = () => process.env.CI === 'true';
 
