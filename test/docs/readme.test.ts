@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/configuration';
-import { documentText, fencedBlocks, ROOT } from '../support/doc-section';
+import { docSection, documentText, fencedBlocks, ROOT } from '../support/doc-section';
 import { expectLoginAsShown, expectSurveyCallAsShown, expectWeeklyReportsAsShown, TOUR } from '../support/readme-tour';
 import { describeWith, PHP_SOAP } from '../support/real-programs';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
@@ -75,6 +75,7 @@ describe('README', () => {
   test('has, past the set-up commands, only the blocks of its tour, each run below', () => {
     // A block added to the README must be added here with a test that runs it, or moved to the doc it belongs to.
     expect(fencedBlocks(README).map(({ language }) => language)).toEqual(['sh', 'sh', 'json', 'sh', 'sh', 'sh']);
+    expect(TOUR).toBe(docSection('README.md', 'A five-minute tour'));
     expect(fencedBlocks(TOUR)).toEqual(fencedBlocks(README).slice(1));
   });
 
