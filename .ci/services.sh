@@ -4,13 +4,24 @@
 # operator who grows runs them (docs/scaling.md).
 # Sets TEST_DATABASE_URL, TEST_DATABASE_REPLICA_URL, TEST_PGBOUNCER_URL and TEST_REDIS_URL for the tests.
 
-install_services() {
-  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1 \
-    || ! [ -x /usr/sbin/pgbouncer ]; then
+# install_missing CHECK PACKAGE...: installs Debian's PACKAGEs (never upgrading what is installed) unless
+# the shell condition CHECK holds; the package lists are fetched once per run.
+install_missing() {
+  local check=$1
+  shift
+  if ! bash -c "$check" >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends postgresql redis-server pgbouncer >/dev/null
+    if [ "${package_lists_fetched:-}" != true ]; then
+      apt-get update -qq
+      package_lists_fetched=true
+    fi
+    apt-get install -y -qq --no-install-recommends --no-upgrade "$@" >/dev/null
   fi
+}
+
+install_services() {
+  install_missing 'ls /usr/lib/postgresql/*/bin/initdb && command -v redis-server && [ -x /usr/sbin/pgbouncer ]' \
+    postgresql redis-server pgbouncer
 }
 
 free_port() {
