@@ -164,7 +164,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
         : {
             token: config.admin.token,
             limit: adminRateLimit(limitDependencies, rateLimits),
-            accounts: accountAdmin(store, config.accounts.defaultTimeZone, passwords),
+            accounts: accountAdmin(store, config.accounts.defaultTimeZone, passwords, credentials),
             store,
             readCallRecord,
             importedCalls: metrics,

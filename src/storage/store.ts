@@ -71,6 +71,17 @@ export interface AccountChange {
   readonly revokeCredentials?: boolean;
 }
 
+/** A temporary credential as a revocation reports it: never its digest. */
+export type RevokedCredential = Pick<TemporaryCredential, 'login' | 'lastUsedAt'>;
+
+/** What AccountRepository.revokeCredentials did. */
+export interface Revocation {
+  /** The account after it: its credentialGeneration moved on by one, nothing else changed. */
+  readonly account: Account;
+  /** The credentials of the generation it ended that were last used after the instant given, in no order. */
+  readonly revoked: readonly RevokedCredential[];
+}
+
 export interface AccountRepository {
   find(id: string): Promise<Account | undefined>;
   /**
@@ -87,6 +98,14 @@ export interface AccountRepository {
    * kept; rebuilds the rollups on a time-zone change as `save` does. Undefined when there is no such account.
    */
   update(id: string, change: AccountChange): Promise<Account | undefined>;
+  /**
+   * Moves credentialGeneration on by one, as `update` with `revokeCredentials` does, and reads in the same
+   * step the credentials that generation had, last used after `usedAfter` (ms): a login storing its
+   * credential at that moment has either stored it before, and it is among them, or stores it under the
+   * ended generation, never valid. The credentials stay stored, refused by their generation, until
+   * `removeIdleSince` takes them. Undefined when there is no such account.
+   */
+  revokeCredentials(id: string, usedAfter: number): Promise<Revocation | undefined>;
   list(): Promise<Account[]>;
   /**
    * Deletes the account and what is its own, in one step: its numbers are released, and the calls of

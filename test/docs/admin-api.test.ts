@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { admin, ADMIN_TOKEN, postNdjson, startAdminServer, type AdminServer } from '../support/admin';
 import { docSection, fencedBlocks, type FencedBlock } from '../support/doc-section';
 import { addAccount } from '../support/test-app';
+import { authenticate } from '../support/reporting';
 import { post, sessionCookieOf, svcEval } from '../survey-clients/support';
 
 /*
@@ -43,13 +44,22 @@ async function bash(block: FencedBlock): Promise<string> {
 
 const json = (block: FencedBlock | undefined): unknown => JSON.parse(block!.text);
 
-test('"Accounts": the account shown is what the API answers for an account made so', async () => {
+test('"Accounts": the account shown is what the API answers for an account made so, and the expiry shown what it answers for a pair issued a day before', async () => {
   const blocks = fencedBlocks(docSection(DOC, 'Accounts'));
-  expect(blocks.map(({ language }) => language)).toEqual(['json']);
-  const { url } = await start();
+  expect(blocks.map(({ language }) => language)).toEqual(['json', 'json']);
+  const { url, testApp } = await start();
   expect((await admin(url).put('/admin/accounts/dev/acme').send({ password: 'acme-password', timezone: 'America/New_York' })).status).toBe(201);
   expect((await admin(url).put('/admin/accounts/dev/acme/phones/18005550200')).status).toBe(201);
   expect((await admin(url).get('/admin/accounts/dev/acme')).body).toEqual(json(blocks[0]));
+
+  const shown = json(blocks[1]) as { credentials: { login: string; expires_at: string }[] };
+  const [credential] = shown.credentials;
+  expect(credential?.login).toMatch(/^[0-9a-f]{32}$/);
+  // Issued CREDENTIAL_TTL_SECONDS (24 hours) before the expiry shown.
+  testApp.clock.set(Date.parse(credential!.expires_at) - 86_400_000);
+  const { login } = await authenticate(url, { login: 'acme', password: 'acme-password' });
+  const expired = await admin(url).post('/admin/accounts/dev/acme/credentials/expire');
+  expect(expired.body).toEqual({ ...shown, credentials: [{ ...credential, login }] });
 });
 
 test('"The clock": the curl command moves a sandbox clock 25 hours on and answers as GET does', async () => {

@@ -216,6 +216,60 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(await store.credentials.findWithAccount(credential.login)).toBeUndefined();
         expect(await store.credentials.findWithAccount('d'.repeat(32))).toBeDefined();
       });
+
+      describe('revocation', () => {
+        const issued = (login: string, accountId: string, generation: number, lastUsedAt: number) => ({
+          login: login.repeat(32),
+          passwordDigest: 'b'.repeat(64),
+          accountId,
+          generation,
+          lastUsedAt,
+        });
+        const byLogin = (revoked: readonly { login: string }[] | undefined) => [...(revoked ?? [])].sort((a, b) => (a.login < b.login ? -1 : 1));
+
+        test('moves the generation on and reads the credentials of the one it ended last used after the instant given, which stay stored', async () => {
+          await store.accounts.save({ ...account('alice', 'Asia/Tokyo'), credentialGeneration: 1 });
+          await store.accounts.save({ ...account('bob'), credentialGeneration: 1 });
+          for (const stored of [
+            issued('a', 'dev:alice', 1, 5_000),
+            issued('c', 'dev:alice', 1, 3_000),
+            issued('d', 'dev:alice', 1, 2_000),
+            issued('e', 'dev:alice', 0, 9_000),
+            issued('f', 'dev:bob', 1, 9_000),
+          ]) {
+            expect(await store.credentials.save(stored)).toBe(true);
+          }
+
+          const revocation = await store.accounts.revokeCredentials('dev:alice', 2_000);
+          expect(revocation?.account).toEqual({ ...account('alice', 'Asia/Tokyo'), credentialGeneration: 2 });
+          expect(byLogin(revocation?.revoked)).toEqual([
+            { login: 'a'.repeat(32), lastUsedAt: 5_000 },
+            { login: 'c'.repeat(32), lastUsedAt: 3_000 },
+          ]);
+          expect(await store.accounts.find('dev:alice')).toEqual({ ...account('alice', 'Asia/Tokyo'), credentialGeneration: 2 });
+          expect(await store.accounts.find('dev:bob')).toEqual({ ...account('bob'), credentialGeneration: 1 });
+          expect((await store.credentials.findWithAccount('a'.repeat(32)))?.credential).toEqual(issued('a', 'dev:alice', 1, 5_000));
+
+          expect(await store.accounts.revokeCredentials('dev:alice', 0)).toEqual({
+            account: { ...account('alice', 'Asia/Tokyo'), credentialGeneration: 3 },
+            revoked: [],
+          });
+        });
+
+        test('of concurrent revocations, each moves the generation on, and the first reads the credential', async () => {
+          await store.credentials.save(issued('a', 'dev:alice', 0, 5_000));
+          const revocations = await Promise.all(Array.from({ length: 5 }, () => store.accounts.revokeCredentials('dev:alice', 0)));
+          expect(revocations.map((revocation) => revocation?.revoked.length).sort()).toEqual([0, 0, 0, 0, 1]);
+          expect(revocations.map((revocation) => revocation?.account.credentialGeneration).sort()).toEqual([1, 2, 3, 4, 5]);
+          expect(revocations.find((revocation) => revocation?.revoked.length === 1)?.account.credentialGeneration).toBe(1);
+          expect((await store.accounts.find('dev:alice'))?.credentialGeneration).toBe(5);
+        });
+
+        test('answers undefined for an unknown account, and changes nothing', async () => {
+          expect(await store.accounts.revokeCredentials('dev:nobody', 0)).toBeUndefined();
+          expect(await store.accounts.list()).toEqual([account('alice')]);
+        });
+      });
     });
 
     describe('calls and daily rollups', () => {

@@ -5,6 +5,7 @@ import { errors } from '../../errors/catalogue';
 import { accountId, type Account } from '../../accounts/account';
 import { toolSchema, type Tool } from '../../domain/tool';
 import type { AccountChange, Store } from '../../storage/store';
+import { ISSUED_SHAPE, type Revoked, type TemporaryCredentials } from '../../reporting/auth/temporary-credentials';
 
 export interface AccountKey {
   readonly tool: Tool;
@@ -31,6 +32,23 @@ export const accountViewSchema = z
 
 export type AccountView = Readonly<z.output<typeof accountViewSchema>>;
 
+/** What POST .../credentials/expire ended: each credential's login, never its password. */
+export const expiredCredentialsSchema = z
+  .strictObject({
+    expired: z.int().nonnegative().meta({ description: 'How many temporary credentials worked until now; 0 when none did' }),
+    credentials: z
+      .array(
+        z.strictObject({
+          login: z.string().regex(ISSUED_SHAPE).meta({ description: 'The login POST /api/auth issued (the user name of HTTP Basic)' }),
+          expires_at: z.iso.datetime().meta({ description: 'When it would have expired unused, CREDENTIAL_TTL_SECONDS after its last use' }),
+        }),
+      )
+      .meta({ description: 'Those credentials, soonest to expire first' }),
+  })
+  .meta({ id: 'ExpiredCredentials' });
+
+export type ExpiredCredentialsView = z.output<typeof expiredCredentialsSchema>;
+
 export interface Saved<T> {
   /** False when the request changed nothing that existed (an update, or a number already on the account). */
   readonly created: boolean;
@@ -45,6 +63,8 @@ export interface AccountAdmin {
   releasePhone(key: AccountKey, phone: string): Promise<AccountView>;
   /** Ends every temporary credential issued so far, and changes nothing else. */
   revokeCredentials(key: AccountKey): Promise<AccountView>;
+  /** The same step as revokeCredentials, answered with the credentials that worked until then. */
+  expireCredentials(key: AccountKey): Promise<ExpiredCredentialsView>;
   /** Deletes the account with its numbers, their calls and its credentials (AccountRepository.remove). */
   remove(key: AccountKey): Promise<void>;
 }
@@ -59,7 +79,12 @@ const byToolThenLogin = (a: Account, b: Account): number =>
  * step. A time-zone change re-buckets the account's daily
  * rollups inside the store (see AccountRepository.update).
  */
-export function accountAdmin(store: Store, defaultTimeZone: string, passwords: PasswordHasher): AccountAdmin {
+export function accountAdmin(
+  store: Store,
+  defaultTimeZone: string,
+  passwords: PasswordHasher,
+  credentials: Pick<TemporaryCredentials, 'revokeAll'>,
+): AccountAdmin {
   async function view(account: Account): Promise<AccountView> {
     return {
       tool: account.tool,
@@ -74,6 +99,12 @@ export function accountAdmin(store: Store, defaultTimeZone: string, passwords: P
     const account = await store.accounts.find(accountId(tool, login));
     if (account === undefined) throw errors.accountNotFound(tool, login);
     return account;
+  }
+
+  async function revokeAll({ tool, login }: AccountKey): Promise<Revoked> {
+    const revoked = await credentials.revokeAll(accountId(tool, login));
+    if (revoked === undefined) throw errors.accountNotFound(tool, login);
+    return revoked;
   }
 
   return {
@@ -125,10 +156,16 @@ export function accountAdmin(store: Store, defaultTimeZone: string, passwords: P
       return { created: result === 'assigned', account: await view(account) };
     },
 
-    async revokeCredentials({ tool, login }) {
-      const updated = await store.accounts.update(accountId(tool, login), { revokeCredentials: true });
-      if (updated === undefined) throw errors.accountNotFound(tool, login);
-      return view(updated);
+    async revokeCredentials(key) {
+      return view((await revokeAll(key)).account);
+    },
+
+    async expireCredentials(key) {
+      const { ended } = await revokeAll(key);
+      return {
+        expired: ended.length,
+        credentials: ended.map(({ login, expiresAt }) => ({ login, expires_at: new Date(expiresAt).toISOString() })),
+      };
     },
 
     async remove({ tool, login }) {

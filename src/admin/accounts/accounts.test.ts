@@ -5,6 +5,8 @@ import { documentOf, operationById } from '../../../test/support/openapi';
 
 let running: AdminServer;
 
+const HOUR_MS = 3_600_000;
+
 beforeEach(async () => {
   running = await startAdminServer({ DEFAULT_TIMEZONE: 'America/Chicago' }, { hashing: 'scrypt' });
 });
@@ -255,17 +257,54 @@ describe('revoking temporary credentials', () => {
     expect(get.headers.allow).toBe('DELETE');
   });
 
-  test('POST .../credentials/expire expires them now: the next data request gets the 401 of expired credentials, and a login works again', async () => {
-    const events = await signedIn();
+  test('POST .../credentials/expire expires them now and answers with those that worked, soonest to expire first: their logins and expiries, never a password', async () => {
+    const { clock } = running.testApp;
+    const issuedAt = clock.now();
+    await signedIn();
+    const stale = await authenticate(running.url, { login: 'alice', password: 'pw' });
+    clock.advance(25 * HOUR_MS);
+    const first = await authenticate(running.url, { login: 'alice', password: 'pw' });
+    clock.advance(HOUR_MS);
+    const second = await authenticate(running.url, { login: 'alice', password: 'pw' });
+    await putAccount('/admin/accounts/dev/bob', { password: 'pw-bob' });
+    const bobs = await authenticate(running.url, { login: 'bob', password: 'pw-bob' });
+    const events = (pair: { login: string; password: string }) => request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(pair.login, pair.password);
+
     const expired = await admin(running.url).post('/admin/accounts/dev/alice/credentials/expire');
     expect(expired.status).toBe(200);
-    expect(expired.body).toEqual({ tool: 'dev', login: 'alice', active: true, timezone: 'Asia/Tokyo', phones: ['15550001'] });
-    const refused = await events();
-    expect(refused.status).toBe(401);
-    expect(refused.headers['x-error-code']).toBe('IVR_UNAUTHORIZED');
-    expect(refused.body).toEqual({ error: 'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth' });
+    expect(expired.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(expired.body).toEqual({
+      expired: 2,
+      credentials: [
+        { login: first.login, expires_at: new Date(issuedAt + 49 * HOUR_MS).toISOString() },
+        { login: second.login, expires_at: new Date(issuedAt + 50 * HOUR_MS).toISOString() },
+      ],
+    });
+    expect(JSON.stringify(expired.body)).not.toContain(stale.login);
+
+    for (const pair of [first, second]) {
+      const refused = await events(pair);
+      expect(refused.status).toBe(401);
+      expect(refused.headers['x-error-code']).toBe('IVR_UNAUTHORIZED');
+      expect(refused.body).toEqual({ error: 'missing, invalid or expired credentials, or the account is inactive; authenticate at /api/auth' });
+    }
+    expect((await events(bobs)).status).toBe(200);
     const again = await authenticate(running.url, { login: 'alice', password: 'pw' });
-    expect((await request(running.url).get('/api/events/20180201/20180201/day/ALL').auth(again.login, again.password)).status).toBe(200);
+    expect((await events(again)).status).toBe(200);
+  });
+
+  test('POST .../credentials/expire of an account without working credentials is 200 with none: never signed in, or expired already', async () => {
+    await putAccount('/admin/accounts/dev/alice', { password: 'pw' });
+    const none = await admin(running.url).post('/admin/accounts/dev/alice/credentials/expire');
+    expect(none.status).toBe(200);
+    expect(none.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(none.body).toEqual({ expired: 0, credentials: [] });
+
+    await authenticate(running.url, { login: 'alice', password: 'pw' });
+    expect((await admin(running.url).post('/admin/accounts/dev/alice/credentials/expire')).body).toMatchObject({ expired: 1 });
+    const again = await admin(running.url).post('/admin/accounts/dev/alice/credentials/expire');
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ expired: 0, credentials: [] });
   });
 
   test('POST .../credentials/expire of an unknown account is 404, and other methods are 405', async () => {

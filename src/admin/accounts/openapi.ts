@@ -1,7 +1,8 @@
 import { JSON_TYPE, jsonOnly } from '../../http/openapi/components';
 import type { AdminAnswers, AdminOperation } from '../../http/openapi/admin-operation';
 import type { ExampleExchange, ExampleSession } from '../../http/openapi/examples';
-import { accountViewSchema } from './account-admin';
+import { ISSUED_LOGIN_EXAMPLE } from '../../reporting/auth/openapi';
+import { accountViewSchema, expiredCredentialsSchema } from './account-admin';
 import { accountChangesSchema, accountPathSchema, accountPhonePathSchema } from './params';
 import { accountListSchema } from './routes';
 
@@ -80,9 +81,14 @@ export function accountOperations({ limited, json, failure }: AdminAnswers): Adm
       summary: "Expire the account's temporary credentials now",
       description:
         'For testing a client: the next data request with any pair issued so far gets the 401 of credentials unused for ' +
-        'CREDENTIAL_TTL_SECONDS, and the client must authenticate again. The same as DELETE on the credentials.',
+        'CREDENTIAL_TTL_SECONDS, and the client must authenticate again. The same step as DELETE on the credentials, ' +
+        'answered with the credentials that worked until now: the login of each and when it would have expired, never a password.',
       request: { params: accountPathSchema },
-      responses: { 200: account('Expired'), 400: failure('An invalid tool or login'), 404: failure('No such account') },
+      responses: {
+        200: json('Expired: the credentials ended (none: 0 and an empty list)', expiredCredentialsSchema),
+        400: failure('An invalid tool or login'),
+        404: failure('No such account'),
+      },
     },
     {
       method: 'put',
@@ -122,7 +128,7 @@ export interface AccountExamples {
   readonly undone: ExampleExchange[];
 }
 
-export function accountExamples({ account: { tool, login, password, timeZone, phone } }: ExampleSession): AccountExamples {
+export function accountExamples({ account: { tool, login, password, timeZone, phone }, days }: ExampleSession): AccountExamples {
   const account = { tool, login };
   return {
     setUp: [
@@ -182,6 +188,22 @@ export function accountExamples({ account: { tool, login, password, timeZone, ph
       },
     ],
     undone: [
+      {
+        name: 'expire',
+        summary: "Expire the account's temporary credentials: the session's pair",
+        operationId: 'expireCredentials',
+        params: account,
+        response: {
+          status: 200,
+          mediaType: JSON_TYPE,
+          drawnAtRandom: true,
+          // The session's pair, issued the day after the second and so expiring the day after that.
+          body: {
+            expired: 1,
+            credentials: [{ login: ISSUED_LOGIN_EXAMPLE, expires_at: new Date(days.second.plus({ days: 2 }).toMillis()).toISOString() }],
+          },
+        },
+      },
       {
         name: 'revoke',
         summary: "Revoke the account's temporary credentials",

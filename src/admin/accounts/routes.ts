@@ -1,4 +1,4 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router } from 'express';
 import { z } from 'zod';
 import { methodNotAllowed } from '../../http/error-handler';
 import { requireJsonIfAny } from '../../http/json-body';
@@ -13,12 +13,12 @@ export const accountListSchema = z.strictObject({ accounts: z.array(accountViewS
 
 const accountPath = ({ tool, login }: AccountKey): string => `/admin/accounts/${tool}/${encodeURIComponent(login)}`;
 
-/** The account routes of the admin API; every answer is the account (or the list) as AccountView, but a deletion's 204. */
+/**
+ * The account routes of the admin API; every answer is the account (or the list) as AccountView, but a
+ * deletion's 204 and the credentials an expiry ended.
+ */
 export function accountRoutes(admin: AccountAdmin): Router {
   const router = Router();
-  const revokeCredentials: RequestHandler = async (req, res) => {
-    res.status(200).json(await admin.revokeCredentials(parseAccountKey(req.params)));
-  };
 
   router
     .route('/accounts')
@@ -47,11 +47,18 @@ export function accountRoutes(admin: AccountAdmin): Router {
 
   router
     .route('/accounts/:tool/:login/credentials')
-    .delete(revokeCredentials)
+    .delete(async (req, res) => {
+      res.status(200).json(await admin.revokeCredentials(parseAccountKey(req.params)));
+    })
     .all(methodNotAllowed(['DELETE']));
 
   // What a sandbox calls expiring them now, the same step: the next data request gets the 401 of 24 hours unused.
-  router.route('/accounts/:tool/:login/credentials/expire').post(revokeCredentials).all(methodNotAllowed(['POST']));
+  router
+    .route('/accounts/:tool/:login/credentials/expire')
+    .post(async (req, res) => {
+      res.status(200).json(await admin.expireCredentials(parseAccountKey(req.params)));
+    })
+    .all(methodNotAllowed(['POST']));
 
   router
     .route('/accounts/:tool/:login/phones/:phone')

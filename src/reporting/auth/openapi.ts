@@ -58,6 +58,9 @@ export function registerAuthenticationOperation(
   });
 }
 
+/** The login of the example pair: the admin API's examples show the same pair expired. */
+export const ISSUED_LOGIN_EXAMPLE = 'c414aebaa298ef899306203a63e1985c';
+
 /** The session's login, and two refusals. */
 export function authenticationExamples({ account: { tool, login, password } }: ExampleSession): ExampleExchange[] {
   return [
@@ -70,7 +73,7 @@ export function authenticationExamples({ account: { tool, login, password } }: E
         status: 200,
         mediaType: JSON_TYPE,
         drawnAtRandom: true,
-        body: { login: 'c414aebaa298ef899306203a63e1985c', password: '21be7ebab7ed5c23fa78c0878b7db083' },
+        body: { login: ISSUED_LOGIN_EXAMPLE, password: '21be7ebab7ed5c23fa78c0878b7db083' },
       },
     },
     {

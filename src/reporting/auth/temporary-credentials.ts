@@ -1,12 +1,27 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Account } from '../../accounts/account';
+import { compareText } from '../../domain/text-order';
 import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 
 export interface IssuedCredentials {
   readonly login: string;
   readonly password: string;
+}
+
+/** A credential that worked until a revocation ended it. */
+export interface EndedCredential {
+  readonly login: string;
+  /** Milliseconds since the epoch at which it would have expired unused. */
+  readonly expiresAt: number;
+}
+
+export interface Revoked {
+  /** The account after the revocation. */
+  readonly account: Account;
+  /** Soonest to expire first, then by login. */
+  readonly ended: readonly EndedCredential[];
 }
 
 export interface TemporaryCredentials {
@@ -17,6 +32,11 @@ export interface TemporaryCredentials {
    * before the account's last password change or revocation) or inactive.
    */
   verify(login: string, password: string): Promise<Account | undefined>;
+  /**
+   * Ends every credential of the account issued so far, in one store step (AccountRepository.revokeCredentials),
+   * and returns those that worked until then; undefined when there is no such account.
+   */
+  revokeAll(accountId: string): Promise<Revoked | undefined>;
 }
 
 interface Options {
@@ -104,6 +124,16 @@ export function temporaryCredentials({ store, clock, ttlSeconds }: Options): Tem
       if (account === undefined || !account.active || account.credentialGeneration !== credential.generation) return undefined;
       if (now - credential.lastUsedAt >= touchIntervalMs) await store.credentials.touch(login, now);
       return account;
+    },
+
+    async revokeAll(accountId) {
+      // Those last used at now - ttlMs or before are expired already, as verify reads them.
+      const revocation = await store.accounts.revokeCredentials(accountId, clock.now() - ttlMs);
+      if (revocation === undefined) return undefined;
+      const ended = revocation.revoked
+        .map(({ login, lastUsedAt }) => ({ login, expiresAt: lastUsedAt + ttlMs }))
+        .sort((a, b) => a.expiresAt - b.expiresAt || compareText(a.login, b.login));
+      return { account: revocation.account, ended };
     },
   };
 }

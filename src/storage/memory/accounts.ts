@@ -42,6 +42,16 @@ export function memoryAccounts(data: MemoryData): Store['accounts'] {
       };
       return Promise.resolve(saveAccount(updated));
     },
+    revokeCredentials: (id, usedAfter) => {
+      const previous = accounts.get(id);
+      if (previous === undefined) return Promise.resolve(undefined);
+      const revoked = [...data.credentials.values()]
+        .filter(({ accountId, generation, lastUsedAt }) => accountId === id && generation === previous.credentialGeneration && lastUsedAt > usedAfter)
+        .map(({ login, lastUsedAt }) => ({ login, lastUsedAt }));
+      const account = { ...previous, credentialGeneration: previous.credentialGeneration + 1 };
+      accounts.set(id, account);
+      return Promise.resolve({ account, revoked });
+    },
     list: () => Promise.resolve([...accounts.values()]),
     remove: (id) => Promise.resolve(data.removeAccount(id)),
     reportBasis: (id, phone) =>

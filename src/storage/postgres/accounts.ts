@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Account } from '../../accounts/account';
 import type { Tool } from '../../domain/tool';
-import type { AccountRepository } from '../store';
+import type { AccountRepository, Revocation } from '../store';
 import { deleteCallsOf, rebuildRollups, recomputeAccountDays } from './rollups';
 import { inTransaction } from './transaction';
 import { raiseDataVersions, readReportBasis } from './data-versions';
@@ -56,6 +56,31 @@ async function followTimeZone(client: PoolClient, id: string, previousZone: stri
   );
   await recomputeAccountDays(client, id);
   await raiseDataVersions(client, [id]);
+}
+
+/**
+ * AccountRepository.revokeCredentials, in one transaction. The account's row is held FOR UPDATE, which a
+ * login storing its credential (FOR KEY SHARE) waits for, and the credentials are read after: one stored
+ * before is read, one stored after has the generation ended. An UPDATE alone would hold the row only FOR NO
+ * KEY UPDATE, which lets such a login store a credential that works until this commits and is not read.
+ */
+async function revokeCredentials(client: PoolClient, id: string, usedAfter: number): Promise<Revocation | undefined> {
+  const locked = await client.query<{ credential_generation: number }>('SELECT credential_generation FROM accounts WHERE id = $1 FOR UPDATE', [id]);
+  const ended = locked.rows[0]?.credential_generation;
+  if (ended === undefined) return undefined;
+  // No index leads with account_id: the one on last use narrows the read, at best, to every account's credentials still working.
+  const credentials = await client.query<{ login: string; last_used_at: string }>(
+    'SELECT login, last_used_at FROM temporary_credentials WHERE account_id = $1 AND generation = $2 AND last_used_at > $3',
+    [id, ended, usedAfter],
+  );
+  const { rows } = await client.query<AccountRow>(
+    `UPDATE accounts SET credential_generation = credential_generation + 1 WHERE id = $1 RETURNING ${ACCOUNT_COLUMNS}`,
+    [id],
+  );
+  return {
+    account: toAccount(rows[0] as AccountRow),
+    revoked: credentials.rows.map((row) => ({ login: row.login, lastUsedAt: Number(row.last_used_at) })),
+  };
 }
 
 /**
@@ -122,6 +147,7 @@ export function postgresAccounts(pool: Pool): AccountRepository {
         await followTimeZone(client, id, previousZone, updated.timeZone);
         return updated;
       }),
+    revokeCredentials: (id, usedAfter) => inTransaction(pool, (client) => revokeCredentials(client, id, usedAfter)),
     remove: (id) => inTransaction(pool, (client) => removeAccount(client, id)),
     reportBasis: (id, phone) => readReportBasis(pool, id, phone),
     list: async () => {

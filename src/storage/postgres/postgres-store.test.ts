@@ -1,9 +1,11 @@
+import { Client } from 'pg';
 import { callRecordSchema, type PathStep } from '../../domain/call-record';
 import { createLogger } from '../../logger';
 import { openPostgresStore } from './postgres-store';
 import type { Store } from '../store';
 import { epochDayOf } from '../../time/calendar';
-import { describeWithPostgres } from '../../../test/support/services';
+import { describeWithPostgres, inSchema, type TestSchema } from '../../../test/support/services';
+import { waitForLockWait } from '../../../test/support/lock-waits';
 import { migratedTestSchema } from '../../../test/support/migrated-schemas';
 import { describeStoreContract } from '../../../test/support/store-contract';
 import { dailyTotals } from '../../../test/support/day-totals';
@@ -88,6 +90,46 @@ describeWithPostgres('PostgreSQL', () => {
       expect(results.reduce((sum, result) => sum + result.duplicates, 0)).toBe(calls.length * (batches.length - 1));
       expect((await dailyTotals(store, ['15550001'], ...february)).map((totals) => totals.calls)).toEqual([calls.length]);
       expect(await store.calls.formItemTotals(['15550001'], ...february, 10)).toEqual([counted(texts, calls.length)]);
+    });
+  });
+
+  describe('credential revocation', () => {
+    const alice = { id: 'dev:alice', tool: 'dev', login: 'alice', passwordHash: 'hash-of-alice', active: true, timeZone: 'UTC', credentialGeneration: 0 } as const;
+    let schema: TestSchema;
+    let store: Store;
+
+    beforeEach(async () => {
+      schema = await migratedTestSchema();
+      store = await openPostgresStore(schema.url, createLogger('silent'), DEPENDENCY_TIMEOUT_SECONDS, schema.pooler);
+      await store.accounts.save(alice);
+    });
+
+    afterEach(async () => {
+      await store.close();
+      await schema.drop();
+    });
+
+    test('waits for a login storing its credential, and reads that credential', async () => {
+      const direct = inSchema(schema.direct.databaseUrl, schema.direct.schema);
+      // A login's save, uncommitted: it holds the account's row FOR KEY SHARE, as CredentialRepository.save does.
+      const login = new Client({ connectionString: direct });
+      await login.connect();
+      try {
+        await login.query('BEGIN');
+        await login.query(
+          `INSERT INTO temporary_credentials (login, password_digest, account_id, generation, last_used_at)
+           SELECT $1, $2, id, 0, 5000 FROM accounts WHERE id = 'dev:alice' FOR KEY SHARE`,
+          ['a'.repeat(32), 'b'.repeat(64)],
+        );
+        const xid = ((await login.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows[0] as { xid: string }).xid;
+
+        const revoking = store.accounts.revokeCredentials('dev:alice', 0);
+        await waitForLockWait(direct, `SELECT pid FROM pg_locks WHERE locktype = 'transactionid' AND transactionid::text = $1 AND NOT granted`, [xid]);
+        await login.query('COMMIT');
+        expect(await revoking).toEqual({ account: { ...alice, credentialGeneration: 1 }, revoked: [{ login: 'a'.repeat(32), lastUsedAt: 5000 }] });
+      } finally {
+        await login.end();
+      }
     });
   });
 });
