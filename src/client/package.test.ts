@@ -26,6 +26,8 @@ const DOC_CHECKOUT = '/path/to/ivr-reporting';
 const DOC_GIT_URL = 'https://git.example.com/ivr-reporting.git';
 const DOC_BASE_URL = 'http://127.0.0.1:3000';
 const PACKAGE_NAME = 'ivr-reporting-client';
+/** What `npm pack` names the package's tarball, as docs/client.md's install steps name it. */
+const TARBALL = `${PACKAGE_NAME}-${(JSON.parse(readFileSync(path.join(__dirname, 'package.json'), 'utf8')) as { version: string }).version}.tgz`;
 
 /** The one shell block of one of "## Install"'s ways, the text under its `###` heading. */
 function installBlock(heading: string): string {
@@ -159,7 +161,7 @@ describe('the package ivr-reporting-client', () => {
   test('packs its compiled JavaScript, its declarations, its licence and package.json: no source, no test, no dependency', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', __dirname], { cwd: tmpdir(), env: userEnv() });
     const [packed] = JSON.parse(stdout) as { name: string; filename: string; entryCount: number; files: { path: string }[] }[];
-    expect(packed?.filename).toBe(`${PACKAGE_NAME}-0.1.0.tgz`);
+    expect(packed?.filename).toBe(TARBALL);
     expect(packed?.files.map((file) => file.path).sort()).toEqual([
       'LICENSE',
       'dist/client.d.ts',
@@ -281,9 +283,9 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
   test('from a checkout, as a tarball: one package, strictly typed, the example runs; require() and import load only its modules', async () => {
     const project = await newProject(workDir);
     await runBlock(installBlock('### From a checkout, as a tarball'), project, { [DOC_CHECKOUT]: ROOT }, userEnv());
-    expect(readdirSync(project).filter((file) => file.endsWith('.tgz'))).toEqual([`${PACKAGE_NAME}-0.1.0.tgz`]);
+    expect(readdirSync(project).filter((file) => file.endsWith('.tgz'))).toEqual([TARBALL]);
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest.dependencies).toEqual({ [PACKAGE_NAME]: `file:${PACKAGE_NAME}-0.1.0.tgz` });
+    expect(manifest.dependencies).toEqual({ [PACKAGE_NAME]: `file:${TARBALL}` });
     await expectUsable(project);
 
     // "## Errors"'s two cases, on a server that forces a 429 once and then refuses the month as too long a range.
@@ -346,7 +348,7 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
     // TypeScript is the one package it may fetch, when npm's cache does not have it.
     await runBlock(installBlock('### From git'), project, { [DOC_GIT_URL]: `file://${origin}` }, userEnv({ npm_config_prefer_offline: 'true' }));
     expect(existsSync(path.join(workDir, 'ivr-reporting', 'src/client/node_modules/typescript/package.json'))).toBe(true);
-    expect(readdirSync(project).filter((file) => file.endsWith('.tgz'))).toEqual([`${PACKAGE_NAME}-0.1.0.tgz`]);
+    expect(readdirSync(project).filter((file) => file.endsWith('.tgz'))).toEqual([TARBALL]);
     await expectUsable(project);
   });
 });

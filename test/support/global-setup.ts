@@ -26,7 +26,8 @@ export default async function globalSetup(): Promise<void> {
     missing.push(`${DEPLOYMENT_DOC_VARIABLE}=true`);
     notices.push(
       `  docs/deployment.md's PostgreSQL and Redis commands, run on this machine itself (its packaged cluster on port 5432 and ` +
-        `Redis on 6379, as root and with sudo): set ${DEPLOYMENT_DOC_VARIABLE}=true`,
+        `Redis on 6379, as root and with sudo), and its release, built by npm run release and installed from its tarball: ` +
+        `set ${DEPLOYMENT_DOC_VARIABLE}=true`,
     );
   }
   if (process.env.CI === 'true' && (missingPrograms.length > 0 || missing.length > 0)) {

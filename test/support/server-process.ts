@@ -22,6 +22,8 @@ export interface ServerProcess {
   listening(): Promise<string>;
   /** Resolves with the exit code once the process has exited and its output is all read. */
   exited(): Promise<number | null>;
+  /** Sends a signal to the server, and to every process of its group when a program started it. */
+  kill(signal: NodeJS.Signals): void;
 }
 
 function collect(stream: Readable, exit: Promise<number | null>, name: string): OutputStream {
@@ -56,6 +58,20 @@ export function startServerProcess(env: NodeJS.ProcessEnv): ServerProcess {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
   });
+  return serverProcess(child, (signal) => child.kill(signal));
+}
+
+/**
+ * Runs a command that starts the server through another program (`npx ivr-reporting serve`, `npm start`)
+ * in `cwd`, with only the given environment, on a free port of loopback. It runs in a process group of its
+ * own, which stopIfRunning ends whole: ending npm alone would leave the server it started running.
+ */
+export function startServerCommand(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): ServerProcess {
+  const child = spawn(command, args, { cwd, detached: true, env: { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env } });
+  return serverProcess(child, (signal) => process.kill(-(child.pid as number), signal));
+}
+
+function serverProcess(child: ChildProcessWithoutNullStreams, kill: (signal: NodeJS.Signals) => void): ServerProcess {
   // 'close', not 'exit': the process may exit before everything it wrote has been read.
   const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const logs = collect(child.stdout, exit, 'standard output');
@@ -70,12 +86,13 @@ export function startServerProcess(env: NodeJS.ProcessEnv): ServerProcess {
       return /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] as string;
     },
     exited: () => exit,
+    kill,
   };
 }
 
 /** Ends the process if it still runs, whatever the test did with it; for afterEach. */
 export async function stopIfRunning(server: ServerProcess | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
   if (server === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  server.child.kill(signal);
+  server.kill(signal);
   await server.exited();
 }

@@ -26,7 +26,9 @@ export function missingServices(env: NodeJS.ProcessEnv): ServiceVariable[] {
 /**
  * The suite that runs docs/deployment.md's commands on the machine itself, as root and with sudo: the
  * packaged PostgreSQL cluster on port 5432 and Redis on 6379, a role and a database `ivr` (dropped after).
- * Machine-wide state and fixed ports: it runs only where this variable is `true` (.ci/run sets it).
+ * Machine-wide state and fixed ports: it runs only where this variable is `true` (.ci/run sets it). So
+ * does the guide's release, a whole build and an install from npm's cache or the registry, too slow for
+ * every run of a contributor's.
  */
 export const DEPLOYMENT_DOC_VARIABLE = 'TEST_DEPLOYMENT_DOC';
 

@@ -22,7 +22,7 @@ export const describeWithReplica = testDatabaseUrl === undefined || testReplicaU
 export const describeWithPgbouncer = testDatabaseUrl === undefined || testPgbouncerUrl === undefined ? describe.skip : describe;
 export const describeWithPostgresAndRedis =
   testDatabaseUrl === undefined || testRedisUrl === undefined ? describe.skip : describe;
-/** The machine's own packaged PostgreSQL and Redis may be set up and torn down (TEST_DEPLOYMENT_DOC=true). */
+/** The machine's own packaged PostgreSQL and Redis may be set up and torn down, and a release built and installed (TEST_DEPLOYMENT_DOC=true). */
 export const describeOnDeploymentMachine = deploymentDocAllowed(process.env) ? describe : describe.skip;
 
 export interface TestSchema {
