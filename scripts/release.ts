@@ -105,7 +105,11 @@ function imagePlan(): ImagePlan {
 function buildImage(plan: ImagePlan, version: string): string {
   if ('skipped' in plan) return `no image: ${plan.skipped}`;
   const tag = `${IMAGE_NAME}:${version}`;
-  run(plan.engine, ['build', '--tag', tag, '--file', 'Dockerfile', '.']);
+  // podman writes OCI images by default, which drop the Dockerfile's HEALTHCHECK; Docker's format keeps it.
+  const format = path.basename(plan.engine) === 'podman' ? ['--format', 'docker'] : [];
+  // NODE_IMAGE, as in docs/deployment.md, for a machine that reaches no registry serving the official node image.
+  const base = process.env.NODE_IMAGE ? ['--build-arg', `NODE_IMAGE=${process.env.NODE_IMAGE}`] : [];
+  run(plan.engine, ['build', ...format, ...base, '--tag', tag, '--file', 'Dockerfile', '.']);
   const [id = '', size = '0'] = run(plan.engine, ['image', 'inspect', '--format', '{{.Id}} {{.Size}}', tag], { capture: true }).trim().split(' ');
   return `image ${tag}, built by ${plan.engine}: ${id}, ${bytes(Number(size))}`;
 }
