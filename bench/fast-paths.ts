@@ -1,7 +1,8 @@
 /**
  * npm run bench:fast-paths (this file, pinned to the second core with taskset): what each
  * hand-written fast path on a request path buys over the library way doing the same job, in one process
- * on realistic input, so that the figure each one is kept for can be stated next to it:
+ * on realistic input, so that the figure each one is kept for can be stated in docs/performance-costs.md
+ * ("Hand-written shortcuts on Node.js 24"), to which its code's comment points:
  *
  * - survey/soap/plain-envelope.ts against the sax reader it falls back to, on the two-question svcEval page
  *   PHP's SoapClient sends (the page of docs/performance.md's svcEval row);

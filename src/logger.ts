@@ -3,9 +3,9 @@ import pino, { type Logger, type LoggerOptions } from 'pino';
 /**
  * Structured JSON logs on standard output, written asynchronously: a line is queued and the lines queued
  * while a write is in progress go out together in the next one, so a server under load makes one write
- * call per batch of access lines rather than one per request (a profile put the synchronous write
- * at about 2% of a kept report's busy time; the access line as a whole, built and written, is measured by
- * `npm run bench`, docs/performance.md). What is queued when the process ends must be written in order
+ * call per batch of access lines rather than one per request (docs/performance-costs.md, "What changed at
+ * the edge, and why"; the access line as a whole, built and written, is measured by `npm run bench`,
+ * docs/performance.md). What is queued when the process ends must be written in order
  * before it exits: see `flushLogs`.
  */
 export function createLogger(level: LoggerOptions['level'], destination?: pino.DestinationStream): Logger {

@@ -16,8 +16,9 @@ const AREA_CODE_LENGTH = 3;
 const US_STATE_PREFIX = 'US-';
 
 /**
- * Every imported call is placed, parsing a number costs about 15 µs, and the same callers call again
- * and again: remembered answers spare most of the parsing. Emptying the whole cache when it is full
+ * Every imported call is placed, parsing a number is a large part of an imported record's cost, and the
+ * same callers call again and again: remembered answers spare most of the parsing
+ * (docs/performance-costs.md, "Import into memory"). Emptying the whole cache when it is full
  * bounds its memory against a stream of distinct numbers; an eviction order would only spare some
  * re-parsing after that.
  */
@@ -44,7 +45,7 @@ function placeCaller(caller: string): Region {
   const phoneNumber = parsePhoneNumberFromString(`+${caller}`);
   if (phoneNumber === undefined) return UNKNOWN_REGION;
   // With the max metadata every numbering plan has its types, and isValid() is getType() !== undefined:
-  // the type is matched once instead of twice (a new caller took 27-30 µs, now 24-26, on a busy machine).
+  // the type is matched once instead of twice (docs/performance-costs.md, "Import into memory").
   const type = phoneNumber.getType();
   if (phoneNumber.countryCallingCode === NORTH_AMERICAN_CALLING_CODE && type === 'TOLL_FREE') return US_TOLL_FREE;
   const country = countryOf(phoneNumber, type !== undefined);

@@ -1,12 +1,11 @@
 /**
  * ISO-8601 date and time with an explicit offset, e.g. 2018-02-07T10:15:00-05:00 or ...T15:15:00.250Z:
  * YYYY-MM-DDThh:mm, then optionally :ss and a fraction of 1-9 digits, then Z or ±hh:mm (or ±hhmm), with T
- * and Z in either case. Read character by character because every imported call goes through here
- * (`npm run bench:fast-paths` on Node.js 24, 2026-11-27, 100,000 different instants, pinned to one core):
- * 0.37 µs an instant here, 1.2 µs with one regular expression and Date.UTC (3.3x), 3.4 µs with luxon's
- * fromISO (9.1x), which also takes hour 24 and offsets past 18 hours unless a pattern checks them first;
- * luxon would add more than an imported record's whole cost (docs/performance-costs.md). Date.parse
- * silently rolls over impossible dates such as February 30.
+ * and Z in either case. Read character by character because every imported call goes through here, and
+ * both a regular expression with Date.UTC and luxon's fromISO (which also takes hour 24 and offsets past 18
+ * hours unless a pattern checks them first) cost an imported record far more (docs/performance-costs.md,
+ * "Hand-written shortcuts on Node.js 24"). Date.parse silently rolls over impossible dates such as
+ * February 30.
  */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

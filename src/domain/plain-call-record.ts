@@ -8,11 +8,8 @@ import { parseInstantWithOffset } from './instant';
  * accepts less than the schema, never more: texts only of characters that are plainly storable
  * (no surrogate, no control character) and no longer in UTF-16 units than the schema's bound in code points,
  * plain objects only, no field present with the value undefined. `plain-call-record.test.ts` holds it to
- * the schema over generated records, valid and not. Kept for its figure (`npm run bench:fast-paths` on
- * Node.js 24, 2026-11-27, 20,000 of the demo's records as JSON.parse gives them, the machine busy): 0.76 µs
- * a version-1 record here against 4.2 µs through the schema (6.0x), 2.4 µs a version-2 record (3.3 path
- * steps on average) against 21 µs (7.7x): the schema would cost more than the rest of an imported record
- * (docs/performance-costs.md).
+ * the schema over generated records, valid and not. Kept because the schema would cost more than the
+ * rest of an imported record (docs/performance-costs.md, "Hand-written shortcuts on Node.js 24").
  */
 export function readPlainCallRecord(value: unknown): CallRecord | undefined {
   if (!isPlainObject(value)) return undefined;
@@ -191,7 +188,8 @@ const stepCount = (value: unknown): number => (isCount(value) ? value : -1);
 
 /**
  * One pass over the step's own keys, each value read by its key: a step's counters are often left out, so
- * steps come in many shapes, and reading each field by name cost twice as much.
+ * steps come in many shapes, and reading each field by name cost more (docs/performance-costs.md, "Import
+ * into memory").
  */
 function plainPathStep(value: unknown): PathStep | undefined {
   if (!isPlainObject(value)) return undefined;

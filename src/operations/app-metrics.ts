@@ -68,8 +68,8 @@ export function createAppMetrics(): AppMetrics {
   const registry = new Registry<OpenMetricsContentType>();
   registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
   const registers = [registry];
-  // prom-client's own metrics: a request's inc and observe cost about 3 µs on Node 24 (2026-11-27), some
-  // 1.3% of a kept report's 210-240 µs of CPU; plain numbers written in its shapes at scrape bought no more.
+  // prom-client's own metrics: plain numbers written in its shapes at scrape bought too little of a request
+  // to keep (docs/performance-costs.md, "Hand-written shortcuts on Node.js 24").
   const requests = new Counter({
     name: METRIC_NAMES.requests,
     help: 'HTTP requests answered, by route pattern, method and status (aborted: the client left first).',

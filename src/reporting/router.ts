@@ -101,9 +101,9 @@ export interface DataPath {
  * caller profile, and one of three, the geographic report), for GET and HEAD requests whose path has the resource's shape
  * in plain segments: none empty, nothing percent-encoded, `/api/` and the name as the router matches
  * them, one trailing slash allowed. Those are served with the params the router would give, their errors
- * held to the contract's statuses as the router's are; every other request goes on. Kept for its figure on
- * Node.js 24 (`npm run bench:revisions`, 2026-11-27): with the router finding every report, a kept 8-day
- * report took 1.11x the CPU and a 100-day one 1.15x.
+ * held to the contract's statuses as the router's are; every other request goes on. Kept for what it
+ * spares every report: the router's matching of each layer in front of the API's own, and the objects it
+ * makes per layer (docs/performance-costs.md, "Hand-written shortcuts on Node.js 24").
  */
 export class DataPaths {
   /** By name, then by number of params. */

@@ -194,8 +194,8 @@ function serviceRoutes(router: Router, calls: CallPaths, routes: ServiceRoutes, 
  * The survey services' call paths, for the POSTs whose path is one as sent (or with a trailing slash),
  * found by one lookup in front of the app's other mounts and the router's matching; any other spelling
  * of a path the router matches (another letter case) goes on to the router, which serves it through the
- * same chain. Kept for its figure on Node.js 24 (`npm run bench:revisions`, 2026-11-27): with the router
- * finding every call, a svcEval call took 1.10x the CPU.
+ * same chain. Kept, as the reports' DataPaths is, for the router's matching it spares every call
+ * (docs/performance-costs.md, "Hand-written shortcuts on Node.js 24").
  */
 export class CallPaths {
   private readonly byPath = new Map<string, { readonly route: IRoute; readonly call: RequestHandler }>();

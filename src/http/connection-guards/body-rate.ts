@@ -82,9 +82,9 @@ export function enforceMinimumBodyRate(server: Server, { bytesPerSecond, windowS
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     // Node emits 'request' before it reads the end of any message, a GET's too: without Content-Length or
-    // Transfer-Encoding a request has no body (RFC 9112, 6.3), and watching it cost each report a map
-    // entry and a 'close' listener: 3% of a kept report's CPU on Node 24; 0.89 of the CPU per request
-    // without them (docs/performance-costs.md, "The fixed cost of a request on Node 24").
+    // Transfer-Encoding a request has no body (RFC 9112, 6.3), and watching it would cost each report a
+    // map entry and a 'close' listener for nothing (docs/performance-costs.md, "The fixed cost of a
+    // request on Node 24").
     if (req.complete || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) return;
     arriving.set(req, { res, readBefore: req.socket.bytesRead, startedAt: sweeps.now() });
     req.once('close', () => arriving.delete(req));

@@ -63,9 +63,9 @@ function digest(secret: string): Buffer {
 
 /**
  * Digests of the passwords that verified lately, by password: a client polling reports presents the same
- * pair on every request, and the SHA-256 was 4% of a kept report's CPU on Node 24; with basic-auth's parse
- * kept beside it (require-credentials.ts), the eight-day report took 0.92 of the CPU per request
- * (docs/performance-costs.md, "The fixed cost of a request on Node 24"). Only a digest that matched a
+ * pair on every request, and hashing it again each time was a visible part of a kept report's CPU; this,
+ * with basic-auth's parse kept beside it (require-credentials.ts), is the first cut of a request's fixed
+ * cost (docs/performance-costs.md, "The fixed cost of a request on Node 24"). Only a digest that matched a
  * stored one is kept, so guesses cannot fill it; every other check (expiry, revocation, the account) is
  * still made against the store on every request.
  */

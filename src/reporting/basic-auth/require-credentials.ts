@@ -8,8 +8,9 @@ import type { TemporaryCredentials } from '../auth/temporary-credentials';
 /**
  * The pairs of the Authorization headers that verified lately, by header: basic-auth's parse (two
  * regular expressions and a base64 decoding) is then made once per pair rather than on every request of a
- * client that polls (2.8% of a kept report's CPU on Node 24; with the password's digest kept beside it,
- * temporary-credentials.ts, 0.92 of the CPU per request: docs/performance-costs.md). Only headers whose
+ * client that polls, a visible part of a kept report's CPU; this, with the password's digest kept beside
+ * it (temporary-credentials.ts), is the first cut of a request's fixed cost (docs/performance-costs.md,
+ * "The fixed cost of a request on Node 24"). Only headers whose
  * pair verified are kept, and each pair is verified again on every request.
  */
 const VERIFIED_HEADERS_KEPT = 4096;

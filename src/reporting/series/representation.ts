@@ -30,11 +30,9 @@ let scratch = Buffer.allocUnsafe(0);
  * after the positive ones). Each key's text is made once (period-keys.ts), and none per value. Plain loops
  * over locals: this runs for every value of a report that is not kept.
  *
- * What it buys on Node.js 24 (`npm run bench:fast-paths`, 2026-11-27, pinned to one core, the other core
- * busy with other work): the one-year daily report over ALL (38 kB) in 0.10 ms against 1.14 ms for
- * Buffer.from(JSON.stringify(...)) of the object built from the report (10.8x; 9.0-14x over the rounds),
- * the eight-day one in 3.3 µs against 21 µs (6.4x): more than the rest of a report built on every request.
- * Nothing for a kept report.
+ * Kept because a report built on every request would spend more in Buffer.from(JSON.stringify(...)) than
+ * in all the rest of its work; a kept report gains nothing (docs/performance-costs.md, "Hand-written
+ * shortcuts on Node.js 24").
  */
 function toJsonBytes(report: SeriesReport): Buffer {
   const bound = upperBound(report);
@@ -60,8 +58,9 @@ function toJsonBytes(report: SeriesReport): Buffer {
  * `{"<key>":<value>,...}` at `at`; returns the offset after it. A function of its own, called per series:
  * with the loop inline, the writer was entered in the interpreter and optimised on the stack in the loop,
  * and the code after the loop, never run before then, threw the optimised code away on every report.
- * A key's text (`"1735707600":`, 13 bytes) is copied four bytes at a time through the views, which makes
- * the writer 1.3-1.6x as fast as copying it byte by byte (in-process comparisons, 2026-11-26, busy machine).
+ * A key's text (`"1735707600":`, 13 bytes) is copied four bytes at a time through the views rather than
+ * byte by byte: it is copied for every value of every series (docs/performance-costs.md, "A report built
+ * on every request").
  */
 function writeSeriesObject(bytes: Buffer, bytesView: DataView, at: number, keys: PeriodKeys, keysView: DataView, values: ArrayLike<number>): number {
   const keyBytes = keys.jsonText;

@@ -86,8 +86,9 @@ function forcedError(scenario: Scenario, status: ForcedStatus, { clock, limits }
 
 /**
  * How many requests delays may hold at once. A held survey call keeps its body, read before the scenarios
- * run (450 calls of 1 MB held 60 s took the heap from 169 to 741 MB): past this, a delayed request waits no
- * more and gets its answer at once, so what delays hold is at most this many bodies of SOAP_MAX_BYTES.
+ * run, and many held at once fill the heap (docs/performance-costs.md, "Survey bodies held by the sandbox's
+ * delays"): past this, a delayed request waits no more and gets its answer at once, so what delays hold is
+ * at most this many bodies of SOAP_MAX_BYTES.
  */
 export const MOST_HELD_REQUESTS = 100;
 

@@ -69,7 +69,8 @@ const millisecondsOf = (seconds: number): number => Math.round(seconds * 1000);
 
 /**
  * What callRecordSchema makes of a generated record, built directly: the generator's records are valid
- * by construction, and parsing every path entry would take three times as long as generating the calls.
+ * by construction, and parsing every path entry would take longer than generating the calls
+ * (docs/performance-costs.md, "Hand-written shortcuts on Node.js 24").
  */
 function asCallRecord({ startedAtMs, record: wire }: DemoCall): CallRecord {
   const record: { -readonly [Field in keyof CallRecord]: CallRecord[Field] } = {

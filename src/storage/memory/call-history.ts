@@ -103,7 +103,7 @@ export class CallHistory {
     const path = record.path ?? [];
     this.appendColumns(into, path.length);
     // The counters named one by one, in PATH_STEP_COUNTERS's order: a loop over the names, each read by a
-    // key, made append five times slower on the demo's version-2 calls (CPU profile, 2026-11-26).
+    // key, made append several times slower (docs/performance-costs.md, "Import into memory").
     for (const step of path) {
       this.paths.push(formItems.intern(step));
       this.paths.push(step.visits);

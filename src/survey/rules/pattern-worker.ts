@@ -4,13 +4,13 @@ import { errors } from '../../errors/catalogue';
 import { LOWEST_PRIORITY_SOURCE } from '../worker-priority';
 
 /*
- * RE2JS matches in time linear in the text, but its worst patterns still take about 0.2 µs per character
- * on this kind of machine (`^(a+)+$` against 10 Mi characters: 160-1,800 ms). A survey call may carry
- * 10 MiB of text (SOAP_MAX_BYTES), so a rules file's matches on one call would hold the event loop, and
- * every request waiting behind it, for seconds. What a call matches beyond a budget runs on a worker thread.
+ * RE2JS matches in time linear in the text, but its worst patterns are still slow per character. A survey
+ * call may carry 10 MiB of text (SOAP_MAX_BYTES), so a rules file's matches on one call would hold the
+ * event loop, and every request waiting behind it, for seconds. What a call matches beyond a budget runs on
+ * a worker thread (docs/performance-costs.md, "A long answer on the pattern worker").
  */
 
-/** How many characters one call's matches may scan on the event loop: about 15-30 ms at RE2JS's worst. */
+/** How many characters one call's matches may scan on the event loop: a short hold even at RE2JS's worst. */
 export const INLINE_MATCH_CHARACTERS = 131_072;
 
 /**

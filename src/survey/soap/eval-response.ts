@@ -6,9 +6,9 @@ import { SOAP_11_ENVELOPE, SURVEY_SERVICE, type SurveyOperation } from './wsdl';
  * as SOAP 1.1 rpc style has it, untyped since the WSDL gives its type (a typed part reaches the soap
  * package's client as an object). The response was checked to hold only characters XML can carry.
  *
- * Written by xml2js's Builder: about 12 µs an answer on Node 24 (2026-11-27), some 5% of a svcEval call's
- * 240 µs of CPU; the hand-written envelope it replaced took 0.1 µs, which bought less than the 10% a
- * shortcut must buy to stay.
+ * Written by xml2js's Builder, as the faults are: the hand-written envelope it replaced bought less of a
+ * svcEval call than a shortcut must buy to stay (docs/performance-costs.md, "Hand-written shortcuts on
+ * Node.js 24").
  */
 export function evalResponseEnvelope(operation: SurveyOperation, response: string): string {
   return soapXml.buildObject({

@@ -198,16 +198,14 @@ class PlainScan {
 /**
  * The parts of a whole message of plain XML, read without sax: what PHP's SoapClient, zeep and the
  * soap package send (an XML declaration, elements with ASCII names, quoted attributes, text with XML's
- * five entities and character references) costs a third of a sax parse. Anything else returns
+ * five entities and character references) costs far less than a sax parse. Anything else returns
  * undefined: a comment, CDATA, a processing instruction, a document type, another entity, a name
  * beyond ASCII, an unexpected character, a message that is not whole, and any message that breaks a
  * rule of the call. The caller then reads it with sax, which answers it as it always did (the fault
  * included), so this path only ever gives the parts sax gives, the same events going to the same rules.
  *
- * What it buys on Node.js 24 (2026-11-27): PHP's two-question svcEval page in 17 µs here against 51 µs
- * through the sax reader (`npm run bench:fast-paths`, 3.1x); within whole calls, the server without it
- * took 1.35x the CPU per call and answered 0.77 of the calls per second (`npm run bench:revisions`,
- * docs/performance-costs.md).
+ * Kept because reading every svcEval message with sax is a large part of a call's CPU
+ * (docs/performance-costs.md, "Hand-written shortcuts on Node.js 24").
  */
 export function readPlainEnvelope(text: string, limits: SurveyMessageLimits): SoapCallParts | undefined {
   try {
