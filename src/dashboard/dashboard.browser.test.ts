@@ -499,6 +499,32 @@ describeInBrowser('the dashboard in headless Chromium', () => {
     expect(tab.problems).toEqual([]);
   });
 
+  test('lines up the columns of the diagnostic flow’s tables, one per application, at 390, 1366 and 1920 px; screenshots', async () => {
+    await openDashboard(1366);
+    await signInAndWaitForReports();
+    await showQuery({ ...FEBRUARY, period: 'day', phone: 'ALL' });
+    await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by day, all numbers.`);
+    for (const width of [390, 1366, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const tables = await page.$$eval('#report-flow table', (all: PageElement[]) =>
+        all.map((table) => ({
+          columns: [...table.querySelectorAll('thead th')].map((cell) => {
+            const box = cell.getBoundingClientRect();
+            return `${cell.textContent} ${Math.round(box.left)}-${Math.round(box.right)}`;
+          }),
+          // A long name wraps within its column rather than pushing it wider or running past its edge.
+          overflowing: [...table.querySelectorAll('th, td')].filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent),
+        })),
+      );
+      expect(tables).toHaveLength(3);
+      const [first] = tables;
+      expect(first?.columns).toHaveLength(9);
+      expect(tables).toEqual(tables.map(() => ({ columns: first?.columns, overflowing: [] })));
+      if (width !== 390) await (await page.$('#report-flow'))?.screenshot({ path: screenshotPath(`dashboard-flow-${width}`) });
+    }
+    expect(tab.problems).toEqual([]);
+  });
+
   test('downloads each report as a CSV file holding what the API returns', async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'dashboard-downloads-'));
     try {

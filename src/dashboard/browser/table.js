@@ -22,11 +22,18 @@ function barCell(value, largest) {
  * A table with its title, column headers and row headers (the first column), in a region that scrolls
  * on its own and takes the keyboard focus, so a wide or long table is readable at any width. The title
  * stands above the region rather than in a caption, which would scroll out of sight with the columns.
+ * Each column has a `col` named after it (`column-visits`), so tables of the same columns can be given
+ * the same widths.
  */
 export function renderTable({ title, columns, rows, groups = [{ rows }] }) {
   const titleId = uniqueId('table-title');
   const allRows = groups.flatMap((group) => group.rows);
   const largest = columns.map((column, index) => (column.bar ? Math.max(0, ...allRows.map((row) => row[index])) : 0));
+  const colgroup = element(
+    'colgroup',
+    {},
+    columns.map((column) => element('col', { class: `column-${column.name}` })),
+  );
   const head = element('thead', {}, [
     element(
       'tr',
@@ -53,7 +60,7 @@ export function renderTable({ title, columns, rows, groups = [{ rows }] }) {
         : [element('tr', { class: 'group-heading' }, [element('th', { scope: 'rowgroup', colspan: String(columns.length) }, [heading])])];
     return element('tbody', { class: heading === undefined ? undefined : 'grouped' }, [...headingRow, ...groupRows.map(rowOf)]);
   });
-  const table = element('table', { 'aria-labelledby': titleId }, [head, ...bodies]);
+  const table = element('table', { 'aria-labelledby': titleId }, [colgroup, head, ...bodies]);
   return element('div', { class: 'table-block' }, [
     element('p', { class: 'table-title', id: titleId }, [title]),
     element('div', { class: 'table-scroll', role: 'region', tabindex: '0', 'aria-labelledby': titleId }, [table]),
