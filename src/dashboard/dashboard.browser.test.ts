@@ -96,6 +96,7 @@ const CALLS = [
  */
 interface PageElement {
   readonly id: string;
+  readonly className: string;
   readonly textContent: string | null;
   readonly width: number;
   readonly clientWidth: number;
@@ -521,6 +522,33 @@ describeInBrowser('the dashboard in headless Chromium', () => {
       expect(first?.columns).toHaveLength(9);
       expect(tables).toEqual(tables.map(() => ({ columns: first?.columns, overflowing: [] })));
       if (width !== 390) await (await page.$('#report-flow'))?.screenshot({ path: screenshotPath(`dashboard-flow-${width}`) });
+    }
+    expect(tab.problems).toEqual([]);
+  });
+
+  test('gives the reports the same width as the call inspector, the window’s, at 1366 and 1920 px; screenshots', async () => {
+    const boxes = () =>
+      page.$$eval('main, .page-header, main > section:not([hidden])', (all: PageElement[]) =>
+        all.map((element) => {
+          const box = element.getBoundingClientRect();
+          return `${element.id || element.className || 'main'} ${Math.round(box.left)}-${Math.round(box.right)}`;
+        }),
+      );
+    for (const width of [1366, 1920]) {
+      await openDashboard(width);
+      await signInAndWaitForReports();
+      await showQuery({ ...FEBRUARY, period: 'day', phone: 'ALL' });
+      await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by day, all numbers.`);
+      const reports = await boxes();
+      // The page's padding aside, the reports fill the window.
+      expect(reports).toEqual([`page-header 0-${width}`, `main 0-${width}`, `reports 16-${width - 16}`]);
+      await page.$$eval('details.numbers', (all: PageElement[]) => all.forEach((details) => (details.open = true)));
+      await chartsFitted();
+      await page.screenshot({ path: screenshotPath(`dashboard-${width}`), fullPage: true });
+
+      await page.goto(`${server.url}/inspector`);
+      await page.waitForSelector('#sign-in-section:not([hidden])');
+      expect(await boxes()).toEqual([`page-header 0-${width}`, `main 0-${width}`, `sign-in-section 16-${Math.min(width - 16, 16 + 28 * 16)}`]);
     }
     expect(tab.problems).toEqual([]);
   });
