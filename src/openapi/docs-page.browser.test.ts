@@ -17,6 +17,11 @@ const consoleErrors: string[] = [];
 const AUTH = '#operations-Authentication-authenticate';
 const EVENTS = '#operations-Raw_data-getEvents';
 
+/** An element as measured in the page: the browser's DOM types are not in this project's. */
+interface Boxed {
+  getBoundingClientRect(): { readonly left: number; readonly top: number; readonly bottom: number; readonly width: number };
+}
+
 /** A property of an element, read as a plain handle: the browser's DOM types are not in this project's. */
 async function stringProperty(element: JSHandle, property: string): Promise<string> {
   return String(await (await element.getProperty(property)).jsonValue());
@@ -69,6 +74,33 @@ describeInBrowser('the API reference page in Chromium', () => {
     expect(await propertyOf('.info .title', 'textContent')).toContain('IVR reporting server');
     await page.screenshot({ path: screenshotPath('docs-page'), fullPage: true });
     expect(requested.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(tab.problems).toEqual([]);
+  });
+
+  test('links back to the dashboard from its header, in view above the reference at 1366 and 1920 px; screenshots', async () => {
+    await page.goto(`${server.url}/docs`);
+    await page.waitForSelector('.info .title');
+    for (const width of [1366, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const [link, title] = await Promise.all(
+        ['#dashboard-link', '.info .title'].map((selector) =>
+          page.$eval(selector, (element: Boxed) => {
+            const box = element.getBoundingClientRect();
+            return { left: Math.round(box.left), top: box.top, bottom: box.bottom, width: box.width };
+          }),
+        ),
+      );
+      // Above the reference's title, at its left edge, and in the window.
+      expect(link?.width).toBeGreaterThan(0);
+      expect(link?.top).toBeGreaterThanOrEqual(0);
+      expect(link?.bottom).toBeLessThanOrEqual(title?.top ?? 0);
+      expect(link?.left).toBe(title?.left);
+      await page.screenshot({ path: screenshotPath(`docs-page-${width}`) });
+    }
+    await Promise.all([page.waitForNavigation(), page.click('#dashboard-link')]);
+    expect(page.url()).toBe(`${server.url}/`);
+    await page.waitForSelector('#sign-in-section:not([hidden])');
     expect(consoleErrors).toEqual([]);
     expect(tab.problems).toEqual([]);
   });
