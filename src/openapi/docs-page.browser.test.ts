@@ -105,13 +105,23 @@ describeInBrowser('the API reference page in Chromium', () => {
     expect(tab.problems).toEqual([]);
   });
 
-  test('"Try it out" on POST /api/auth, then on the event tracker with the values the page offers: the demo data of the two days before today', async () => {
+  test('"Try it out" on POST /api/auth, the password in the body, then on the event tracker with the values the page offers: the demo data of the two days before today', async () => {
+    const sentToAuth: { url: string; body: string | undefined }[] = [];
+    tab.on('request', (sent) => {
+      if (new URL(sent.url()).pathname === '/api/auth') sentToAuth.push({ url: sent.url(), body: sent.postData() });
+    });
     await page.goto(`${server.url}/docs`);
     await tryOut(AUTH);
+    // The fields are the body's only, the password typed into a password field: none is offered for the address.
+    expect(await page.$$(`${AUTH} tr[data-param-in]`)).toEqual([]);
+    expect(await propertyOf(`${AUTH} tr[data-property-name="password"] input`, 'type')).toBe('password');
     await page.locator(`${AUTH} tr[data-property-name="login"] input`).fill(DEMO_ACCOUNT.login);
     await page.locator(`${AUTH} tr[data-property-name="password"] input`).fill(DEMO_ACCOUNT.password);
     await page.locator(`${AUTH} .execute`).click();
     await answerStatus(AUTH, '200');
+    expect(sentToAuth).toEqual([
+      { url: `${server.url}/api/auth`, body: new URLSearchParams({ tool: DEMO_ACCOUNT.tool, login: DEMO_ACCOUNT.login, password: DEMO_ACCOUNT.password }).toString() },
+    ]);
     const issued = JSON.parse(await propertyOf(`${AUTH} .live-responses-table .response-col_description pre`, 'textContent')) as {
       login: string;
       password: string;
