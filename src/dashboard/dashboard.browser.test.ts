@@ -96,10 +96,14 @@ const CALLS = [
  */
 interface PageElement {
   readonly id: string;
+  readonly className: string;
   readonly textContent: string | null;
   readonly width: number;
   readonly clientWidth: number;
   readonly offsetWidth: number;
+  readonly scrollWidth: number;
+  readonly scrollHeight: number;
+  readonly clientHeight: number;
   value: string;
   hidden: boolean;
   open: boolean;
@@ -114,6 +118,7 @@ declare const document: {
   readonly body: { readonly innerText: string };
   readonly activeElement: PageElement | null;
   readonly documentElement: { readonly scrollWidth: number };
+  createRange(): { selectNodeContents(node: PageElement): void; getBoundingClientRect(): { readonly left: number } };
   querySelector(selectors: string): PageElement | null;
   querySelectorAll(selectors: string): Iterable<PageElement>;
 };
@@ -122,6 +127,7 @@ declare function getComputedStyle(element: PageElement | null): {
   outlineWidth: string;
   color: string;
   backgroundColor: string;
+  fontWeight: string;
 };
 
 let tab: BrowserTab;
@@ -255,13 +261,10 @@ async function expectReportsAsTheApiAnswers(credentials: Credentials, period: st
   // The caller from Massachusetts called twice: the largest place comes first, the places with no calls fold away.
   // Places are named beside their codes: the country CA is not the state CA, and ZZ says what it counts.
   const [placed] = await tablesOf('geographic');
-  expect(placed?.rows[0]).toEqual(['US - United States', 'MA - Massachusetts', '2']);
+  expect(placed?.columns).toEqual(['State or country', 'Calls']);
+  expect(placed?.rows.slice(0, 2)).toEqual([['US - United States'], ['MA - Massachusetts', '2']]);
   expect(placed?.rows).toEqual(
-    expect.arrayContaining([
-      ['US - United States', 'CA - California', '1'],
-      ['CA - Canada', '', '1'],
-      ['ZZ - unknown: numbers nothing can place', '', '1'],
-    ]),
+    expect.arrayContaining([['CA - California', '1'], ['Other countries'], ['CA - Canada', '1'], ['ZZ - unknown: numbers nothing can place', '1']]),
   );
   expect(await page.$eval('#report-geographic details.no-calls', (details: PageElement) => details.open)).toBe(false);
   const flow = await apiJson<FlowAnswer>(credentials, `path/${range}/ALL`);
@@ -428,6 +431,127 @@ describeInBrowser('the dashboard in headless Chromium', () => {
       if (width !== 390) expect(new Set(boxes.map(({ top }) => top)).size).toBe(1);
     }
     await (await page.$('#query'))?.screenshot({ path: screenshotPath('dashboard-query-form-1920') });
+    expect(tab.problems).toEqual([]);
+  });
+
+  test('shows every place of the geographic report on the page, each country once as its group’s heading, at 1366 and 1920 px; screenshots', async () => {
+    await openDashboard(1366);
+    await signInAndWaitForReports();
+    await showQuery({ ...FEBRUARY, period: 'day', phone: 'ALL' });
+    await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by day, all numbers.`);
+    const credentials = await authenticate(server.url);
+    const [placed, none] = geographicTables(await apiJson<GeographicAnswer>(credentials, `profile/${pathOf(FEBRUARY.start, FEBRUARY.end)}/ALL`));
+    // The states with no calls are more rows than a region of their own used to show (28rem, a dozen rows).
+    expect(none?.length).toBeGreaterThan(40);
+    await page.$eval('#report-geographic details.no-calls', (details: PageElement) => (details.open = true));
+
+    for (const width of [1366, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      // Each table's region is as tall as its rows: none of them is out of its box, nothing scrolls within it.
+      const regions = await page.$$eval('#report-geographic .table-scroll', (all: PageElement[]) =>
+        all.map((region) => {
+          const box = region.getBoundingClientRect();
+          const rows = [...region.querySelectorAll('tbody tr')].map((row) => row.getBoundingClientRect());
+          return {
+            width: Math.round(box.width),
+            rows: rows.length,
+            outOfTheBox: rows.filter((row) => row.top < box.top || row.bottom > box.bottom).length,
+            scrollsWithin: region.scrollHeight > region.clientHeight,
+          };
+        }),
+      );
+      // A name and its number, 48rem wide at most: not the width of the window apart.
+      expect(regions).toEqual([
+        { width: 768, rows: placed?.length, outOfTheBox: 0, scrollsWithin: false },
+        { width: 768, rows: none?.length, outOfTheBox: 0, scrollsWithin: false },
+      ]);
+
+      // The country is written once, as the heading of its group, above its places: indented below it and not bold.
+      const tables = await page.$$eval('#report-geographic table', (all: PageElement[]) =>
+        all.map((table) => {
+          const cells = [...table.querySelectorAll('th, td')];
+          const headings = [...table.querySelectorAll('tr.group-heading > th')];
+          const places = [...table.querySelectorAll('tbody th[scope="row"]')];
+          const textLeft = (cell: PageElement) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            return range.getBoundingClientRect().left;
+          };
+          return {
+            unitedStates: cells.filter((cell) => cell.textContent === 'US - United States').length,
+            headings: headings.map((heading) => ({ text: heading.textContent, scope: heading.getAttribute('scope'), weight: getComputedStyle(heading).fontWeight })),
+            placeWeights: [...new Set(places.map((place) => getComputedStyle(place).fontWeight))],
+            indented: places.every((place) => textLeft(place) > Math.max(...headings.map(textLeft))),
+          };
+        }),
+      );
+      expect(tables).toEqual([
+        {
+          unitedStates: 1,
+          headings: [
+            { text: 'US - United States', scope: 'rowgroup', weight: '600' },
+            { text: 'Other countries', scope: 'rowgroup', weight: '600' },
+          ],
+          placeWeights: ['400'],
+          indented: true,
+        },
+        { unitedStates: 1, headings: [{ text: 'US - United States', scope: 'rowgroup', weight: '600' }], placeWeights: ['400'], indented: true },
+      ]);
+      await (await page.$('#report-geographic'))?.screenshot({ path: screenshotPath(`dashboard-geographic-${width}`) });
+    }
+    expect(tab.problems).toEqual([]);
+  });
+
+  test('lines up the columns of the diagnostic flow’s tables, one per application, at 390, 1366 and 1920 px; screenshots', async () => {
+    await openDashboard(1366);
+    await signInAndWaitForReports();
+    await showQuery({ ...FEBRUARY, period: 'day', phone: 'ALL' });
+    await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by day, all numbers.`);
+    for (const width of [390, 1366, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const tables = await page.$$eval('#report-flow table', (all: PageElement[]) =>
+        all.map((table) => ({
+          columns: [...table.querySelectorAll('thead th')].map((cell) => {
+            const box = cell.getBoundingClientRect();
+            return `${cell.textContent} ${Math.round(box.left)}-${Math.round(box.right)}`;
+          }),
+          // A long name wraps within its column rather than pushing it wider or running past its edge.
+          overflowing: [...table.querySelectorAll('th, td')].filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent),
+        })),
+      );
+      expect(tables).toHaveLength(3);
+      const [first] = tables;
+      expect(first?.columns).toHaveLength(9);
+      expect(tables).toEqual(tables.map(() => ({ columns: first?.columns, overflowing: [] })));
+      if (width !== 390) await (await page.$('#report-flow'))?.screenshot({ path: screenshotPath(`dashboard-flow-${width}`) });
+    }
+    expect(tab.problems).toEqual([]);
+  });
+
+  test('gives the reports the same width as the call inspector, the window’s, at 1366 and 1920 px; screenshots', async () => {
+    const boxes = () =>
+      page.$$eval('main, .page-header, main > section:not([hidden])', (all: PageElement[]) =>
+        all.map((element) => {
+          const box = element.getBoundingClientRect();
+          return `${element.id || element.className || 'main'} ${Math.round(box.left)}-${Math.round(box.right)}`;
+        }),
+      );
+    for (const width of [1366, 1920]) {
+      await openDashboard(width);
+      await signInAndWaitForReports();
+      await showQuery({ ...FEBRUARY, period: 'day', phone: 'ALL' });
+      await statusIs(`Showing ${FEBRUARY.start} to ${FEBRUARY.end} by day, all numbers.`);
+      const reports = await boxes();
+      // The page's padding aside, the reports fill the window.
+      expect(reports).toEqual([`page-header 0-${width}`, `main 0-${width}`, `reports 16-${width - 16}`]);
+      await page.$$eval('details.numbers', (all: PageElement[]) => all.forEach((details) => (details.open = true)));
+      await chartsFitted();
+      await page.screenshot({ path: screenshotPath(`dashboard-${width}`), fullPage: true });
+
+      await page.goto(`${server.url}/inspector`);
+      await page.waitForSelector('#sign-in-section:not([hidden])');
+      expect(await boxes()).toEqual([`page-header 0-${width}`, `main 0-${width}`, `sign-in-section 16-${Math.min(width - 16, 16 + 28 * 16)}`]);
+    }
     expect(tab.problems).toEqual([]);
   });
 

@@ -48,7 +48,8 @@ declare const document: {
   createRange(): {
     setStart(node: PageNode, offset: number): void;
     setEnd(node: PageNode, offset: number): void;
-    getClientRects(): Iterable<{ readonly top: number; readonly width: number }>;
+    selectNodeContents(node: PageElement): void;
+    getClientRects(): Iterable<{ readonly top: number; readonly bottom: number; readonly width: number }>;
   };
   createTreeWalker(root: PageElement, whatToShow: number): { nextNode(): PageNode | null };
 };
@@ -421,6 +422,36 @@ describeInBrowser('the call inspector in headless Chromium', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  test('writes the calls shown and the feed\'s state, live or paused, on one line at 1366 and 1920 px; screenshots', async () => {
+    const address = await startServer();
+    for (const answer of ['yes', 'no', 'maybe']) await restCall(address, agree(answer));
+    await openInspector(address);
+    await signInLive();
+    await textIs('summary', '3 calls shown; this server keeps its last 200.');
+    // Each text's box: the same top and bottom for texts of one size is the same baseline.
+    const lines = () =>
+      page.evaluate(() =>
+        ['summary', 'feed-state'].map((id) => {
+          const range = document.createRange();
+          range.selectNodeContents(document.getElementById(id) as PageElement);
+          const boxes = [...range.getClientRects()];
+          return { lines: boxes.length, top: Math.round(boxes[0]?.top ?? -1), bottom: Math.round(boxes[0]?.bottom ?? -1) };
+        }),
+      );
+    for (const width of [1366, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const [summary, feedState] = await lines();
+      expect(summary?.lines).toBe(1);
+      expect(feedState).toEqual(summary);
+      await page.screenshot({ path: screenshotPath(`inspector-${width}`), fullPage: true });
+    }
+    await page.click('#pause');
+    await textIs('feed-state', 'Paused: new calls are held until you resume.');
+    const [summary, feedState] = await lines();
+    expect(feedState).toEqual(summary);
+    expect(tab.problems).toEqual([]);
   });
 
   test('pauses: new calls are held, then shown and announced on resuming', async () => {

@@ -17,6 +17,11 @@ const consoleErrors: string[] = [];
 const AUTH = '#operations-Authentication-authenticate';
 const EVENTS = '#operations-Raw_data-getEvents';
 
+/** An element as measured in the page: the browser's DOM types are not in this project's. */
+interface Boxed {
+  getBoundingClientRect(): { readonly left: number; readonly top: number; readonly bottom: number; readonly width: number };
+}
+
 /** A property of an element, read as a plain handle: the browser's DOM types are not in this project's. */
 async function stringProperty(element: JSHandle, property: string): Promise<string> {
   return String(await (await element.getProperty(property)).jsonValue());
@@ -73,13 +78,50 @@ describeInBrowser('the API reference page in Chromium', () => {
     expect(tab.problems).toEqual([]);
   });
 
-  test('"Try it out" on POST /api/auth, then on the event tracker with the values the page offers: the demo data of the two days before today', async () => {
+  test('links back to the dashboard from its header, in view above the reference at 1366 and 1920 px; screenshots', async () => {
+    await page.goto(`${server.url}/docs`);
+    await page.waitForSelector('.info .title');
+    for (const width of [1366, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const [link, title] = await Promise.all(
+        ['#dashboard-link', '.info .title'].map((selector) =>
+          page.$eval(selector, (element: Boxed) => {
+            const box = element.getBoundingClientRect();
+            return { left: Math.round(box.left), top: box.top, bottom: box.bottom, width: box.width };
+          }),
+        ),
+      );
+      // Above the reference's title, at its left edge, and in the window.
+      expect(link?.width).toBeGreaterThan(0);
+      expect(link?.top).toBeGreaterThanOrEqual(0);
+      expect(link?.bottom).toBeLessThanOrEqual(title?.top ?? 0);
+      expect(link?.left).toBe(title?.left);
+      await page.screenshot({ path: screenshotPath(`docs-page-${width}`) });
+    }
+    await Promise.all([page.waitForNavigation(), page.click('#dashboard-link')]);
+    expect(page.url()).toBe(`${server.url}/`);
+    await page.waitForSelector('#sign-in-section:not([hidden])');
+    expect(consoleErrors).toEqual([]);
+    expect(tab.problems).toEqual([]);
+  });
+
+  test('"Try it out" on POST /api/auth, the password in the body, then on the event tracker with the values the page offers: the demo data of the two days before today', async () => {
+    const sentToAuth: { url: string; body: string | undefined }[] = [];
+    tab.on('request', (sent) => {
+      if (new URL(sent.url()).pathname === '/api/auth') sentToAuth.push({ url: sent.url(), body: sent.postData() });
+    });
     await page.goto(`${server.url}/docs`);
     await tryOut(AUTH);
+    // The fields are the body's only, the password typed into a password field: none is offered for the address.
+    expect(await page.$$(`${AUTH} tr[data-param-in]`)).toEqual([]);
+    expect(await propertyOf(`${AUTH} tr[data-property-name="password"] input`, 'type')).toBe('password');
     await page.locator(`${AUTH} tr[data-property-name="login"] input`).fill(DEMO_ACCOUNT.login);
     await page.locator(`${AUTH} tr[data-property-name="password"] input`).fill(DEMO_ACCOUNT.password);
     await page.locator(`${AUTH} .execute`).click();
     await answerStatus(AUTH, '200');
+    expect(sentToAuth).toEqual([
+      { url: `${server.url}/api/auth`, body: new URLSearchParams({ tool: DEMO_ACCOUNT.tool, login: DEMO_ACCOUNT.login, password: DEMO_ACCOUNT.password }).toString() },
+    ]);
     const issued = JSON.parse(await propertyOf(`${AUTH} .live-responses-table .response-col_description pre`, 'textContent')) as {
       login: string;
       password: string;

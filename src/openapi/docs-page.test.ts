@@ -36,16 +36,20 @@ describe('GET /docs', () => {
     expect(response.headers['x-ratelimit-limit']).toBeUndefined();
   });
 
-  test('loads Swagger UI from this server, by references relative to the page, with no inline script', async () => {
+  test('loads Swagger UI from this server, and links back to the dashboard, by references relative to the page, with no inline script', async () => {
     const { text } = await request(server.url).get('/docs');
     const folder = `docs/swagger-ui-${version}`;
     expect(references(text)).toEqual([
       `${folder}/swagger-ui.css`,
+      'docs/docs-page.css',
       `${folder}/favicon-32x32.png`,
       `${folder}/favicon-16x16.png`,
+      './',
       `${folder}/swagger-ui-bundle.js`,
       'docs/swagger-initializer.js',
     ]);
+    expect(text).toContain('<a id="dashboard-link" href="./">Reports dashboard</a>');
+    expect(text).not.toMatch(/\sstyle=/);
     expect([...text.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)].map(([, attributes, body]) => ({ src: /src="/.test(attributes as string), body }))).toEqual([
       { src: true, body: '' },
       { src: true, body: '' },
@@ -76,6 +80,15 @@ describe('GET /docs', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.text).toContain("url: 'openapi.json'");
     expect(response.text).toContain('validatorUrl: null');
+  });
+
+  test('serves the page\'s styles as CSS, revalidated on every use', async () => {
+    const response = await request(server.url).get('/docs/docs-page.css');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.text).toContain('.page-header');
   });
 
   test('answers 404 for a file of the package the page does not use', async () => {

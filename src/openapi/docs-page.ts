@@ -6,11 +6,15 @@ export const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favi
 /** The page's own script, served from the server like everything it loads (no inline script). */
 export const INITIALIZER_FILE = 'swagger-initializer.js';
 
+/** The page's own styles, for its header (no inline style either). */
+export const STYLE_FILE = 'docs-page.css';
+
 const escapeAttribute = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * The page at /docs, whose every `src` and `href` is relative (`docs/...`, `openapi.json`), so that it works
- * behind a proxy that serves the server under a path of its own.
+ * The page at /docs, whose every `src` and `href` is relative (`docs/...`, `openapi.json`, `./` for the
+ * dashboard its header links back to), so that it works behind a proxy that serves the server under a
+ * path of its own.
  */
 export function docsPage(assetFolder: string): string {
   const asset = (file: (typeof SWAGGER_UI_FILES)[number]) => escapeAttribute(`docs/${assetFolder}/${file}`);
@@ -21,10 +25,14 @@ export function docsPage(assetFolder: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>IVR reporting server: API reference</title>
 <link rel="stylesheet" href="${asset('swagger-ui.css')}">
+<link rel="stylesheet" href="docs/${STYLE_FILE}">
 <link rel="icon" type="image/png" href="${asset('favicon-32x32.png')}" sizes="32x32">
 <link rel="icon" type="image/png" href="${asset('favicon-16x16.png')}" sizes="16x16">
 </head>
 <body>
+<header class="page-header">
+<nav aria-label="Pages"><a id="dashboard-link" href="./">Reports dashboard</a></nav>
+</header>
 <div id="swagger-ui"></div>
 <script src="${asset('swagger-ui-bundle.js')}"></script>
 <script src="docs/${INITIALIZER_FILE}"></script>
@@ -32,6 +40,33 @@ export function docsPage(assetFolder: string): string {
 </html>
 `;
 }
+
+/**
+ * The header above Swagger UI, as wide as Swagger UI's own content (its `.wrapper`), in its font, the
+ * link in the dashboard's colours.
+ */
+export const STYLE_SHEET = `.page-header {
+  border-bottom: 1px solid #d9d9d9;
+}
+
+.page-header nav {
+  box-sizing: border-box;
+  max-width: 1460px;
+  margin: 0 auto;
+  padding: 12px 20px;
+  font-family: sans-serif;
+  font-size: 16px;
+}
+
+.page-header a {
+  color: #1d4ed8;
+  font-weight: 600;
+}
+
+.page-header a:hover {
+  color: #1e3a8a;
+}
+`;
 
 /**
  * Swagger UI on this server's document: no validator badge (it would call an online service), "Try it

@@ -4,7 +4,7 @@ import { Router, type RequestHandler } from 'express';
 import { errors } from '../errors/catalogue';
 import { methodNotAllowed } from '../http/error-handler';
 import { OPENAPI_PATH, type ApiDocument } from './document';
-import { docsContentSecurityPolicy, docsPage, INITIALIZER_FILE, INITIALIZER_SCRIPT, SWAGGER_UI_FILES } from './docs-page';
+import { docsContentSecurityPolicy, docsPage, INITIALIZER_FILE, INITIALIZER_SCRIPT, STYLE_FILE, STYLE_SHEET, SWAGGER_UI_FILES } from './docs-page';
 
 export const DOCS_PATH = '/docs';
 
@@ -54,6 +54,10 @@ export function apiReferenceRouter({ document, publicUrl }: ApiReference): Route
   router
     .route(`${DOCS_PATH}/${INITIALIZER_FILE}`)
     .get(sendText('text/javascript; charset=utf-8', INITIALIZER_SCRIPT))
+    .all(getOnly);
+  router
+    .route(`${DOCS_PATH}/${STYLE_FILE}`)
+    .get(sendText('text/css; charset=utf-8', STYLE_SHEET))
     .all(getOnly);
   router
     .route(`${DOCS_PATH}/${ASSET_FOLDER}/:file`)

@@ -64,20 +64,30 @@ export const stateShown = (code: string): string => (code in US_STATE_NAMES ? `$
 
 type Place = [country: string, state: string, calls: number];
 
-/** The places with calls, most first (ties in the API's order: states, toll-free, countries), then those with none; as codes. */
-function geographicRows(answer: GeographicAnswer): Place[][] {
+/**
+ * The places with calls, most first (ties in the API's order: states, toll-free, countries), then those
+ * with none; each table's places in two groups, the US's first, then the other countries; as codes.
+ */
+function geographicGroups(answer: GeographicAnswer): { us: Place[]; others: Place[] }[] {
   const rows: Place[] = [
     ...Object.entries(answer.US).map(([state, calls]): Place => ['US', state, calls]),
     ...answer.NON_US.map(({ country, calls }): Place => [country, '', calls]),
   ];
-  const placed = rows.filter(([, , calls]) => calls > 0).sort((a, b) => b[2] - a[2]);
-  const none = rows.filter(([, , calls]) => calls === 0);
-  return none.length > 0 ? [placed, none] : [placed];
+  const split = (places: Place[]) => ({ us: places.filter(([country]) => country === 'US'), others: places.filter(([country]) => country !== 'US') });
+  const placed = split(rows.filter(([, , calls]) => calls > 0).sort((a, b) => b[2] - a[2]));
+  const none = split(rows.filter(([, , calls]) => calls === 0));
+  return none.us.length + none.others.length > 0 ? [placed, none] : [placed];
 }
 
-/** The dashboard's geographic tables as shown: names beside the codes. */
+/**
+ * The dashboard's geographic tables as shown: a heading row per group, the US's ("US - United States")
+ * above its states by code and name, "Other countries" above the countries by code and name.
+ */
 export function geographicTables(answer: GeographicAnswer): string[][][] {
-  return geographicRows(answer).map((rows) => rows.map(([country, state, calls]) => [countryShown(country), stateShown(state), String(calls)]));
+  return geographicGroups(answer).map(({ us, others }) => [
+    ...(us.length > 0 ? [[countryShown('US')], ...us.map(([, state, calls]) => [stateShown(state), String(calls)])] : []),
+    ...(others.length > 0 ? [['Other countries'], ...others.map(([country, , calls]) => [countryShown(country), String(calls)])] : []),
+  ]);
 }
 
 export function flowTables(answer: FlowAnswer, scope: string): { title: string; rows: string[][] }[] {
@@ -99,9 +109,11 @@ export function seriesCsv(answer: SeriesAnswer, timeZone: string): string {
   return csv([['period_start', ...Object.keys(answer)], ...seriesRows(answer, timeZone)]);
 }
 
-/** The geographic CSV: the API's codes, not the names the page shows beside them. */
+/** The geographic CSV: the API's codes, not the names the page shows beside them, a row per place, in the page's order. */
 export function geographicCsv(answer: GeographicAnswer): string {
-  const rows = geographicRows(answer).flat().map(([country, state, calls]) => [country, state, String(calls)]);
+  const rows = geographicGroups(answer)
+    .flatMap(({ us, others }) => [...us, ...others])
+    .map(([country, state, calls]) => [country, state, String(calls)]);
   return csv([['country', 'state', 'calls'], ...rows]);
 }
 

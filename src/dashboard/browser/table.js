@@ -5,7 +5,8 @@ import { element, uniqueId } from './dom.js';
  * it, and the CSV download writes the very same values, so the file holds the numbers and codes the page
  * shows (a text that would start a formula after an apostrophe). A column's `shown(value)` is how the page
  * writes a value (a place's name beside its code); a cell given as an array of texts and nodes is shown
- * as they are (a period's date with a note).
+ * as they are (a period's date with a note). Rows may come in `groups` ({ heading, rows }) instead, each
+ * under a heading row of its own, so that what the rows share (their country) is written once.
  */
 
 /** The number, then its bar in a track of its own beside it: a bar drawn under the digits hides them. */
@@ -21,10 +22,18 @@ function barCell(value, largest) {
  * A table with its title, column headers and row headers (the first column), in a region that scrolls
  * on its own and takes the keyboard focus, so a wide or long table is readable at any width. The title
  * stands above the region rather than in a caption, which would scroll out of sight with the columns.
+ * Each column has a `col` named after it (`column-visits`), so tables of the same columns can be given
+ * the same widths.
  */
-export function renderTable({ title, columns, rows }) {
+export function renderTable({ title, columns, rows, groups = [{ rows }] }) {
   const titleId = uniqueId('table-title');
-  const largest = columns.map((column, index) => (column.bar ? Math.max(0, ...rows.map((row) => row[index])) : 0));
+  const allRows = groups.flatMap((group) => group.rows);
+  const largest = columns.map((column, index) => (column.bar ? Math.max(0, ...allRows.map((row) => row[index])) : 0));
+  const colgroup = element(
+    'colgroup',
+    {},
+    columns.map((column) => element('col', { class: `column-${column.name}` })),
+  );
   const head = element('thead', {}, [
     element(
       'tr',
@@ -32,24 +41,26 @@ export function renderTable({ title, columns, rows }) {
       columns.map((column) => element('th', { scope: 'col', class: column.numeric ? 'numeric' : undefined }, [column.label])),
     ),
   ]);
-  const body = element(
-    'tbody',
-    {},
-    rows.map((row) =>
-      element(
-        'tr',
-        {},
-        row.map((value, index) => {
-          const column = columns[index];
-          const shown = Array.isArray(value) ? value : [column.shown ? column.shown(value) : String(value)];
-          if (index === 0) return element('th', { scope: 'row' }, shown);
-          if (column.bar) return barCell(value, largest[index]);
-          return element('td', { class: column.numeric ? 'numeric' : undefined }, shown);
-        }),
-      ),
-    ),
-  );
-  const table = element('table', { 'aria-labelledby': titleId }, [head, body]);
+  const rowOf = (row) =>
+    element(
+      'tr',
+      {},
+      row.map((value, index) => {
+        const column = columns[index];
+        const shown = Array.isArray(value) ? value : [column.shown ? column.shown(value) : String(value)];
+        if (index === 0) return element('th', { scope: 'row' }, shown);
+        if (column.bar) return barCell(value, largest[index]);
+        return element('td', { class: column.numeric ? 'numeric' : undefined }, shown);
+      }),
+    );
+  const bodies = groups.map(({ heading, rows: groupRows }) => {
+    const headingRow =
+      heading === undefined
+        ? []
+        : [element('tr', { class: 'group-heading' }, [element('th', { scope: 'rowgroup', colspan: String(columns.length) }, [heading])])];
+    return element('tbody', { class: heading === undefined ? undefined : 'grouped' }, [...headingRow, ...groupRows.map(rowOf)]);
+  });
+  const table = element('table', { 'aria-labelledby': titleId }, [colgroup, head, ...bodies]);
   return element('div', { class: 'table-block' }, [
     element('p', { class: 'table-title', id: titleId }, [title]),
     element('div', { class: 'table-scroll', role: 'region', tabindex: '0', 'aria-labelledby': titleId }, [table]),

@@ -3,7 +3,7 @@ import { errors } from '../../errors/catalogue';
 import { errorResponse, FORM_TYPE, JSON_TYPE, jsonOrXml, type SharedHeaders } from '../../http/openapi/components';
 import type { ExampleExchange, ExampleSession } from '../../http/openapi/examples';
 import type { RateLimitSettings } from '../../rate-limit/settings';
-import { authenticationFieldsSchema, authenticationQuerySchema } from './params';
+import { authenticationFieldsSchema } from './params';
 import { issuedCredentialsSchema } from './route';
 
 export const AUTHENTICATION_TAG = 'Authentication';
@@ -31,21 +31,21 @@ export function registerAuthenticationOperation(
     description:
       "Trades a tool account's login and password for a temporary login and password, to send as HTTP Basic " +
       `credentials to the raw-data resources. A new pair on every success; each works until it is unused for ${credentialTtlSeconds} s, ` +
-      "or the account is deactivated, its password changed or its credentials revoked. Each of tool, login and password comes from " +
-      "the body (a form or a JSON object) or the query string, where the reference documents them; where both have one, the body's is read, " +
-      `and one in neither is a 400. Counts against the authentication group: ${rateLimits.auth} requests per ${rateLimits.windowSeconds} s per client address.`,
+      "or the account is deactivated, its password changed or its credentials revoked. Tool, login and password go in the body, " +
+      "a form or a JSON object. The reference documents them as query parameters, and the server reads them from the query string " +
+      "too (the body's where both have one), but a password in an address is written to logs on its way: this document offers the body only. " +
+      `Counts against the authentication group: ${rateLimits.auth} requests per ${rateLimits.windowSeconds} s per client address.`,
     security: [],
     request: {
-      query: authenticationQuerySchema,
       body: {
-        required: false,
+        required: true,
         content: { [FORM_TYPE]: { schema: authenticationFieldsSchema }, [JSON_TYPE]: { schema: authenticationFieldsSchema } },
       },
     },
     responses: {
       200: { description: 'The temporary credentials', headers: { ...headers.rateLimit }, content: jsonOrXml(issuedCredentialsSchema) },
       400: errorResponse(
-        'An invalid tool, a login or password missing from both the body and the query string or not as the schema says, or a body that cannot be read',
+        'An invalid tool, a login or password missing (from both the body and the query string) or not as the schema says, or a body that cannot be read',
         { xml: true, headers: headers.rateLimit },
       ),
       401: errorResponse('Unknown login, wrong password or inactive account: one answer for the three', {
