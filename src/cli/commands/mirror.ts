@@ -82,7 +82,7 @@ export function mirrorCommand(env: NodeJS.ProcessEnv): Command {
         .choices(STRETCHES)
         .default('month'),
     )
-    .addOption(new Option('--max-wait-minutes <n>', "the longest one request may wait for the source's rate limit").argParser(wholeNumber(0, 1_440)).default(60))
+    .addOption(new Option('--max-wait-minutes <n>', "the longest one request may wait, for the source's rate limit and to retry its failures").argParser(wholeNumber(0, 1_440)).default(60))
     .addOption(new Option('--batch-size <n>', 'calls per request to the admin API').argParser(wholeNumber(1, 100_000)).default(5_000))
     .addOption(
       new Option('--max-calls <n>', "the most calls a run writes; one number's day may have a tenth of it")

@@ -10,10 +10,11 @@ import { CliError } from '../cli-error';
 import { ceilingsOf, DEFAULT_MAX_CALLS } from './checks';
 import { mirror, type MirrorRequest, type MirrorTarget } from './mirror';
 import { mirrorProgress } from './progress';
+import type { SourceTime } from './source';
 
 /*
  * What the mirror does with a source that says whatever it likes: a tiny server of the reporting API's
- * routes answering crafted figures, redirects and bodies, in front of a real server here.
+ * routes answering crafted figures, redirects, bodies, failures and refusals, in front of a real server here.
  */
 
 const PHONE = '18005550100';
@@ -399,5 +400,189 @@ describe('ivr-reporting mirror says what it is about to write', () => {
     expect(events).toEqual([`mirror: writing 9 calls into ${INTO} at ${target.url}\n`, 'import of 9 calls']);
     expect(outcome.summary).toMatch(/^mirrored 1 number, 20180101-20180103 \(3 days\), into dev\/bounds: 9 calls \(9 inserted, 0 duplicates\)\n/);
     expect(await callsHere()).toBe(9);
+  });
+});
+
+/** The source's waits, in a time that moves only when told: each wait is recorded and takes none. */
+function fakeTime(): SourceTime & { readonly sleptMs: () => number } {
+  let slept = 0;
+  return {
+    now: () => NOW_MS,
+    sleep: (ms) => {
+      slept += ms;
+      return Promise.resolve();
+    },
+    sleptMs: () => slept,
+  };
+}
+
+const NOW_MS = Date.UTC(2018, 1, 7, 15, 0, 0);
+
+/** A run in this process, in fake time: what it wrote on standard error (a log's lines, one a wait), and what it waited. */
+function runInFakeTime(from: string, changes: Partial<MirrorRequest['sourceOptions']> = {}) {
+  const stderr: string[] = [];
+  const time = fakeTime();
+  // A clock that never moves: a line when each wait begins, none while it lasts.
+  const progress = mirrorProgress({ write: (text) => stderr.push(text) > 0 }, () => 0);
+  const outcome = mirror(mirrorRequest(from, { maxWaitMs: 3_600_000, ...changes }), new AdminClient(target.url, ADMIN_TOKEN), progress, () => undefined, time);
+  return { outcome, stderr, sleptMs: time.sleptMs };
+}
+
+/** The first `times` requests for `report` answered `failure`, the others as the figures make them. */
+function failing(report: string, times: number, failure: (index: number) => Answer): FakeSourceOptions {
+  let failed = 0;
+  return {
+    answer: (asked) => {
+      if (asked.report !== report || failed === times) return undefined;
+      failed += 1;
+      return failure(failed - 1);
+    },
+  };
+}
+
+/** How many times the source was asked for the report. */
+const asked = (source: FakeServer, report: string) => source.requests.filter((line) => askedOf(line.split(' ')[1] ?? '').report === report).length;
+
+describe('ivr-reporting mirror sends a request again after a failure of the source', () => {
+  test('a 503 three times, with Retry-After in seconds and as an HTTP date, is waited out as it says, each wait shown, and the run completes', async () => {
+    const retryAfter = ['2', '2', new Date(NOW_MS + 3000).toUTCString()];
+    const source = await fakeSource(failing('events', 3, (index) => ({ status: 503, headers: { 'Retry-After': retryAfter[index] ?? '' }, body: { error: 'down for maintenance' } })));
+    const run = runInFakeTime(source.url);
+    const outcome = await run.outcome;
+    // The login, the volume report, then the events report four times.
+    expect(run.stderr).toEqual([
+      'mirror: 3 requests to the source, waiting 2 s to retry after its 503 (1 of 5)\n',
+      'mirror: 4 requests to the source, waiting 2 s to retry after its 503 (2 of 5)\n',
+      'mirror: 5 requests to the source, waiting 3 s to retry after its 503 (3 of 5)\n',
+      `mirror: writing 9 calls into ${INTO} at ${target.url}\n`,
+    ]);
+    expect(run.sleptMs()).toBe(7000);
+    expect(asked(source, 'events')).toBe(4);
+    expect(outcome.summary).toMatch(/^mirrored 1 number, 20180101-20180103 \(3 days\), into dev\/bounds: 9 calls \(9 inserted, 0 duplicates\)\n/);
+    expect(outcome.summary).toContain('\n9 data requests to the source (and 1 login)');
+    expect(await callsHere()).toBe(9);
+  });
+
+  test('a 502 then a 504 without Retry-After are waited out 1 s, then 2 s: the wait doubles', async () => {
+    const source = await fakeSource(failing('geographic', 2, (index) => ({ status: index === 0 ? 502 : 504, body: { error: 'bad gateway' } })));
+    const run = runInFakeTime(source.url);
+    await run.outcome;
+    expect(run.stderr).toEqual([
+      'mirror: 6 requests to the source, waiting 1 s to retry after its 502 (1 of 5)\n',
+      'mirror: 7 requests to the source, waiting 2 s to retry after its 504 (2 of 5)\n',
+      `mirror: writing 9 calls into ${INTO} at ${target.url}\n`,
+    ]);
+    expect(run.sleptMs()).toBe(3000);
+    expect(await callsHere()).toBe(9);
+  });
+
+  test('a 500 on every try stops the run after 5 retries, 1 + 2 + 4 + 8 + 16 s of waits, naming the failure, and writes nothing', async () => {
+    const source = await fakeSource({ answer: ({ report }) => (report === 'performance' ? { status: 500, body: { error: 'unknown error' } } : undefined) });
+    const run = runInFakeTime(source.url);
+    await expect(run.outcome).rejects.toThrow(
+      new CliError(
+        `the source ${source.url} (dev/demo) refused the request for ${PHONE} over 20180101-20180103 (500): "unknown error"; still after 5 retries, over 31 s of waits: run again later`,
+      ),
+    );
+    expect(run.stderr).toEqual([1, 2, 4, 8, 16].map((wait, index) => `mirror: ${4 + index} requests to the source, waiting ${wait} s to retry after its 500 (${index + 1} of 5)\n`));
+    expect(asked(source, 'performance')).toBe(6);
+    expect(await callsHere()).toBe(0);
+  });
+
+  test('a failure the wait left cannot cover stops the run at once, with exit code 1: --max-wait-minutes 0 waits for none', async () => {
+    const source = await fakeSource({ answer: ({ report }) => (report === 'volume' ? { status: 503, headers: { 'Retry-After': '1' }, body: { error: 'down for maintenance' } } : undefined) });
+    expect(await refusal(mirrorArgs(source.url, RANGE, '--max-wait-minutes', '0'))).toBe(
+      `the source ${source.url} (dev/demo) refused the request for ${PHONE} over 20180101-20180103 (503): "down for maintenance"; ` +
+        "sending it again after 1 s more would take the request's waits past --max-wait-minutes: run again later, or allow a longer wait",
+    );
+    expect(asked(source, 'volume')).toBe(1);
+  });
+
+  test('a 429 after waits for failures is waited out only within what the request has left of --max-wait-minutes', async () => {
+    const source = await fakeSource(
+      failing('events', 2, (index): Answer =>
+        index === 0
+          ? { status: 503, headers: { 'Retry-After': '3' }, body: { error: 'down for maintenance' } }
+          : { status: 429, headers: { 'Retry-After': '3', 'X-Error-Code': 'IVR_RATE_LIMITED' }, body: { error: 'rate limit exceeded' } },
+      ),
+    );
+    const run = runInFakeTime(source.url, { maxWaitMs: 5000 });
+    await expect(run.outcome).rejects.toThrow(
+      new CliError(
+        `the source's rate limit for ${PHONE} over 20180101-20180103: waiting 3 s more, after 3 s of waits to send the request again after failures, ` +
+          'would take it past --max-wait-minutes; run again later, or allow a longer wait',
+      ),
+    );
+    expect(run.sleptMs()).toBe(3000);
+  });
+
+  test('a connection lost while a report is read is a failure too; the run completes', async () => {
+    const source = await fakeSource(failing('profile', 2, () => (response: ServerResponse) => response.socket?.destroy()));
+    const run = runInFakeTime(source.url);
+    await run.outcome;
+    expect(run.stderr).toEqual([
+      'mirror: 5 requests to the source, waiting 1 s to retry after UND_ERR_SOCKET (1 of 5)\n',
+      'mirror: 6 requests to the source, waiting 2 s to retry after UND_ERR_SOCKET (2 of 5)\n',
+      `mirror: writing 9 calls into ${INTO} at ${target.url}\n`,
+    ]);
+    expect(asked(source, 'profile')).toBe(3);
+    expect(await callsHere()).toBe(9);
+  });
+
+  test("a login's lost connection is not sent again: a POST", async () => {
+    const source = await fakeSource(failing('auth', 1, () => (response: ServerResponse) => response.socket?.destroy()));
+    expect(await refusal(mirrorArgs(source.url))).toBe(`cannot reach the source at ${source.url}: UND_ERR_SOCKET`);
+    expect(source.requests).toEqual(['POST /api/auth']);
+  });
+
+  test.each([
+    [403, 'forbidden'],
+    [404, 'not found'],
+    [501, 'not implemented'],
+  ])('a %i is not sent again', async (status, error) => {
+    const source = await fakeSource({ answer: ({ report }) => (report === 'volume' ? { status, body: { error } } : undefined) });
+    expect(await refusal(mirrorArgs(source.url))).toBe(`the source ${source.url} (dev/demo) refused the request for ${PHONE} over 20180101-20180103 (${status}): "${error}"`);
+    expect(asked(source, 'volume')).toBe(1);
+  });
+});
+
+/** A source that takes at most two days at once, and refuses more in the words given (with this server's code, or none). */
+function takingTwoDays(error: string, headers: Readonly<Record<string, string>> = {}): FakeSourceOptions {
+  return { answer: ({ days }) => (days.length > 2 ? { status: 400, headers, body: { error } } : undefined) };
+}
+
+const RANGE_TOO_LONG = { 'X-Error-Code': 'IVR_RANGE_TOO_LONG' };
+
+describe('ivr-reporting mirror and the span a source accepts', () => {
+  test.each([
+    ['with this server\'s code', RANGE_TOO_LONG],
+    ['without a code', {}],
+  ])('a source that refuses a range too long in words of its own (%s) is read in spans of --span-days', async (_name, headers) => {
+    const source = await fakeSource(takingTwoDays('range exceeds the maximum of 2 days', headers));
+    const run = await runCli(mirrorArgs(source.url, RANGE, '--span-days', '2'));
+    expect(run.stderr).toBe(`mirror: writing 9 calls into ${INTO} at ${target.url}\n`);
+    expect(run.code).toBe(0);
+    const ranges = new Set(source.requests.filter((line) => line.startsWith('GET ')).map((line) => /\/(\d{8}\/\d{8})\//.exec(line)?.[1]));
+    expect([...ranges]).toEqual(['20180101/20180102', '20180103/20180103']);
+    expect(await callsHere()).toBe(9);
+  });
+
+  test('without --span-days, a refusal in words of its own says to pass it, with the code or without', async () => {
+    const coded = await fakeSource(takingTwoDays('range exceeds the maximum of 2 days', RANGE_TOO_LONG));
+    expect(await refusal(mirrorArgs(coded.url))).toBe(
+      'the source refused 3 days at once ("range exceeds the maximum of 2 days") without saying how many it takes: pass --span-days',
+    );
+    const uncoded = await fakeSource(takingTwoDays('date range too long'));
+    expect(await refusal(mirrorArgs(uncoded.url))).toBe(
+      `the source ${uncoded.url} (dev/demo) refused the request for ${PHONE} over 20180101-20180103 (400): "date range too long"; ` +
+        'if it takes fewer than 3 days at once, pass --span-days',
+    );
+  });
+
+  test('a --span-days the source still refuses, in words of its own, is refused asking for a smaller one', async () => {
+    const source = await fakeSource(takingTwoDays('range exceeds the maximum of 2 days', RANGE_TOO_LONG));
+    expect(await refusal(mirrorArgs(source.url, RANGE, '--span-days', '3'))).toBe(
+      'the source refused 3 days at once ("range exceeds the maximum of 2 days") without saying how many it takes: pass a smaller --span-days',
+    );
   });
 });

@@ -7,6 +7,11 @@ import type { CallRecordInput, PathStep } from '../../domain/call-record';
 import request from 'supertest';
 import { DEMO_ACCOUNT, loadDemoData } from '../../startup-data/demo/demo-account';
 import { mulberry32, seedFrom } from '../../startup-data/demo/random';
+import { AdminClient } from '../admin-client';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './bounded-fetch';
+import { ceilingsOf, DEFAULT_MAX_CALLS } from './checks';
+import { mirror } from './mirror';
+import { mirrorProgress } from './progress';
 import { exactness } from './summary';
 
 /** The demo's 120 days end on the fake clock's day, Wednesday 2018-02-07 in New York. */
@@ -175,6 +180,44 @@ describe('ivr-reporting mirror', () => {
     expect(run.stdout).toContain('\n20 data requests to the source (and 2 logins), which allows 1,000,000 a window');
     const scenarios = (await admin(source.url).get('/admin/scenarios').expect(200)).body as { scenarios: { fired: number }[] };
     expect(scenarios.scenarios.map((scenario) => scenario.fired)).toEqual([3, 1]);
+    expect(await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
+  });
+
+  test("completes through the source's forced outages (its 503 scenario, a 500 with Retry-After), waiting each out as it says, and shows the waits", async () => {
+    await admin(source.url)
+      .post('/admin/scenarios')
+      .send({ target: 'data', tool: ABROAD.tool, login: ABROAD.login, status: 503, retry_after_seconds: 2, times: 3 })
+      .expect(201);
+    const stderr: string[] = [];
+    let sleptMs = 0;
+    // In this process, in a time where a wait takes none; a progress clock that never moves writes a line as each wait begins.
+    const outcome = await mirror(
+      {
+        source: { baseUrl: source.url, tool: 'fuse', login: ABROAD.login, password: ABROAD.password },
+        sourceOptions: { maxWaitMs: 3_600_000, spanDays: undefined, stretch: 'month', ceilings: ceilingsOf(DEFAULT_MAX_CALLS), maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES },
+        phones: ABROAD.phones,
+        start: ABROAD_RANGE.start,
+        end: ABROAD_RANGE.end,
+        into: { tool: 'dev', login: 'abroad-mirror' },
+        dryRun: false,
+        batchSize: 5_000,
+      },
+      new AdminClient(target.url, ADMIN_TOKEN),
+      mirrorProgress({ write: (text) => stderr.push(text) > 0 }, () => 0),
+      () => undefined,
+      { now: Date.now, sleep: (ms) => Promise.resolve(void (sleptMs += ms)) },
+    );
+    expect(stderr).toEqual([
+      'mirror: 2 requests to the source, waiting 2 s to retry after its 500 (1 of 5)\n',
+      'mirror: 3 requests to the source, waiting 2 s to retry after its 500 (2 of 5)\n',
+      'mirror: 4 requests to the source, waiting 2 s to retry after its 500 (3 of 5)\n',
+      `mirror: writing ${wrote(outcome.summary)} calls into dev/abroad-mirror at ${target.url}\n`,
+    ]);
+    expect(sleptMs).toBe(6000);
+    // 16 reports, and the first asked again three times.
+    expect(outcome.summary).toContain('\n19 data requests to the source (and 1 login), which allows 1,000,000 a window');
+    const scenarios = (await admin(source.url).get('/admin/scenarios').expect(200)).body as { scenarios: { fired: number }[] };
+    expect(scenarios.scenarios.map((scenario) => scenario.fired)).toEqual([3]);
     expect(await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import type { AdminClient, ImportAnswer } from '../admin-client';
 import { CliError } from '../cli-error';
 import { CallerNumbers } from './caller-numbers';
 import type { DayStart, NumberFigures } from './figures';
-import { daysOf, Source, type SourceAccount, type SourceOptions } from './source';
+import { daysOf, REAL_TIME, Source, type SourceAccount, type SourceOptions, type SourceTime } from './source';
 import { synthesizeNumber, type NumberCalls } from './synthesis';
 import type { MirrorProgress } from './progress';
 import { count, plural } from '../counts';
@@ -102,10 +102,16 @@ class Batches {
  * that reproduce them, says how many it is about to write, and writes them into the account through the
  * admin API in batches. A dry run stops at the plan: its totals are known without making a call.
  */
-export async function mirror(request: MirrorRequest, admin: MirrorTarget, progress: MirrorProgress, onImportWait: (seconds: number) => void): Promise<MirrorOutcome> {
+export async function mirror(
+  request: MirrorRequest,
+  admin: MirrorTarget,
+  progress: MirrorProgress,
+  onImportWait: (seconds: number) => void,
+  sourceTime: SourceTime = REAL_TIME,
+): Promise<MirrorOutcome> {
   const into = `${request.into.tool}/${request.into.login}`;
   const target = await targetAccount(admin, request);
-  const source = new Source(request.source, request.sourceOptions, progress);
+  const source = new Source(request.source, request.sourceOptions, progress, sourceTime);
   let figures: NumberFigures[];
   try {
     figures = await source.read(request.phones, request.start, request.end, (days) => checkTimeZone(days, target.timezone, into));

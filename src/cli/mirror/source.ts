@@ -6,6 +6,7 @@ import {
   InvalidRequestError,
   NetworkError,
   RateLimitedError,
+  ServerError,
   UnauthorizedError,
   UnexpectedResponseError,
   type Fetch,
@@ -14,8 +15,9 @@ import {
 } from 'ivr-reporting/client';
 import { pathStepCounters, type PathStep } from '../../domain/call-record';
 import { UNKNOWN_REGION, US_TOLL_FREE } from '../../domain/caller-region';
+import { systemClock, type Clock } from '../../time/clock';
 import { CliError } from '../cli-error';
-import { plural } from '../counts';
+import { count, plural } from '../counts';
 import {
   checkedAnswer,
   eventsAnswer,
@@ -45,7 +47,7 @@ export interface SourceAccount {
 }
 
 export interface SourceOptions {
-  /** The longest the run may wait for one request's rate-limit windows to end. */
+  /** The longest the run may wait for one request, for rate-limit windows to end and to send it again after failures. */
   readonly maxWaitMs: number;
   /** Days per request; undefined: the whole range, until the source says how many it takes. */
   readonly spanDays: number | undefined;
@@ -56,6 +58,13 @@ export interface SourceOptions {
   /** The most read of one answer. */
   readonly maxResponseBytes: number;
 }
+
+/** The time the source's waits take: the real one, or a test's, in which a wait takes none. */
+export interface SourceTime extends Clock {
+  sleep(ms: number): Promise<void>;
+}
+
+export const REAL_TIME: SourceTime = { now: () => systemClock.now(), sleep: (ms) => sleep(ms) };
 
 export const STRETCHES = ['month', 'range'] as const;
 export type Stretch = (typeof STRETCHES)[number];
@@ -84,6 +93,16 @@ const REQUEST_TIMEOUT_MS = 120_000;
 const EARLIEST_START_SECONDS = -14 * 3600;
 const LATEST_START_SECONDS = 12 * 3600;
 const DAY_KEY = /^\d{1,12}$/;
+/** A failure of the source's that the same request may not meet again: its own error, a gateway's, an outage, a gateway's timeout. */
+const RETRIED_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+/** How many times in a row one request is sent again after a failure before the run stops. */
+export const MOST_RETRIES = 5;
+/** The wait before sending again after a failure without Retry-After: it doubles after each, up to the longest. */
+const FIRST_RETRY_WAIT_MS = 1000;
+const LONGEST_RETRY_WAIT_MS = 30_000;
+/** The client's shortest wait for a 429, and so the failures': a source that says 0 is not asked again in a loop. */
+const SHORTEST_WAIT_MS = 1000;
+const RATE_LIMIT_WAIT = 'for its rate limit';
 
 /** Every local day from start to end, both included, as `YYYYMMDD`. */
 export function daysOf(start: string, end: string): string[] {
@@ -169,10 +188,60 @@ function spanNamedIn(message: string): number | undefined {
   return named === undefined ? undefined : Number(named);
 }
 
+/** Why fetch failed: the code of its cause (ECONNRESET, UND_ERR_SOCKET, ...), else what it says. */
+function reasonOf(error: NetworkError): string {
+  const failed = error.cause as { name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
+  if (typeof failed?.cause?.code === 'string') return failed.cause.code;
+  if (typeof failed?.cause?.message === 'string') return failed.cause.message;
+  return typeof failed?.message === 'string' ? failed.message : error.message;
+}
+
+/** A failure worth sending the request again for, and what to call it; undefined for any other error. */
+interface Failure {
+  readonly what: string;
+  readonly retryAfterSeconds: number | undefined;
+}
+
+/**
+ * A 500, 502, 503 or 504 (for the login too: it changes nothing that another login would not), or a
+ * connection lost or refused while sending a report, a GET. Not a login's (a POST), nor the end of
+ * REQUEST_TIMEOUT_MS (a source silent that long is stuck), nor a refusal of boundedFetch's.
+ */
+function failureOf(error: unknown): Failure | undefined {
+  if (error instanceof ServerError && RETRIED_STATUSES.has(error.status)) return { what: `its ${error.status}`, retryAfterSeconds: error.retryAfterSeconds };
+  if (!(error instanceof NetworkError) || error.url.endsWith('/api/auth')) return undefined;
+  const cause = error.cause as { name?: unknown } | undefined;
+  if (cause instanceof CliError || cause?.name === 'TimeoutError') return undefined;
+  return { what: reasonOf(error), retryAfterSeconds: undefined };
+}
+
+/** A failure still there after MOST_RETRIES, or whose next wait would take the request past `maxWaitMs`. */
+class StillFailing extends Error {
+  constructor(
+    readonly failure: unknown,
+    readonly why: string,
+  ) {
+    super(why);
+  }
+}
+
+/** A 429's wait that would take the request past `maxWaitMs`, after it waited to send again after failures. */
+class RateLimitPastBound extends Error {
+  constructor(
+    readonly waitMs: number,
+    readonly waitedMs: number,
+  ) {
+    super('rate-limit wait past the bound');
+  }
+}
+
+const seconds = (ms: number) => `${count(Math.ceil(ms / SECOND_MS))} s`;
+
 /**
  * Reads what a mirror needs of a reporting API, through the typed client: it authenticates, authenticates
- * again after a 401, and waits out 429s (each request at most `maxWaitMs`). A refusal the run cannot get
- * past becomes a CliError that names it.
+ * again after a 401, waits out 429s, and sends a request again after the source's failures (failureOf),
+ * at most MOST_RETRIES times in a row, each request waiting at most `maxWaitMs` in all. A refusal the run
+ * cannot get past becomes a CliError that names it.
  */
 export class Source {
   private readonly client: ReportingClient;
@@ -180,15 +249,22 @@ export class Source {
   private logins = 0;
   private limit: number | undefined;
   private spanDays: number | undefined;
+  private readonly spanDaysGiven: boolean;
   private readonly stretch: Stretch;
   private readonly ceilings: CallCeilings;
+  private readonly maxWaitMs: number;
+  /** What the request being read has waited so far, for the rate limit and after failures. */
+  private waitedMs = 0;
 
   constructor(
     private readonly account: SourceAccount,
     options: SourceOptions,
     private readonly progress: MirrorProgress,
+    private readonly time: SourceTime = REAL_TIME,
   ) {
     this.spanDays = options.spanDays;
+    this.spanDaysGiven = options.spanDays !== undefined;
+    this.maxWaitMs = options.maxWaitMs;
     this.stretch = options.stretch;
     this.ceilings = options.ceilings;
     const bounded = boundedFetch({ maxBytes: options.maxResponseBytes, timeoutMs: REQUEST_TIMEOUT_MS });
@@ -207,7 +283,8 @@ export class Source {
       maxRateLimitWaitMs: options.maxWaitMs,
       maxKeptReports: 0,
       fetch: counted,
-      sleep: (ms) => this.wait(ms),
+      sleep: (ms) => this.waitForRateLimit(ms),
+      now: () => this.time.now(),
     });
   }
 
@@ -243,11 +320,11 @@ export class Source {
       const span = spansOf(days, this.spanDays ?? days.length)[0] ?? [];
       try {
         const place = { report: 'volume report', phone, days: span };
-        const volume = checkedAnswer(volumeAnswer, await this.client.volume({ ...ends(span), period: 'day', phone }), place);
+        const volume = checkedAnswer(volumeAnswer, await this.retried(() => this.client.volume({ ...ends(span), period: 'day', phone })), place);
         return { span, volume, starts: dayStarts(volume.calls, 'calls', place) };
       } catch (error) {
-        if (!(error instanceof InvalidRequestError) || error.code !== 'IVR_RANGE_TOO_LONG') throw this.explained(error, phone, ends(span));
-        this.learnSpan(error, days.length);
+        if (!(error instanceof InvalidRequestError) || error.code !== 'IVR_RANGE_TOO_LONG') throw this.explained(error, phone, ends(span), span.length);
+        this.learnSpan(error, span.length);
       }
     }
   }
@@ -255,8 +332,9 @@ export class Source {
   /** After the source's IVR_RANGE_TOO_LONG, the span it names; a CliError when it names none that would help. */
   private learnSpan(error: InvalidRequestError, asked: number): void {
     const named = spanNamedIn(error.message);
-    if (named === undefined || named < 1 || named >= (this.spanDays ?? asked)) {
-      throw new CliError(`the source refused ${asked} days at once (${error.message}) without saying how many it takes: pass --span-days`);
+    if (named === undefined || named < 1 || named >= asked) {
+      const pass = this.spanDaysGiven ? 'pass a smaller --span-days' : 'pass --span-days';
+      throw new CliError(`the source refused ${plural(asked, 'day')} at once ("${error.message}") without saying how many it takes: ${pass}`);
     }
     this.spanDays = named;
   }
@@ -342,7 +420,7 @@ export class Source {
   private async flowOf(phone: string, span: readonly string[]): Promise<RangeFigures<readonly PathStep[]>[]> {
     const range = ends(span);
     try {
-      const answer = checkedAnswer(flowAnswer, await this.client.flow({ ...range, phone }), { report: 'diagnostic flow', phone, days: span });
+      const answer = checkedAnswer(flowAnswer, await this.retried(() => this.client.flow({ ...range, phone })), { report: 'diagnostic flow', phone, days: span });
       return [{ ...range, value: stepsOf(answer) }];
     } catch (error) {
       if (!(error instanceof InvalidRequestError) || error.code !== 'IVR_FLOW_TOO_LARGE' || span.length === 1) throw this.explained(error, phone, range);
@@ -353,15 +431,47 @@ export class Source {
 
   private async ask<Report>(phone: string, range: { start: string; end: string }, request: () => Promise<Report>): Promise<Report> {
     try {
-      return await request();
+      return await this.retried(request);
     } catch (error) {
       throw this.explained(error, phone, range);
     }
   }
 
-  private explained(error: unknown, phone?: string, range?: { start: string; end: string }): unknown {
+  /** One request's answer, sent again after each failure of the source's while the retries and the wait allow. */
+  private async retried<Report>(request: () => Promise<Report>): Promise<Report> {
+    this.waitedMs = 0;
+    for (let retries = 0; ; retries += 1) {
+      try {
+        return await request();
+      } catch (error) {
+        const failure = failureOf(error);
+        if (failure === undefined) throw error;
+        if (retries === MOST_RETRIES) throw new StillFailing(error, `still after ${MOST_RETRIES} retries, over ${seconds(this.waitedMs)} of waits: run again later`);
+        const waitMs =
+          failure.retryAfterSeconds === undefined
+            ? Math.min(LONGEST_RETRY_WAIT_MS, FIRST_RETRY_WAIT_MS * 2 ** retries)
+            : Math.max(SHORTEST_WAIT_MS, failure.retryAfterSeconds * SECOND_MS);
+        if (this.waitedMs + waitMs > this.maxWaitMs) {
+          throw new StillFailing(error, `sending it again after ${seconds(waitMs)} more would take the request's waits past --max-wait-minutes: run again later, or allow a longer wait`);
+        }
+        await this.wait(waitMs, `to retry after ${failure.what} (${retries + 1} of ${MOST_RETRIES})`);
+      }
+    }
+  }
+
+  private explained(error: unknown, phone?: string, range?: { start: string; end: string }, firstSpanDays?: number): unknown {
     const from = `${this.account.baseUrl} (${this.account.tool}/${this.account.login})`;
     const asked = phone === undefined || range === undefined ? '' : ` for ${phone} over ${range.start}-${range.end}`;
+    if (error instanceof StillFailing) {
+      const explained = this.explained(error.failure, phone, range);
+      return explained instanceof CliError ? new CliError(`${explained.message}; ${error.why}`) : explained;
+    }
+    if (error instanceof RateLimitPastBound) {
+      return new CliError(
+        `the source's rate limit${asked}: waiting ${seconds(error.waitMs)} more, after ${seconds(error.waitedMs)} of waits to send the request again after failures, ` +
+          'would take it past --max-wait-minutes; run again later, or allow a longer wait',
+      );
+    }
     if (error instanceof CliError) return error;
     // A refusal of boundedFetch's, which the client hands on as a failure to reach the source.
     if (error instanceof NetworkError && error.cause instanceof CliError) return error.cause;
@@ -373,19 +483,31 @@ export class Source {
       const reset = error.resetAt === undefined ? 'later' : `at ${error.resetAt.toISOString()}`;
       return new CliError(`the source's rate limit${asked}: its window ends ${reset}, after --max-wait-minutes; run again then, or allow a longer wait`);
     }
-    if (error instanceof ApiError) return new CliError(`the source ${from} refused the request${asked} (${error.status} ${error.code ?? ''}): "${error.message}"`);
-    if (error instanceof NetworkError) return new CliError(`cannot reach the source at ${this.account.baseUrl}: ${String((error.cause as Error | undefined)?.message ?? error.message)}`);
+    if (error instanceof ApiError) {
+      const refused = `the source ${from} refused the request${asked} (${error.status}${error.code === undefined ? '' : ` ${error.code}`}): "${error.message}"`;
+      // A server without this one's codes may refuse a range too long for it in words of its own.
+      const spanHint = firstSpanDays !== undefined && firstSpanDays > 1 && error.status === 400 && error.code === undefined && !this.spanDaysGiven;
+      return new CliError(spanHint ? `${refused}; if it takes fewer than ${firstSpanDays} days at once, pass --span-days` : refused);
+    }
+    if (error instanceof NetworkError) return new CliError(`cannot reach the source at ${this.account.baseUrl}: ${reasonOf(error)}`);
     if (error instanceof UnexpectedResponseError) return new CliError(`${this.account.baseUrl} does not answer as a reporting API does (${error.status}): ${error.message}`);
     return error;
   }
 
-  /** The client's wait for a rate-limit window, told second by second. */
-  private async wait(ms: number): Promise<void> {
+  /** The client's wait for a rate-limit window, within what the request may still wait after its failures' waits. */
+  private async waitForRateLimit(ms: number): Promise<void> {
+    if (this.waitedMs + ms > this.maxWaitMs) throw new RateLimitPastBound(ms, this.waitedMs);
+    await this.wait(ms, RATE_LIMIT_WAIT);
+  }
+
+  /** A wait of the request being read, told second by second. */
+  private async wait(ms: number, why: string): Promise<void> {
+    this.waitedMs += ms;
     for (let left = ms; left > 0; left -= SECOND_MS) {
-      this.progress.waiting(left);
-      await sleep(Math.min(SECOND_MS, left));
+      this.progress.waiting(left, why);
+      await this.time.sleep(Math.min(SECOND_MS, left));
     }
-    this.progress.waiting(0);
+    this.progress.waiting(0, why);
   }
 }
 
