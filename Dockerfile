@@ -6,7 +6,6 @@ ARG NODE_IMAGE=docker.io/library/node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY scripts/ensure-built.mjs scripts/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin bin
