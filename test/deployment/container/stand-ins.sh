@@ -22,7 +22,8 @@ fi
 if ! has_image localhost/ivr-stand-in/node:24; then
   context=$(mktemp -d)
   cp "$node_binary" "$context/node"
-  cp -r "$(npm root -g)/npm" "$context/npm"
+  # The npm on PATH, wherever it is installed (npm root -g names the folder of the node on PATH instead).
+  cp -r "$(dirname "$(readlink -f "$(command -v npm)")")/.." "$context/npm"
   # The machine's certificate authorities, so that npm in a build reaches the registry as it does here.
   cp "${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}" "$context/ca-certificates.crt"
   cp "$here/node.Containerfile" "$context/Containerfile"
