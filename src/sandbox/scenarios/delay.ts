@@ -21,7 +21,8 @@ const uniformSchema = z
     {
       uniform: z
         .tuple([milliseconds(0), milliseconds(0)])
-        .meta({ description: '[min, max]: each request waits a whole number of milliseconds drawn evenly between them' }),
+        // Stated here because zod-to-openapi writes a tuple's prefixItems without its length, which would let {"uniform": []} through.
+        .meta({ description: '[min, max]: each request waits a whole number of milliseconds drawn evenly between them', minItems: 2, maxItems: 2, items: false }),
     },
     { error: onlyKeys('a uniform delay takes uniform alone') },
   )

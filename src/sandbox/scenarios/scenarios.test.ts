@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ADMIN_TOKEN, BEARER } from '../../../test/support/admin';
 import { basic } from '../../../test/support/http';
+import { documentSchemas, operationById } from '../../../test/support/openapi';
+import type { ApiDocument } from '../../openapi/document';
 import { buildOperationsApp, credentialsFrom, valueOf, type OperationsApp } from '../../../test/support/operations';
 import { addAccount } from '../../../test/support/test-app';
 import { SOAP_ACTION, svcEval } from '../../../test/survey-clients/support';
@@ -119,6 +121,14 @@ describe('POST /admin/scenarios', () => {
   ])('refuses the delay %j: %s', async (body, error) => {
     expectRefusal(await addScenario(body), 400, 'IVR_INVALID_PARAMETER', error);
     expect((await listScenarios()).body).toEqual({ scenarios: [] });
+  });
+
+  test.each([[[]], [[100]], [[100, 200, 300]]])('documents a uniform delay of %j as refused, as the server refuses it', async (bounds) => {
+    const body = { target: 'data', delay_ms: { uniform: bounds } };
+    const document = (await request(app).get('/openapi.json')).body as ApiDocument;
+    const documented = documentSchemas(document).request(operationById(document, 'addScenario'), 'application/json');
+    expect(documented(body)).toBe(false);
+    expectRefusal(await addScenario(body), 400, 'IVR_INVALID_PARAMETER', EITHER_FORM);
   });
 
   test.each([
