@@ -21,7 +21,7 @@ import { temporaryCredentials } from './reporting/auth/temporary-credentials';
 import { dataResources } from './reporting/data-resources';
 import { reportCache } from './reporting/report-cache/report-cache';
 import { startMaintenance } from './retention/maintenance';
-import { createSandbox, sandboxClock, type MovableClock } from './sandbox/sandbox';
+import { createSandbox, sandboxClock, type MovableClock, type Random } from './sandbox/sandbox';
 import { DEMO_ACCOUNT_ID, loadDemoData, PUBLIC_DEMO_ACCOUNT_WARNING, publicDemoAccountStored, type DemoAccount } from './startup-data/demo/demo-account';
 import { loadSeedFile, type SeedFileSummary } from './startup-data/seed-file';
 import { openStore } from './storage/open-store';
@@ -71,6 +71,8 @@ interface SharedDependencies {
   readonly surveyServices: readonly SurveyService[];
   /** Tool passwords hashed and checked for logins and the admin API: scrypt, bounded by PASSWORD_HASH_*. */
   readonly passwords: PasswordHasher;
+  /** What the sandbox's delays given as distributions draw from. */
+  readonly random: Random;
 }
 
 /** The shared dependencies but the store, which is opened with the logger decided here. */
@@ -88,7 +90,8 @@ export type GivenDependencies = Pick<SharedDependencies, 'store'> & ReplaceableD
 /**
  * Every default of a shared dependency, decided once: the system clock (movable with SANDBOX_CLOCK, and
  * kept unmoved for the upkeep of raw calls), logs at LOG_LEVEL, fresh metrics, no shutdown begun,
- * SURVEY_HANDLER or the sample, scrypt in the line of PASSWORD_HASH_CONCURRENCY and PASSWORD_HASH_QUEUE.
+ * SURVEY_HANDLER or the sample, scrypt in the line of PASSWORD_HASH_CONCURRENCY and PASSWORD_HASH_QUEUE,
+ * Math.random for the sandbox's delays.
  */
 function processDependencies(config: Config, given: ReplaceableDependencies): ProcessDependencies {
   const unmoved = given.clock ?? systemClock;
@@ -104,6 +107,7 @@ function processDependencies(config: Config, given: ReplaceableDependencies): Pr
     shutdown: given.shutdown ?? shutdownState(),
     passwords:
       given.passwords ?? passwordHasher({ concurrency: config.accounts.passwordHashConcurrency, mostWaiting: config.accounts.passwordHashQueue }),
+    random: given.random ?? Math.random,
     surveyHandler,
     surveyServices: config.survey.services.map((settings) => ({
       settings,
@@ -134,6 +138,7 @@ function createServices(config: Config, shared: SharedDependencies): AppServices
     store,
     clock,
     movableClock: shared.movableClock,
+    random: shared.random,
     counter: metrics,
     limits: rateLimits,
     adminApi: config.admin.token !== undefined,

@@ -23,7 +23,8 @@ export interface ScenarioFields {
   readonly client_address?: string;
   readonly status?: number;
   readonly fault_string?: string;
-  readonly delay_ms?: number;
+  /** Whole milliseconds, or a distribution as JSON gave it. */
+  readonly delay_ms?: number | Readonly<Record<string, unknown>>;
   readonly retry_after_seconds?: number;
   readonly times?: number;
 }

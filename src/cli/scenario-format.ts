@@ -12,12 +12,19 @@ function whoOf(scenario: ScenarioView): string {
   return address === undefined ? account : `${account} from ${address}`;
 }
 
+/** A delay as it was given: `300 ms`, `100 to 900 ms (uniform)`, `a median of 200 ms (p99 2000 ms)`. */
+function delayOf(delay: NonNullable<ScenarioView['delay_ms']>): string {
+  if (typeof delay === 'number') return `${delay} ms`;
+  if ('uniform' in delay) return `${delay.uniform[0]} to ${delay.uniform[1]} ms (uniform)`;
+  return `a median of ${delay.median} ms (p99 ${delay.p99} ms)`;
+}
+
 /** What it answers: `429`, `429 (Retry-After 2)`, `500 "closed"`, `429 after 300 ms`, `the real answer after 300 ms`. */
 function answerOf(scenario: ScenarioView): string {
   const faultString = scenario.fault_string === undefined ? '' : ` ${JSON.stringify(scenario.fault_string)}`;
   const retryAfter = scenario.retry_after_seconds === undefined ? '' : ` (Retry-After ${scenario.retry_after_seconds})`;
   const status = scenario.status === undefined ? 'the real answer' : `${scenario.status}${faultString}${retryAfter}`;
-  return scenario.delay_ms === undefined ? status : `${status} after ${scenario.delay_ms} ms`;
+  return scenario.delay_ms === undefined ? status : `${status} after ${delayOf(scenario.delay_ms)}`;
 }
 
 /** One scenario as `add` prints it, e.g. `data of dev/alice from 10.0.0.1 answers 429, the next 3 requests`. */
@@ -26,7 +33,8 @@ export function describeScenario(scenario: ScenarioView): string {
   const who = `${account === undefined ? '' : ` of ${account}`}${scenario.client_address === undefined ? '' : ` from ${scenario.client_address}`}`;
   const requests =
     scenario.times === undefined ? 'every request until removed' : scenario.times === 1 ? 'the next request' : `the next ${scenario.times} requests`;
-  const does = scenario.status === undefined ? `delays the real answer ${scenario.delay_ms ?? 0} ms` : `answers ${answerOf(scenario)}`;
+  const does =
+    scenario.status === undefined && scenario.delay_ms !== undefined ? `delays the real answer ${delayOf(scenario.delay_ms)}` : `answers ${answerOf(scenario)}`;
   return `${scenario.target}${who} ${does}, ${requests}`;
 }
 

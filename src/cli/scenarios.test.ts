@@ -62,6 +62,42 @@ describe('ivr-reporting scenario add', () => {
     ]);
   });
 
+  test('sends a delay given as a distribution in JSON, and describes it as given', async () => {
+    const uniform = await cli(['scenario', 'add', 'events', '--delay-ms', '{"uniform":[100,900]}']);
+    expect(uniform.stdout).toMatch(new RegExp(`^${ID} added: events delays the real answer 100 to 900 ms \\(uniform\\), every request until removed\\n$`));
+    const logNormal = await cli(['scenario', 'add', 'data', '--status', '503', '--delay-ms', '{"median":200,"p99":2000}', '--times', '1']);
+    expect(logNormal.stdout).toMatch(new RegExp(`^${ID} added: data answers 503 after a median of 200 ms \\(p99 2000 ms\\), the next request\\n$`));
+    expect(await scenarios()).toEqual([
+      expect.objectContaining({ target: 'events', delay_ms: { uniform: [100, 900] } }),
+      expect.objectContaining({ target: 'data', delay_ms: { median: 200, p99: 2000 } }),
+    ]);
+    const table = await cli(['scenario', 'list']);
+    expect(table.stdout.split('\n').map((line) => line.slice(38).trimEnd())).toEqual([
+      'TARGET  FOR     ANSWER                                         FIRED         STATE',
+      'events  anyone  the real answer after 100 to 900 ms (uniform)  0 (no limit)  active',
+      'data    anyone  503 after a median of 200 ms (p99 2000 ms)     0/1           active',
+      '',
+    ]);
+  });
+
+  test.each([['slow'], ['[100,900]'], ['-5']])('refuses --delay-ms %s before asking the server, and exits 1', async (delay) => {
+    const run = await cli(['scenario', 'add', 'data', '--delay-ms', delay]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `option '--delay-ms <ms>' argument '${delay}' is invalid. must be a whole number of milliseconds, or a distribution in JSON: {"uniform":[min,max]} or {"median":m,"p99":n}`,
+    );
+    expect(await scenarios()).toEqual([]);
+  });
+
+  test("shows the server's refusal of a distribution, naming the field", async () => {
+    const run = await cli(['scenario', 'add', 'data', '--delay-ms', '{"uniform":[900,100]}']);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ivr-reporting: POST /admin/scenarios: 400 delay_ms.uniform: its min must not be above its max\n',
+    });
+  });
+
   test("shows the server's refusal, naming the field, and exits 1", async () => {
     const status = await cli(['scenario', 'add', 'data', '--status', '404']);
     expect(status).toEqual({

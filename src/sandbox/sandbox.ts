@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { RateLimitSettings } from '../rate-limit/settings';
 import type { Store } from '../storage/store';
 import type { Clock } from '../time/clock';
+import type { Random } from './scenarios/delay';
 import { MovableClock } from './clock/movable-clock';
 import { clockRoutes } from './clock/routes';
 import { noScenarios, scenarioAnswers, type ScenarioAnswerCounter, type ScenarioAnswers } from './scenarios/forced-answers';
@@ -22,6 +23,7 @@ export type { ReportTarget } from './scenarios/scenario';
 export type { ReadCall } from './survey-calls/call-entry';
 export { inspectCall, type CallInspection, type CallInspector } from './survey-calls/inspector';
 export type { MovableClock } from './clock/movable-clock';
+export type { Random } from './scenarios/delay';
 
 /** The clock every service reads: the one given, made movable with SANDBOX_CLOCK (then returned as movable too). */
 export function sandboxClock(settings: SandboxSettings, clock: Clock): { readonly clock: Clock; readonly movable: MovableClock | undefined } {
@@ -36,6 +38,8 @@ export interface SandboxDependencies {
   readonly clock: Clock;
   /** Set with SANDBOX_CLOCK: the clock POST /admin/clock moves. */
   readonly movableClock: MovableClock | undefined;
+  /** What the scenarios' delays given as distributions draw from. */
+  readonly random: Random;
   /** Where the answers scenarios forced are counted. */
   readonly counter: ScenarioAnswerCounter;
   /** The limit groups' windows, whose headers a forced 429 carries. */
@@ -57,13 +61,13 @@ export interface Sandbox {
 }
 
 /** The sandbox of the settings: a feature off costs the requests nothing (no scenario asked for, no call kept). */
-export function createSandbox(settings: SandboxSettings, { store, clock, movableClock, counter, limits, adminApi }: SandboxDependencies): Sandbox {
+export function createSandbox(settings: SandboxSettings, { store, clock, movableClock, random, counter, limits, adminApi }: SandboxDependencies): Sandbox {
   return {
     settings,
     store,
     clock,
     movableClock,
-    answers: adminApi && settings.scenarios.enabled ? scenarioAnswers({ store, clock, counter, limits }) : noScenarios,
+    answers: adminApi && settings.scenarios.enabled ? scenarioAnswers({ store, clock, random, counter, limits }) : noScenarios,
     inspector: adminApi && settings.inspectCalls > 0 ? callInspector(settings.inspectCalls) : undefined,
   };
 }

@@ -291,6 +291,12 @@ export interface SurveySessionRepository {
 }
 
 /**
+ * A scenario's delay as it was given: whole milliseconds, or the distribution each request it answers draws
+ * its own wait from (src/sandbox/scenarios/delay.ts).
+ */
+export type ScenarioDelay = number | { readonly uniform: [number, number] } | { readonly median: number; readonly p99: number };
+
+/**
  * A failure scenario of the sandbox as the store keeps it (src/sandbox/scenarios/scenario.ts gives it its
  * meaning): which requests it matches, what it answers them, and how many it has answered.
  */
@@ -304,7 +310,7 @@ export interface StoredScenario {
   readonly clientAddress: string | undefined;
   readonly status: number | undefined;
   readonly faultString: string | undefined;
-  readonly delayMs: number | undefined;
+  readonly delayMs: ScenarioDelay | undefined;
   readonly retryAfterSeconds: number | undefined;
   /** How many matching requests it answers; undefined: every one until it is removed. */
   readonly times: number | undefined;

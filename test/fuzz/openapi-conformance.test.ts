@@ -213,6 +213,14 @@ interface Exercise {
   readonly refused?: (response: request.Response) => boolean;
 }
 
+/** A delay distribution with its bounds in order: [min, max] ascending, median at most p99. */
+function inOrder(delay: unknown): unknown {
+  if (typeof delay !== 'object' || delay === null) return delay;
+  if ('uniform' in delay) return { uniform: [...(delay.uniform as number[])].sort((a, b) => a - b) };
+  const { median, p99 } = delay as { median: number; p99: number };
+  return { median: Math.min(median, p99), p99: Math.max(median, p99) };
+}
+
 const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
   // The document offers the body only; the query string's fields, which the server reads too, are src/reporting/auth/authenticate.test.ts's.
   authenticate: {
@@ -249,7 +257,7 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
   },
   // Scenarios are off on this server, so that none forces another operation's answer: a valid body is told so. Valid:
   // a status or a delay; tool and login together, not for the survey; a fault string with a status, for the survey only;
-  // an IP address as the client address; a Retry-After for a 429 or 503 only.
+  // an IP address as the client address; a Retry-After for a 429 or 503 only; a delay's min not above its max, its median not above its p99.
   addScenario: {
     mediaTypes: [JSON_TYPE],
     accepted: [409],
@@ -267,6 +275,7 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
         const status = rule.status ?? (rule.delay_ms === undefined || (survey && faultString !== undefined) ? 500 : undefined);
         const value = {
           ...rule,
+          ...(rule.delay_ms === undefined ? {} : { delay_ms: inOrder(rule.delay_ms) }),
           ...(status === undefined ? {} : { status: survey && status === 401 ? 500 : status }),
           ...(!survey && tool !== undefined && login !== undefined ? { tool, login } : {}),
           ...(survey && faultString !== undefined ? { fault_string: faultString } : {}),

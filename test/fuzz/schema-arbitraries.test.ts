@@ -50,6 +50,25 @@ const ROOT = {
         required: ['page'],
         additionalProperties: false,
       },
+      Milliseconds: { type: 'integer', minimum: 0, maximum: 60_000 },
+      Delay: {
+        anyOf: [
+          { type: 'integer', minimum: 1, maximum: 60_000 },
+          {
+            type: 'object',
+            properties: { uniform: { type: 'array', prefixItems: [{ $ref: '#/components/schemas/Milliseconds' }, { $ref: '#/components/schemas/Milliseconds' }], items: false, minItems: 2, maxItems: 2 } },
+            required: ['uniform'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: { median: { type: 'integer', minimum: 1, maximum: 60_000 }, p99: { type: 'integer', minimum: 1, maximum: 60_000 } },
+            required: ['median', 'p99'],
+            additionalProperties: false,
+          },
+        ],
+        description: 'A delay as zod writes a union: a number, a [min, max] tuple or a median and p99',
+      },
       CallRecord: {
         type: 'object',
         properties: {
@@ -132,6 +151,11 @@ const CASES: readonly Case[] = [
     name: 'question texts (an array of bounded strings)',
     schema: { type: 'array', items: { type: 'string', maxLength: 40 }, maxItems: 4 },
     breaks: ['items[i]: maxLength', 'maxItems'],
+  },
+  {
+    name: 'a pair (prefixItems, as zod writes a tuple)',
+    schema: { type: 'array', prefixItems: [{ $ref: '#/components/schemas/Milliseconds' }, { type: 'integer', minimum: 1, maximum: 10 }], items: false, minItems: 2, maxItems: 2 },
+    breaks: ['minItems', ...within('items[i]', ['integer', 'maximum', 'minimum'])],
   },
   { name: 'an enum without type', schema: { enum: ['a', 1, null] }, breaks: ['enum'] },
   { name: 'a pattern without type', schema: { pattern: '^x' }, breaks: ['pattern'] },
@@ -219,6 +243,31 @@ describe(`schema arbitraries (${RUNS} runs, seed ${SEED})`, () => {
     expect(invalidValue(ROOT, {})).toBeUndefined();
   });
 
+  test('alternatives (anyOf): values of each are drawn, and values that break one constraint of one alternative match none', () => {
+    const schema = ROOT.components.schemas.Delay;
+    const validate = validatorOf(schema);
+    const valid = fc.sample(validValue(ROOT, schema), { numRuns: RUNS, seed: SEED });
+    expect(valid.filter((value) => !validate(value))).toEqual([]);
+    expect(new Set(valid.map((value) => (typeof value === 'number' ? 'number' : Object.keys(value as object).join(' '))))).toEqual(new Set(['number', 'uniform', 'median p99']));
+    const broken = invalidValue(ROOT, schema, { allowTypeViolations: true }) as fc.Arbitrary<{ value: unknown; breaks: string }>;
+    expect(fc.sample(broken, { numRuns: RUNS, seed: SEED }).filter(({ value }) => validate(value))).toEqual([]);
+    expect(labelsDrawn(schema, COVERAGE_DRAWS)).toEqual(
+      [
+        'anyOf[0]: integer',
+        'anyOf[0]: maximum',
+        'anyOf[0]: minimum',
+        'anyOf[1]: additionalProperties',
+        'anyOf[1]: required uniform',
+        ...within('anyOf[1]: uniform', ['minItems', ...within('items[i]', ['integer', 'maximum', 'minimum'])]),
+        'anyOf[2]: additionalProperties',
+        'anyOf[2]: required median',
+        'anyOf[2]: required p99',
+        ...within('anyOf[2]: median', ['integer', 'maximum', 'minimum']),
+        ...within('anyOf[2]: p99', ['integer', 'maximum', 'minimum']),
+      ].sort(),
+    );
+  });
+
   test('lengths are counted in code points, and drawn strings hold characters beyond the BMP (two UTF-16 units each)', () => {
     const login = ROOT.components.schemas.Login;
     const logins = fc.sample(validValue(ROOT, login), { numRuns: 1_000, seed: SEED }) as string[];
@@ -243,7 +292,8 @@ describe(`schema arbitraries (${RUNS} runs, seed ${SEED})`, () => {
 
   test('a keyword it cannot draw is an error naming it, wherever it is, and annotations are ignored', () => {
     expect(() => validValue(ROOT, { type: 'integer', multipleOf: 5 })).toThrow('multipleOf');
-    expect(() => validValue(ROOT, { anyOf: [{ type: 'string' }, { type: 'integer' }] })).toThrow('anyOf');
+    expect(() => validValue(ROOT, { anyOf: [{ type: 'string' }, { type: 'integer' }], minLength: 1 })).toThrow('anyOf');
+    expect(() => validValue(ROOT, { type: 'array', prefixItems: [{ type: 'string' }], minItems: 0 })).toThrow('prefixItems');
     expect(() => validValue(ROOT, { type: ['string', 'null'] })).toThrow('type');
     expect(() => invalidValue(ROOT, { type: 'object', properties: { code: { type: 'string', const: 'x' } } })).toThrow('const');
     expect(() => validValue(ROOT, { type: 'array', items: { type: 'string' }, uniqueItems: true })).toThrow('uniqueItems');

@@ -37,7 +37,7 @@ const KEYWORDS: Record<Kind, readonly string[]> = {
   integer: ['enum', 'minimum', 'maximum'],
   number: ['enum', 'minimum', 'maximum'],
   boolean: [],
-  array: ['items', 'minItems', 'maxItems'],
+  array: ['items', 'prefixItems', 'minItems', 'maxItems'],
   object: ['properties', 'required', 'additionalProperties', 'propertyNames'],
 };
 
@@ -88,8 +88,8 @@ interface Node {
   readonly root: object;
   readonly refs: readonly string[];
   readonly schema: JsonSchema;
-  /** How values are drawn: `any` for a schema without keywords, `enum` for an enum without type, `string` for string keywords with or without type. */
-  readonly kind: Kind | 'any' | 'enum';
+  /** How values are drawn: `any` for a schema without keywords, `enum` for an enum without type, `anyOf` for alternatives, `string` for string keywords with or without type. */
+  readonly kind: Kind | 'any' | 'enum' | 'anyOf';
   /** The type the schema states, if any: without one, a value of another type breaks nothing. */
   readonly type: Kind | undefined;
 }
@@ -106,6 +106,7 @@ function nodeOf(root: object, refs: readonly string[], given: unknown): Node {
   if (type === undefined) {
     if (keywords.length === 0) return { ...base, kind: 'any', type: undefined };
     if (keywords.length === 1 && keywords[0] === 'enum') return { ...base, kind: 'enum', type: undefined };
+    if (keywords.length === 1 && keywords[0] === 'anyOf') return { ...base, kind: 'anyOf', type: undefined };
     const notString = keywords.filter((keyword) => keyword === 'enum' || !KEYWORDS.string.includes(keyword));
     if (notString.length > 0) throw new Error(`keyword ${notString.join(', ')} is not supported in a schema without type`);
     return { ...base, kind: 'string', type: undefined };
@@ -406,8 +407,44 @@ function numberValues(node: Node): Drawn<number> {
 
 // Arrays and objects ----------------------------------------------------------------------------------
 
+/**
+ * `prefixItems`, drawn as a full tuple. Fewer items break it only with `minItems` of its length, and more
+ * only with `items: false` or a `maxItems`: those are not drawn (they would break both).
+ */
+function tupleValues(node: Node): Drawn<unknown[]> {
+  const { schema } = node;
+  const { prefixItems } = schema;
+  if (!Array.isArray(prefixItems)) throw new Error('prefixItems is not a list of schemas');
+  const length = prefixItems.length;
+  const minItems = count(schema, 'minItems');
+  const maxItems = count(schema, 'maxItems');
+  if ((schema.items !== undefined && schema.items !== false) || (minItems !== undefined && minItems !== length) || (maxItems !== undefined && maxItems !== length)) {
+    throw new Error(`prefixItems is supported only with items: false or none, and minItems and maxItems ${length} or none`);
+  }
+  const positions = prefixItems.map((item) => inner(node, item));
+  const valid = fc.tuple(...positions.map(validOf));
+
+  const broken = (options: Options): fc.Arbitrary<Broken>[] => {
+    const arms: fc.Arbitrary<Broken>[] = [];
+    if (minItems === length && length > 0) arms.push(fc.tuple(valid, fc.nat()).map(([values, keep]) => ({ value: values.slice(0, keep % length), breaks: 'minItems' })));
+    positions.forEach((position, index) => {
+      const brokenItem = brokenOf(position, options);
+      if (brokenItem.length === 0) return;
+      arms.push(
+        fc.tuple(valid, fc.oneof(...brokenItem)).map(([values, bad]) => ({
+          value: values.map((value, at) => (at === index ? bad.value : value)),
+          breaks: `items[${index}]: ${bad.breaks}`,
+        })),
+      );
+    });
+    return arms;
+  };
+  return { valid, broken };
+}
+
 function arrayValues(node: Node): Drawn<unknown[]> {
   const { schema } = node;
+  if (schema.prefixItems !== undefined) return tupleValues(node);
   const items = inner(node, schema.items ?? {});
   const item = validOf(items);
   const minItems = count(schema, 'minItems') ?? 0;
@@ -497,6 +534,41 @@ function objectValues(node: Node): Drawn<Record<string, unknown>> {
   return { valid, broken };
 }
 
+// Alternatives ----------------------------------------------------------------------------------------
+
+/**
+ * Whether a value might match the schema, judged by its type, and for an object by its required names and,
+ * when closed, its other names. A value this says no to matches no value of the schema; one it says yes to may.
+ */
+function mightMatch(node: Node, value: unknown): boolean {
+  if (node.type !== undefined && !fitsType(node.type, value)) return false;
+  if (node.kind !== 'object' || !isObject(value)) return true;
+  const required = (node.schema.required ?? []) as string[];
+  if (required.some((name) => !Object.hasOwn(value, name))) return false;
+  const properties = (node.schema.properties ?? {}) as Record<string, unknown>;
+  return node.schema.additionalProperties !== false || Object.keys(value).every((name) => Object.hasOwn(properties, name));
+}
+
+/**
+ * Valid: a value of any alternative. Broken: a value that breaks one constraint of one alternative and that
+ * no other alternative may take, so that it matches none; a kind of break that seldom gets there is not drawn.
+ */
+function anyOfValues(node: Node): Drawn<unknown> {
+  const { anyOf } = node.schema;
+  if (!Array.isArray(anyOf) || anyOf.length === 0) throw new Error('anyOf is not a list of schemas');
+  const alternatives = anyOf.map((alternative) => inner(node, alternative));
+  const valid = fc.oneof(...alternatives.map(validOf));
+  const broken = (options: Options): fc.Arbitrary<Broken>[] =>
+    alternatives.flatMap((alternative, index) => {
+      const others = alternatives.filter((_, at) => at !== index);
+      return brokenOf(alternative, options).flatMap((arm) => {
+        const matchingNone = keepIf(arm, ({ value }) => !others.some((other) => mightMatch(other, value)), 1 / 4);
+        return matchingNone === undefined ? [] : [matchingNone.map(({ value, breaks }) => ({ value, breaks: `anyOf[${index}]: ${breaks}` }))];
+      });
+    });
+  return { valid, broken };
+}
+
 // Any schema ------------------------------------------------------------------------------------------
 
 const isScalar = (value: unknown): boolean => value === null || ['string', 'number', 'boolean'].includes(typeof value);
@@ -514,6 +586,8 @@ function drawn(node: Node): Drawn<unknown> {
       return arrayValues(node);
     case 'object':
       return objectValues(node);
+    case 'anyOf':
+      return anyOfValues(node);
     case 'any':
       return { valid: fc.jsonValue({ maxDepth: 2 }), broken: () => [] };
     case 'enum': {

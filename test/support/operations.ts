@@ -22,12 +22,20 @@ export interface OperationsApp {
   readonly logs: LogLines;
 }
 
-/** An app with its metrics in the test's hands and its log lines kept. */
-export function buildOperationsApp(env: NodeJS.ProcessEnv = {}, store: Store = createTestStore(), clock = new FakeClock()): OperationsApp {
+/**
+ * An app with its metrics in the test's hands and its log lines kept; `random`, when given, is what the
+ * sandbox's delays draw from.
+ */
+export function buildOperationsApp(
+  env: NodeJS.ProcessEnv = {},
+  store: Store = createTestStore(),
+  clock = new FakeClock(),
+  random?: () => number,
+): OperationsApp {
   const metrics = createAppMetrics();
   const logs = new LogLines();
   const shutdown = shutdownState();
-  const app = composeApp(loadConfig(env), { store, clock, logger: createLogger('debug', logs), metrics, shutdown });
+  const app = composeApp(loadConfig(env), { store, clock, logger: createLogger('debug', logs), metrics, shutdown, random });
   return { app, store, metrics, clock, shutdown, logs };
 }
 

@@ -1015,7 +1015,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         ...fields,
       });
 
-      test('lists scenarios oldest first, every field as saved, and removes one or all', async () => {
+      test('lists scenarios oldest first, every field and delay as saved, and removes one or all', async () => {
         const full = scenario('b', {
           target: 'survey',
           account: { tool: 'fuse', login: 'bob' },
@@ -1027,14 +1027,20 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           times: 3,
           createdAt: 2_000,
         });
+        const uniform = scenario('d', { target: 'volume', status: undefined, delayMs: { uniform: [0, 60_000] } });
+        const logNormal = scenario('e', { delayMs: { median: 200, p99: 2000 } });
         await add(scenario('a'));
         await add(full);
         await add(scenario('c'));
-        expect(await store.scenarios.list()).toEqual([scenario('a'), full, scenario('c')]);
+        await add(uniform);
+        await add(logNormal);
+        expect(await store.scenarios.list()).toEqual([scenario('a'), full, scenario('c'), uniform, logNormal]);
         expect(await store.scenarios.remove('b')).toBe(true);
         expect(await store.scenarios.remove('b')).toBe(false);
-        expect((await store.scenarios.list()).map(({ id }) => id)).toEqual(['a', 'c']);
-        expect(await store.scenarios.clear()).toBe(2);
+        expect((await store.scenarios.list()).map(({ id }) => id)).toEqual(['a', 'c', 'd', 'e']);
+        // A firing reads the delay back as it was saved too.
+        expect(await store.scenarios.fire(dataRequest({ targets: ['volume'] }))).toEqual({ fired: { ...uniform, fired: 1 }, stillActive: 1 });
+        expect(await store.scenarios.clear()).toBe(4);
         expect(await store.scenarios.list()).toEqual([]);
       });
 

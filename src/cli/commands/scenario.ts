@@ -9,7 +9,7 @@ import { wholeNumber } from './number-options';
 
 interface AddOptions extends ServerOptions {
   readonly status?: number;
-  readonly delayMs?: number;
+  readonly delayMs?: number | Readonly<Record<string, unknown>>;
   readonly times?: number;
   readonly account?: { readonly tool: Tool; readonly login: string };
   readonly clientAddress?: string;
@@ -19,6 +19,20 @@ interface AddOptions extends ServerOptions {
 
 /** A whole number for the JSON body; its real bounds are the server's to check, and its refusal names the field. */
 const anyWholeNumber = wholeNumber(0, Number.MAX_SAFE_INTEGER);
+
+/** --delay-ms: whole milliseconds, or a distribution in JSON; the server checks its bounds and names what it refuses. */
+function parseDelay(value: string): number | Readonly<Record<string, unknown>> {
+  if (/^\d+$/.test(value)) return Number(value);
+  const refused = new InvalidArgumentError('must be a whole number of milliseconds, or a distribution in JSON: {"uniform":[min,max]} or {"median":m,"p99":n}');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw refused;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refused;
+  return parsed as Readonly<Record<string, unknown>>;
+}
 
 /** --account TOOL/LOGIN: split at the first slash (a tool has none, a login may). */
 function parseAccount(value: string): { tool: Tool; login: string } {
@@ -41,7 +55,12 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
       .description('add a scenario and print its id first, then what it does')
       .argument('<target>', `the requests it answers: ${SCENARIO_TARGETS.join(', ')}`)
       .option('--status <code>', 'answer this status instead: 401, 429, 500 or 503 (survey: 429, 500, 503)', anyWholeNumber)
-      .option('--delay-ms <ms>', 'wait this long before answering, 1 to 60000 (then the status, or the real answer)', anyWholeNumber)
+      .option(
+        '--delay-ms <ms>',
+        'wait this long before answering, 1 to 60000 (then the status, or the real answer); or each request draws its wait: ' +
+          '{"uniform":[min,max]} or {"median":m,"p99":n}',
+        parseDelay,
+      )
       .option('--times <n>', 'answer only the next N matching requests (default: every one until removed)', anyWholeNumber)
       .option('--account <tool/login>', "only this account's requests, e.g. dev/acme (not for the survey)", parseAccount)
       .option('--client-address <ip>', 'only the requests from this IPv4 or IPv6 address')

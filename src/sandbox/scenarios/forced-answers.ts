@@ -7,6 +7,7 @@ import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import type { RateLimitSettings } from '../../rate-limit/settings';
 import type { Tool } from '../../domain/tool';
+import { drawDelayMs, type Random } from './delay';
 import { canonicalAddress, scenarioOf, type ForcedStatus, type Scenario, type ScenarioTarget } from './scenario';
 
 /** Set on every answer a scenario delayed or forced: which one. */
@@ -23,6 +24,8 @@ export interface ScenarioAnswerCounter {
 export interface ScenarioAnswerDependencies {
   readonly store: Store;
   readonly clock: Clock;
+  /** What a delay given as a distribution draws each request's wait from. */
+  readonly random: Random;
   readonly counter: ScenarioAnswerCounter;
   /** The limit groups' windows, whose headers a forced 429 carries. */
   readonly limits: Pick<RateLimitSettings, 'auth' | 'data' | 'survey' | 'windowSeconds'>;
@@ -94,7 +97,7 @@ export const MOST_HELD_REQUESTS = 100;
 
 /** The scenarios of the store, run on the requests they match. */
 export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): ScenarioAnswers {
-  const { store, counter } = dependencies;
+  const { store, random, counter } = dependencies;
   let held = 0;
   return async (req, res, match) => {
     const firing = await store.scenarios.fire({ ...match, clientAddress: canonicalAddress(req.ip ?? '') });
@@ -107,7 +110,7 @@ export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): Scena
       // leaves ends the wait: nothing would read the answer.
       held += 1;
       try {
-        await sleep(fired.delayMs, undefined, { signal: clientGoneSignal(res) }).catch(() => undefined);
+        await sleep(drawDelayMs(fired.delayMs, random), undefined, { signal: clientGoneSignal(res) }).catch(() => undefined);
       } finally {
         held -= 1;
       }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AdminAnswers, AdminOperation } from '../../http/openapi/admin-operation';
 import { jsonOnly } from '../../http/openapi/components';
-import { MOST_DELAY_MS, scenarioListSchema, scenarioPathSchema, scenarioRuleSchema, scenarioViewSchema } from './scenario';
+import { MOST_DELAY_MS } from './delay';
+import { scenarioListSchema, scenarioPathSchema, scenarioRuleSchema, scenarioViewSchema } from './scenario';
 
 /** The 400 of a scenario's own routes: an id the routes refuse before they look it up. */
 const NOT_A_SCENARIO_ID = 'An id that is not a UUID in lower case, as POST /admin/scenarios answers them (IVR_INVALID_PARAMETER)';
@@ -16,7 +17,8 @@ export function scenarioOperations({ limited, json, failure }: AdminAnswers): Ad
       summary: 'Make requests fail or slow down on purpose',
       description:
         'The next `times` requests of the target (every one until deleted, without `times`), of the account and client address ' +
-        `if named, wait delay_ms (at most ${MOST_DELAY_MS}) and then get the status as the real rule answers it: a 429 with ` +
+        `if named, wait delay_ms (at most ${MOST_DELAY_MS}; or drawn for each request from {"uniform": [min, max]} or a log-normal ` +
+        '{"median": m, "p99": n}) and then get the status as the real rule answers it: a 429 with ' +
         "Retry-After and the group's X-RateLimit-* headers, a 401 with its challenge, in JSON or XML by Accept. The oldest " +
         'matching scenario answers first. Forced and delayed answers carry X-Sandbox-Scenario (the id); the answers of auth, data ' +
         'and survey requests carry X-Sandbox-Scenarios-Active while scenarios matching them have answers left. Kept in the store: ' +

@@ -2,7 +2,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { toolSchema, type Tool } from '../../domain/tool';
 import { boundedText, storableIdentifier } from '../../domain/storable-text';
-import { hasAnswersLeft, type StoredScenario } from '../../storage/store';
+import { hasAnswersLeft, type ScenarioDelay, type StoredScenario } from '../../storage/store';
+import { delaySchema } from './delay';
 
 /** The raw-data resources by name, each a target of its own; `data` is all of them. */
 export const REPORT_TARGETS = ['volume', 'events', 'performance', 'caller-profile', 'geographic', 'flow'] as const;
@@ -16,8 +17,6 @@ export const REPORTING_STATUSES = [401, 429, 500, 503] as const;
 export const SURVEY_STATUSES = [429, 500, 503] as const;
 export type ForcedStatus = (typeof REPORTING_STATUSES)[number] | (typeof SURVEY_STATUSES)[number];
 
-/** A minute: longer than any client's sensible timeout, short enough that a forgotten scenario does not hold a socket for long. */
-export const MOST_DELAY_MS = 60_000;
 const MOST_TIMES = 1_000_000;
 const MOST_FAULT_STRING_CHARACTERS = 1000;
 const MOST_RETRY_AFTER_SECONDS = 86_400;
@@ -34,7 +33,8 @@ export interface ScenarioRule {
   readonly status: ForcedStatus | undefined;
   /** The survey's fault string (SOAP) or error message (REST); none: the real rule's message. */
   readonly faultString: string | undefined;
-  readonly delayMs: number | undefined;
+  /** As given: each request draws its own wait from a distribution. */
+  readonly delayMs: ScenarioDelay | undefined;
   /** A 429's or 503's Retry-After in place of the real one (a 429's: the window's end), for a retry tested in seconds. */
   readonly retryAfterSeconds: number | undefined;
   /** How many matching requests it answers; none: every one until it is deleted. */
@@ -106,12 +106,7 @@ export const scenarioRuleSchema = z
     fault_string: boundedText(1, MOST_FAULT_STRING_CHARACTERS)
       .optional()
       .meta({ description: 'Survey only, with status: the SOAP faultstring (the REST error message)' }),
-    delay_ms: z
-      .int('must be a whole number of milliseconds')
-      .min(1, 'must be at least 1')
-      .max(MOST_DELAY_MS, `must be at most ${MOST_DELAY_MS}`)
-      .optional()
-      .meta({ description: 'Wait this long before answering (then the status, or the real answer)' }),
+    delay_ms: delaySchema.optional().meta({ description: 'Wait this long before answering (then the status, or the real answer)' }),
     retry_after_seconds: z
       .int('must be a whole number of seconds')
       .min(1, 'must be at least 1')
@@ -163,7 +158,7 @@ export const scenarioViewSchema = z
     client_address: z.string().optional(),
     status: z.number().int().optional(),
     fault_string: z.string().optional(),
-    delay_ms: z.number().int().optional(),
+    delay_ms: delaySchema.optional().meta({ description: 'As it was given' }),
     retry_after_seconds: z.number().int().optional(),
     times: z.number().int().optional().meta({ description: 'Left out: until deleted' }),
     fired: z.number().int().meta({ description: 'How many requests it has answered' }),

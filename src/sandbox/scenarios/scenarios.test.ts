@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ADMIN_TOKEN, BEARER } from '../../../test/support/admin';
 import { basic } from '../../../test/support/http';
+import { documentSchemas, operationById } from '../../../test/support/openapi';
+import type { ApiDocument } from '../../openapi/document';
 import { buildOperationsApp, credentialsFrom, valueOf, type OperationsApp } from '../../../test/support/operations';
 import { addAccount } from '../../../test/support/test-app';
 import { SOAP_ACTION, svcEval } from '../../../test/survey-clients/support';
@@ -21,8 +23,8 @@ let sandbox: OperationsApp;
 let app: Express;
 let alice: string;
 
-async function setUp(env: NodeJS.ProcessEnv = {}): Promise<void> {
-  sandbox = buildOperationsApp({ ADMIN_TOKEN, ...env });
+async function setUp(env: NodeJS.ProcessEnv = {}, random?: () => number): Promise<void> {
+  sandbox = buildOperationsApp({ ADMIN_TOKEN, ...env }, undefined, undefined, random);
   app = sandbox.app;
   await addAccount(sandbox.store);
   await addAccount(sandbox.store, { login: 'bob' });
@@ -75,6 +77,58 @@ describe('POST /admin/scenarios', () => {
       active: true,
       created_at: START,
     });
+  });
+
+  test('keeps a delay given as a distribution as it was given', async () => {
+    const uniform = await addScenario({ target: 'data', delay_ms: { uniform: [100, 900] } });
+    expect(uniform.status).toBe(201);
+    const uniformView = { id: expect.stringMatching(ID) as unknown, target: 'data', delay_ms: { uniform: [100, 900] }, fired: 0, active: true, created_at: START };
+    expect(uniform.body).toEqual(uniformView);
+    const logNormal = await addScenario({ target: 'survey', status: 503, delay_ms: { median: 200, p99: 2000 }, times: 2 });
+    const logNormalView = {
+      id: expect.stringMatching(ID) as unknown,
+      target: 'survey',
+      status: 503,
+      delay_ms: { median: 200, p99: 2000 },
+      times: 2,
+      fired: 0,
+      active: true,
+      created_at: START,
+    };
+    expect(logNormal.body).toEqual(logNormalView);
+    expect((await listScenarios()).body).toEqual({ scenarios: [uniformView, logNormalView] });
+    const { id } = logNormal.body as { id: string };
+    expect((await request(app).get(`/admin/scenarios/${id}`).set('Authorization', BEARER)).body).toEqual(logNormalView);
+  });
+
+  const EITHER_FORM = 'delay_ms: must be a whole number of milliseconds, or one of {"uniform": [min, max]} and {"median": m, "p99": n}';
+
+  test.each([
+    [{ target: 'data', delay_ms: { uniform: [900, 100] } }, 'delay_ms.uniform: its min must not be above its max'],
+    [{ target: 'data', delay_ms: { uniform: [-1, 100] } }, 'delay_ms.uniform.0: must be at least 0'],
+    [{ target: 'data', delay_ms: { uniform: [0, 60_001] } }, 'delay_ms.uniform.1: must be at most 60000'],
+    [{ target: 'data', delay_ms: { uniform: [0.5, 100] } }, EITHER_FORM],
+    [{ target: 'data', delay_ms: { median: 2000, p99: 200 } }, 'delay_ms.median: must not be above p99'],
+    [{ target: 'data', delay_ms: { median: 0, p99: 200 } }, 'delay_ms.median: must be at least 1'],
+    [{ target: 'data', delay_ms: { median: 200, p99: 60_001 } }, 'delay_ms.p99: must be at most 60000'],
+    [{ target: 'data', delay_ms: { median: 200, p99: 2000, mean: 300 } }, 'delay_ms: a log-normal delay takes median and p99 alone, not mean'],
+    [{ target: 'data', delay_ms: { uniform: [100, 900], seed: 1 } }, 'delay_ms: a uniform delay takes uniform alone, not seed'],
+    [{ target: 'data', delay_ms: { uniform: [100, 900], median: 200 } }, 'delay_ms: a uniform delay takes uniform alone, not median'],
+    [{ target: 'data', delay_ms: { uniform: [100, 900], median: 200, p99: 2000 } }, EITHER_FORM],
+    [{ target: 'data', delay_ms: { median: 200 } }, EITHER_FORM],
+    [{ target: 'data', delay_ms: { uniform: [100] } }, EITHER_FORM],
+    [{ target: 'data', delay_ms: '300' }, EITHER_FORM],
+  ])('refuses the delay %j: %s', async (body, error) => {
+    expectRefusal(await addScenario(body), 400, 'IVR_INVALID_PARAMETER', error);
+    expect((await listScenarios()).body).toEqual({ scenarios: [] });
+  });
+
+  test.each([[[]], [[100]], [[100, 200, 300]]])('documents a uniform delay of %j as refused, as the server refuses it', async (bounds) => {
+    const body = { target: 'data', delay_ms: { uniform: bounds } };
+    const document = (await request(app).get('/openapi.json')).body as ApiDocument;
+    const documented = documentSchemas(document).request(operationById(document, 'addScenario'), 'application/json');
+    expect(documented(body)).toBe(false);
+    expectRefusal(await addScenario(body), 400, 'IVR_INVALID_PARAMETER', EITHER_FORM);
   });
 
   test.each([
@@ -296,6 +350,55 @@ describe('the answers a data scenario forces', () => {
     expect(response.status).toBe(200);
     expect(response.headers['x-sandbox-scenario']).toBe(id);
     expect(await valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'data', answer: 'delay' })).toBe(1);
+  });
+});
+
+describe('the delays drawn from a distribution', () => {
+  /** Gives `value` at every draw, and counts the draws. */
+  function fixedRandom(value: number): { random: () => number; draws: () => number } {
+    let draws = 0;
+    return {
+      random: () => {
+        draws += 1;
+        return value;
+      },
+      draws: () => draws,
+    };
+  }
+
+  // A draw of 0 waits the least: with Math.random in place of the fake, a request would wait up to a minute and the test time out.
+  test('each request draws its own uniform delay from the injected randomness', async () => {
+    const fake = fixedRandom(0);
+    await setUp({}, fake.random);
+    const id = await scenarioId({ target: 'data', delay_ms: { uniform: [0, 60_000] }, times: 2 });
+    for (const draws of [1, 2]) {
+      const response = await events();
+      expect(response.status).toBe(200);
+      expect(response.headers['x-sandbox-scenario']).toBe(id);
+      expect(fake.draws()).toBe(draws);
+    }
+    expect((await events()).headers['x-sandbox-scenario']).toBeUndefined();
+    expect(fake.draws()).toBe(2);
+    expect(await valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'data', answer: 'delay' })).toBe(2);
+  });
+
+  // Uniforms of 0 make Box–Muller's normal value 0: the median, 1 ms.
+  test('each request draws its own log-normal delay from two uniforms, then gets the status', async () => {
+    const fake = fixedRandom(0);
+    await setUp({}, fake.random);
+    await scenarioId({ target: 'data', status: 500, delay_ms: { median: 1, p99: 60_000 }, times: 2 });
+    for (const draws of [2, 4]) {
+      expectRefusal(await events(), 500, 'IVR_INTERNAL', 'unknown error');
+      expect(fake.draws()).toBe(draws);
+    }
+  });
+
+  test('a fixed delay draws nothing', async () => {
+    const fake = fixedRandom(0);
+    await setUp({}, fake.random);
+    await scenarioId({ target: 'data', delay_ms: 1, times: 1 });
+    expect((await events()).status).toBe(200);
+    expect(fake.draws()).toBe(0);
   });
 });
 

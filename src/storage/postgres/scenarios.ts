@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { Tool } from '../../domain/tool';
-import type { ScenarioRepository, StoredScenario } from '../store';
+import type { ScenarioDelay, ScenarioRepository, StoredScenario } from '../store';
 import { inTransaction } from './transaction';
 
 interface ScenarioRow {
@@ -12,13 +12,16 @@ interface ScenarioRow {
   status: number | null;
   fault_string: string | null;
   delay_ms: number | null;
+  /** Migration 13: a delay given as a distribution, in place of delay_ms. */
+  delay_distribution: Exclude<ScenarioDelay, number> | null;
   retry_after_seconds: number | null;
   times: number | null;
   fired: number;
   created_at: string;
 }
 
-const COLUMNS = 'id, target, tool, login, client_address, status, fault_string, delay_ms, retry_after_seconds, times, fired, created_at';
+const COLUMNS =
+  'id, target, tool, login, client_address, status, fault_string, delay_ms, delay_distribution, retry_after_seconds, times, fired, created_at';
 
 /** store.ts's hasAnswersLeft, as migration 11's partial index has it. */
 const HAS_ANSWERS_LEFT = '(times IS NULL OR fired < times)';
@@ -43,7 +46,7 @@ function toScenario(row: ScenarioRow): StoredScenario {
     clientAddress: orUndefined(row.client_address),
     status: orUndefined(row.status),
     faultString: orUndefined(row.fault_string),
-    delayMs: orUndefined(row.delay_ms),
+    delayMs: orUndefined(row.delay_ms ?? row.delay_distribution),
     retryAfterSeconds: orUndefined(row.retry_after_seconds),
     times: orUndefined(row.times),
     fired: row.fired,
@@ -80,7 +83,7 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
         // Each statement reads what committed before it began: after the lock, every earlier addition.
         const { rows } = await client.query<{ active: number }>(`SELECT count(*)::integer AS active FROM sandbox_scenarios WHERE ${HAS_ANSWERS_LEFT}`);
         if ((rows[0] as { active: number }).active >= mostActive) return 'full';
-        await client.query(`INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
+        await client.query(`INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
           scenario.id,
           scenario.target,
           scenario.account?.tool ?? null,
@@ -88,7 +91,8 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
           scenario.clientAddress ?? null,
           scenario.status ?? null,
           scenario.faultString ?? null,
-          scenario.delayMs ?? null,
+          typeof scenario.delayMs === 'number' ? scenario.delayMs : null,
+          typeof scenario.delayMs === 'object' ? JSON.stringify(scenario.delayMs) : null,
           scenario.retryAfterSeconds ?? null,
           scenario.times ?? null,
           scenario.fired,

@@ -10,6 +10,7 @@ import { sandboxScenarios } from './009-sandbox-scenarios';
 import { callsByMonth } from './010-calls-by-month';
 import { activeScenarios } from './011-active-scenarios';
 import { rollupsByMonth } from './012-rollups-by-month';
+import { scenarioDelayDistributions } from './013-scenario-delay-distributions';
 
 export interface Migration {
   readonly version: number;
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'calls partitioned by month, call ids apart', sql: callsByMonth },
   { version: 11, name: 'active scenarios indexed apart', sql: activeScenarios },
   { version: 12, name: 'rollups partitioned by month of their day', sql: rollupsByMonth },
+  { version: 13, name: 'scenario delays drawn from distributions', sql: scenarioDelayDistributions },
 ];
