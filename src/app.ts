@@ -16,6 +16,7 @@ import { isProbeRequest, mountProbes } from './operations/probes';
 import { requestEdge } from './http/request-edge';
 import { requestMetrics } from './operations/request-metrics';
 import type { OperationsServices } from './operations/services';
+import { DeclaredRoutes } from './http/routes/declared-routes';
 import { API_PATH, reportingApi, type ReportingServices } from './reporting/router';
 import { isReportingPath, withinContractStatuses } from './reporting/contract-statuses';
 import { soapPathMatcher, surveyApi, type SurveyServices } from './survey/router';
@@ -40,8 +41,8 @@ export interface AppServices {
 }
 
 /**
- * The one Express app: the request edge, the raw-data requests' and survey calls' own dispatch (each a
- * lookup in front of the mounts, see reporting/router.ts), the probes and metrics, the reporting API under
+ * The one Express app: the request edge, the lookup of the routes the reporting API and the survey
+ * services declare (http/routes/declared-routes.ts), the probes and metrics, the reporting API under
  * /api, the admin API, the survey web service at SOAP_PATH and SURVEY_PLUM_PATH, the API reference, the
  * dashboard at /, then 404 and the error handler.
  */
@@ -66,15 +67,16 @@ export function createApp(services: AppServices): Express {
       }),
     ]),
   );
-  const reporting = reportingApi(services.reporting);
-  const survey = surveyApi(services.survey);
-  app.use(reporting.dataRequests, survey.calls);
+  const routes = new DeclaredRoutes();
+  const reporting = reportingApi(services.reporting, routes);
+  const survey = surveyApi(services.survey, routes);
+  app.use(routes.dispatch);
   mountProbes(app, services.operations.readiness);
   mountMetrics(app, services.operations.scrape);
-  app.use(API_PATH, reporting.router);
+  app.use(API_PATH, reporting);
   // Without ADMIN_TOKEN the admin API does not exist: every /admin path falls through to the 404.
   if (services.admin !== undefined) app.use('/admin', adminRouter(services.admin));
-  app.use(survey.router);
+  app.use(survey);
   // The pages after the services, whose paths they do not share (survey/settings.ts keeps SOAP_PATH off
   // them), so that no report or svcEval call is matched against them; the API reference is outside every limit group.
   app.use(apiReferenceRouter(services.reference));

@@ -1,4 +1,4 @@
-import { Router, type ErrorRequestHandler, type IRoute, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
 import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler';
@@ -14,6 +14,8 @@ import { evalResponseEnvelope } from './soap/eval-response';
 import { sendSoapFault } from './soap/soap-fault';
 import { readSoapCall } from './soap/soap-request';
 import { renderWsdl, SURVEY_OPERATIONS, type SurveyOperation } from './soap/wsdl';
+import type { DeclaredRoutes } from '../http/routes/declared-routes';
+import { pipeline } from '../http/routes/pipeline';
 import { inspectCall, type CallInspection, type CallInspector, type ReadCall, type ScenarioAnswers, type ScenarioMatch } from '../sandbox/sandbox';
 
 /** One survey service as built at start: its settings and its logic. */
@@ -154,87 +156,37 @@ function soapFaults(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** A call's chain as plain calls: the survey limit group, then the answer; a failure to `failed`. */
-function surveyCall(limit: RequestHandler, answer: RequestHandler, failed: ErrorRequestHandler | undefined): RequestHandler {
-  return (req, res, next) => {
-    const fail = (error: unknown) => (failed === undefined ? next(error) : failed(error, req, res, next));
-    void limit(req, res, (limited?: unknown) => {
-      if (limited !== undefined) {
-        fail(limited);
-        return;
-      }
-      Promise.resolve(answer(req, res, next)).catch(fail);
-    });
-  };
-}
-
 /**
- * One service's routes: its `soapPath` svcEval's WSDL on GET (`?wsdl` by convention), its `plumPath`
- * plumEval's, calls of the operations it answers on POST to both, and at its `restPath` the REST twin;
- * only the paths of the flavours it answers. Each call path is also put in `calls`.
+ * One service's routes, each declared to `routes` as well: its `soapPath` svcEval's WSDL on GET (`?wsdl`
+ * by convention), its `plumPath` plumEval's, calls of the operations it answers on POST to both (the
+ * survey limit group, then the answer, every failure a SOAP fault), and at its `restPath` the REST twin
+ * (its failures the app's error bodies); only the paths of the flavours it answers.
  */
-function serviceRoutes(router: Router, calls: CallPaths, routes: ServiceRoutes, faults: ErrorRequestHandler): void {
-  for (const { path, flavour } of servedPaths(routes.settings)) {
+function serviceRoutes(router: Router, routes: DeclaredRoutes, service: ServiceRoutes, faults: ErrorRequestHandler): void {
+  for (const { path, flavour } of servedPaths(service.settings)) {
     if (flavour === 'rest') {
-      const call = surveyCall(routes.limit, answerRestCall(routes), undefined);
-      calls.add(path, router.route(path).post(call).all(methodNotAllowed(['POST'])), call);
+      routes.declare(router, '', { method: 'POST', path, handle: pipeline([service.limit, answerRestCall(service)]) }).all(methodNotAllowed(['POST']));
     } else {
-      const call = surveyCall(routes.limit, answerSoapCall(routes, path), faults);
-      const route = router
-        .route(path)
-        .get(serveWsdl(routes, path, flavour))
-        .post(call)
+      routes.declare(router, '', { method: 'GET', path, handle: serveWsdl(service, path, flavour) });
+      routes
+        .declare(router, '', { method: 'POST', path, handle: pipeline([service.limit, answerSoapCall(service, path)], faults) })
         .all(methodNotAllowed(['GET', 'HEAD', 'POST']), faults);
-      calls.add(path, route, call);
     }
   }
 }
 
 /**
- * The survey services' call paths, for the POSTs whose path is one as sent (or with a trailing slash),
- * found by one lookup in front of the app's other mounts and the router's matching; any other spelling
- * of a path the router matches (another letter case) goes on to the router, which serves it through the
- * same chain. Kept, as the reports' DataPaths is, for the router's matching it spares every call
- * (docs/performance-costs.md, "Hand-written shortcuts on Node.js 24").
+ * The survey web services (specification.md §3), their router mounted at the app's root: each service's
+ * routes, its own handler, sessions and cookie. All read their request once, as it arrives, within the
+ * same bounds, and count against the same per-address limit.
  */
-export class CallPaths {
-  private readonly byPath = new Map<string, { readonly route: IRoute; readonly call: RequestHandler }>();
-
-  add(path: string, route: IRoute, call: RequestHandler): void {
-    this.byPath.set(path, { route, call });
-    this.byPath.set(`${path}/`, { route, call });
-  }
-
-  readonly dispatch: RequestHandler = (req, res, next) => {
-    const found = req.method === 'POST' ? this.byPath.get(req.path) : undefined;
-    if (found === undefined) {
-      next();
-      return;
-    }
-    req.route = found.route;
-    found.call(req, res, next);
-  };
-}
-
-/** The survey web services: their router, and the calls' own dispatch, mounted before the app's other mounts. */
-export interface SurveyApi {
-  readonly calls: RequestHandler;
-  readonly router: Router;
-}
-
-/**
- * The survey web services (specification.md §3): each service's routes, its own handler, sessions and
- * cookie. All read their request once, as it arrives, within the same bounds, and count against the same
- * per-address limit.
- */
-export function surveyApi(surveys: SurveyServices): SurveyApi {
+export function surveyApi(surveys: SurveyServices, routes: DeclaredRoutes): Router {
   const router = Router();
-  const calls = new CallPaths();
   const faults = soapFaults(surveys.logger);
   for (const { settings, handler } of surveys.services) {
     serviceRoutes(
       router,
-      calls,
+      routes,
       {
         ...surveys,
         settings,
@@ -243,7 +195,7 @@ export function surveyApi(surveys: SurveyServices): SurveyApi {
       faults,
     );
   }
-  return { calls: calls.dispatch, router };
+  return router;
 }
 
 /**
