@@ -3,12 +3,12 @@ import { z } from 'zod';
 import type { RateLimitSettings } from '../rate-limit/settings';
 import type { ReportingSettings } from './settings';
 import { authenticationExamples, registerAuthenticationOperation } from './auth/openapi';
-import { eventsExamples, eventsOperation } from './events/openapi';
-import { flowExamples, flowOperation } from './path/openapi';
-import { performanceExamples, performanceOperation } from './performance/openapi';
-import { callerProfileExamples, callerProfileOperation, geographicExamples, geographicOperation } from './profile/openapi';
-import type { rangePathSchema, seriesPathSchema } from './query/params';
-import { volumeExamples, volumeOperation } from './volume/openapi';
+import { DATA_RESOURCES } from './data-resources';
+import { eventsExamples } from './events/openapi';
+import { flowExamples } from './path/openapi';
+import { performanceExamples } from './performance/openapi';
+import { callerProfileExamples, geographicExamples } from './profile/openapi';
+import { volumeExamples } from './volume/openapi';
 import { BASIC_AUTH, errorResponse, jsonOrXml, type SharedHeaders } from '../http/openapi/components';
 import type { ExampleExchange, ExampleSession } from '../http/openapi/examples';
 import { openApiPath } from '../http/openapi/paths';
@@ -19,27 +19,6 @@ interface DescribedReporting {
   readonly rateLimits: RateLimitSettings;
   readonly reporting: Pick<ReportingSettings, 'maxRangeDays' | 'credentialTtlSeconds'>;
 }
-
-/** A raw-data resource's own part of its operation, written in its folder; the rest every resource shares. */
-interface DataResourceOperation {
-  readonly operationId: string;
-  readonly summary: string;
-  readonly description: string;
-  readonly expressPath: string;
-  readonly params: typeof rangePathSchema | typeof seriesPathSchema;
-  readonly json: z.ZodType;
-  readonly xml: z.ZodType;
-}
-
-/** The raw-data resources of data-resources.ts, each under the name the reference documents it by. */
-const DATA_RESOURCE_OPERATIONS: readonly DataResourceOperation[] = [
-  volumeOperation,
-  eventsOperation,
-  performanceOperation,
-  callerProfileOperation,
-  geographicOperation,
-  flowOperation,
-];
 
 /** POST /api/auth and the raw-data resources, mounted at /api. */
 export function registerReportingOperations(registry: OpenAPIRegistry, headers: SharedHeaders, { rateLimits, reporting }: DescribedReporting): void {
@@ -55,7 +34,7 @@ export function registerReportingOperations(registry: OpenAPIRegistry, headers: 
 
   registerAuthenticationOperation(registry, headers, { rateLimits, credentialTtlSeconds: reporting.credentialTtlSeconds, tooMany, failed });
 
-  for (const resource of DATA_RESOURCE_OPERATIONS) {
+  for (const { operation: resource } of DATA_RESOURCES) {
     registry.registerPath({
       method: 'get',
       path: openApiPath('/api', resource.expressPath),

@@ -6,7 +6,7 @@ import { examplePeriodKey, onTheTwoDays } from '../series/examples';
 import { seriesXmlSchema } from '../series/representation';
 import { EVENTS_PATH, eventsBodySchema } from './series';
 
-/** GET /api/events, which the reporting API's list (../openapi.ts) registers as a raw-data resource. */
+/** GET /api/events, declared with its answer in ./resource.ts. */
 export const eventsOperation = {
   operationId: 'getEvents',
   summary: 'Event tracker',

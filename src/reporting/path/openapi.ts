@@ -5,7 +5,7 @@ import { rangePathSchema } from '../query/params';
 import { FLOW_PATH, MAX_FLOW_ENTRIES } from './report';
 import { flowBodySchema, flowXmlSchema } from './representation';
 
-/** GET /api/path, which the reporting API's list (../openapi.ts) registers as a raw-data resource. */
+/** GET /api/path, declared with its answer in ./resource.ts. */
 export const flowOperation = {
   operationId: 'getFlow',
   summary: 'Diagnostic flow',

@@ -6,7 +6,7 @@ import { onTheTwoDays } from '../series/examples';
 import { seriesXmlSchema } from '../series/representation';
 import { PERFORMANCE_PATH, performanceBodySchema } from './series';
 
-/** GET /api/performance, which the reporting API's list (../openapi.ts) registers as a raw-data resource. */
+/** GET /api/performance, declared with its answer in ./resource.ts. */
 export const performanceOperation = {
   operationId: 'getPerformance',
   summary: 'Performance',

@@ -8,7 +8,7 @@ import { CALLER_PROFILE_PATH, callerProfileBodySchema } from './caller-series';
 import { GEOGRAPHIC_PATH } from './geographic-report';
 import { geographicBodySchema, geographicXmlSchema } from './geographic-representation';
 
-/** GET /api/profile with a period, which the reporting API's list (../openapi.ts) registers as a raw-data resource. */
+/** GET /api/profile with a period, declared with its answer in ./resource.ts. */
 export const callerProfileOperation = {
   operationId: 'getCallerProfile',
   summary: 'Caller profile',
@@ -19,7 +19,7 @@ export const callerProfileOperation = {
   xml: seriesXmlSchema,
 };
 
-/** GET /api/profile without a period, which the reporting API's list (../openapi.ts) registers as a raw-data resource. */
+/** GET /api/profile without a period, declared with its answer in ./resource.ts. */
 export const geographicOperation = {
   operationId: 'getGeographic',
   summary: 'Geographic',

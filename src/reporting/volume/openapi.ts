@@ -6,7 +6,7 @@ import { onTheTwoDays } from '../series/examples';
 import { seriesXmlSchema } from '../series/representation';
 import { VOLUME_PATH, volumeBodySchema } from './series';
 
-/** GET /api/volume, which the reporting API's list (../openapi.ts) registers as a raw-data resource. */
+/** GET /api/volume, declared with its answer in ./resource.ts. */
 export const volumeOperation = {
   operationId: 'getVolume',
   summary: 'Call volume',
