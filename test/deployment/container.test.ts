@@ -1,11 +1,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { codeBlocks, docSection, ROOT } from '../support/doc-section';
 import { expectLoginAsShown, expectSurveyCallAsShown, expectWeeklyReportsAsShown } from '../support/readme-tour';
 import { describeWith, PHP_SOAP, PODMAN, requireForFile } from '../support/real-programs';
+import { collect } from '../support/server-process';
 
 /*
  * The Dockerfile and compose.yaml as docs/deployment.md runs them, with podman and podman-compose: the
@@ -39,21 +41,15 @@ const environment: NodeJS.ProcessEnv = {
 const shell = async (script: string) => (await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: environment, maxBuffer: 64 * 1024 * 1024 })).stdout;
 const container = (service: string) => `${PROJECT}_${service}_1`;
 
-/** Resolves once a container's output (both streams) shows `pattern`; rejects if the output ends first. */
-function logged(service: string, pattern: RegExp): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const follow = spawn('podman', ['logs', '--follow', container(service)]);
-    let written = '';
-    const check = (chunk: Buffer) => {
-      written += chunk.toString();
-      if (!pattern.test(written)) return;
-      follow.kill();
-      resolve();
-    };
-    follow.stdout.on('data', check);
-    follow.stderr.on('data', check);
-    follow.once('close', () => reject(new Error(`${container(service)}'s output ended before ${pattern}:\n${written}`)));
-  });
+/** Resolves once a container's output (both streams, as one) shows `pattern`; rejects if the output ends first. */
+async function logged(service: string, pattern: RegExp): Promise<void> {
+  const follow = spawn('sh', ['-c', `exec podman logs --follow ${container(service)} 2>&1`]);
+  const ended = once(follow, 'close').then(([code]) => code as number | null);
+  try {
+    await collect(follow.stdout, ended, `${container(service)}'s output`).waitFor(pattern);
+  } finally {
+    follow.kill();
+  }
 }
 
 async function publishedAddress(service: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { runProgram, type ProgramRun } from '../support/run-program';
 import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,19 +53,9 @@ function userEnv(): NodeJS.ProcessEnv {
   };
 }
 
-interface Ran {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs a shell script in `cwd` as the person's shell would, within `timeout`; resolves whatever its exit code. */
-function bash(script: string, cwd: string, timeout = RELEASE_BOUND_MS): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile('bash', ['-e', '-c', script], { cwd, env: userEnv(), timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
-    );
-  });
+function bash(script: string, cwd: string, timeout = RELEASE_BOUND_MS): Promise<ProgramRun> {
+  return runProgram('bash', ['-e', '-c', script], { cwd, env: userEnv(), timeout });
 }
 
 let workDir: string;
@@ -204,7 +195,7 @@ describeOnDeploymentMachine("npm run release, and docs/deployment.md's install o
   const [releaseBlock = '', installBlock = ''] = codeBlocks(BUILDING, 'sh');
   const installLines = installBlock.trim().split('\n');
   const serveLine = installLines.at(-1) as string;
-  let released: Ran;
+  let released: ProgramRun;
   let consumer: string;
   let installed: string;
   let server: ServerProcess | undefined;

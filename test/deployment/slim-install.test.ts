@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProgram, type ProgramRun } from '../support/run-program';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,12 +24,8 @@ beforeEach(async () => {
 
 afterEach(() => rm(folder, { recursive: true, force: true }));
 
-function ensureBuilt(): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: folder, env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
-      resolve({ code: typeof error?.code === 'number' ? error.code : error === null ? 0 : -1, stdout, stderr }),
-    );
-  });
+function ensureBuilt(): Promise<ProgramRun> {
+  return runProgram(process.execPath, ['scripts/ensure-built.mjs'], { cwd: folder, env: { PATH: process.env.PATH } });
 }
 
 /** A TypeScript stand-in in the folder's node_modules, which says it was run, as `tsc` would build. */

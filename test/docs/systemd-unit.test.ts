@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProgram } from '../support/run-program';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,14 +12,11 @@ let folder: string;
 beforeEach(() => (folder = mkdtempSync(path.join(tmpdir(), 'ivr-unit-'))));
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-function verify(unit: string): Promise<{ code: number; output: string }> {
+async function verify(unit: string): Promise<{ code: number; output: string }> {
   const file = path.join(folder, 'ivr-reporting.service');
   writeFileSync(file, unit);
-  return new Promise((resolve) =>
-    execFile('systemd-analyze', ['verify', '--man=no', file], (error, stdout, stderr) =>
-      resolve({ code: typeof error?.code === 'number' ? error.code : error === null ? 0 : -1, output: stdout + stderr }),
-    ),
-  );
+  const { code, stdout, stderr } = await runProgram('systemd-analyze', ['verify', '--man=no', file]);
+  return { code, output: stdout + stderr };
 }
 
 test("docs/deployment.md's unit runs what an instance runs, node dist/main.js, as the page says", () => {

@@ -26,7 +26,8 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-function collect(stream: Readable, exit: Promise<number | null>, name: string): OutputStream {
+/** What `stream` writes, kept as it comes; `name` says whose in the refusal when `exit` comes before a match. */
+export function collect(stream: Readable, exit: Promise<number | null>, name: string): OutputStream {
   let written = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => (written += chunk));
