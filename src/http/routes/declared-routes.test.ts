@@ -55,29 +55,22 @@ describe('the lookup of declared routes', () => {
     expect(lookUp('POST', '/survey/')?.route).toBe('/survey');
   });
 
-  it('leaves to the router another letter case, which the router matches too', () => {
-    expect(lookUp('GET', '/API/events/20250101/20251231/day/ALL')).toBeUndefined();
-    expect(lookUp('GET', '/api/EVENTS/20250101/20251231/day/ALL')).toBeUndefined();
-    expect(lookUp('POST', '/Survey')).toBeUndefined();
-  });
-
-  it('leaves to the router a percent-encoded param or literal', () => {
-    expect(lookUp('GET', '/api/events/20250101/20251231/day/%41LL')).toBeUndefined();
-    expect(lookUp('GET', '/api/ev%65nts/20250101/20251231/day/ALL')).toBeUndefined();
-    expect(lookUp('POST', '/%73urvey')).toBeUndefined();
-  });
-
-  it('leaves to the router an empty segment, a second trailing slash and a count of segments no route has', () => {
-    expect(lookUp('GET', '/api/events/20250101//day/ALL')).toBeUndefined();
-    expect(lookUp('GET', '/api/events/20250101/20251231/day/ALL//')).toBeUndefined();
-    expect(lookUp('POST', '/survey//')).toBeUndefined();
-    expect(lookUp('GET', '/api/profile/20250101/18005550100')).toBeUndefined();
-    expect(lookUp('GET', '/api/events/20250101/20251231/day/ALL/more')).toBeUndefined();
-  });
-
-  it('leaves to the router a path of no declared route, and one outside the mount', () => {
-    expect(lookUp('GET', '/api/unknown/20250101/20251231/day/ALL')).toBeUndefined();
-    expect(lookUp('GET', '/events/20250101/20251231/day/ALL')).toBeUndefined();
+  it.each([
+    ['GET', '/API/events/20250101/20251231/day/ALL', 'another letter case, which the router matches too'],
+    ['GET', '/api/EVENTS/20250101/20251231/day/ALL', 'another letter case, which the router matches too'],
+    ['POST', '/Survey', 'another letter case, which the router matches too'],
+    ['GET', '/api/events/20250101/20251231/day/%41LL', 'a percent-encoded param'],
+    ['GET', '/api/ev%65nts/20250101/20251231/day/ALL', 'a percent-encoded literal'],
+    ['POST', '/%73urvey', 'a percent-encoded literal'],
+    ['GET', '/api/events/20250101//day/ALL', 'an empty segment'],
+    ['GET', '/api/events/20250101/20251231/day/ALL//', 'a second trailing slash'],
+    ['POST', '/survey//', 'a second trailing slash'],
+    ['GET', '/api/profile/20250101/18005550100', 'a count of segments no route has'],
+    ['GET', '/api/events/20250101/20251231/day/ALL/more', 'a count of segments no route has'],
+    ['GET', '/api/unknown/20250101/20251231/day/ALL', 'a path of no declared route'],
+    ['GET', '/events/20250101/20251231/day/ALL', 'a path outside the mount'],
+  ])('leaves %s %s to the router: %s', (method, path) => {
+    expect(lookUp(method, path)).toBeUndefined();
   });
 
   it('hands what it found to the route with req.route set, and everything else on unserved', () => {
