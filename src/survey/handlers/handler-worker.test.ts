@@ -18,7 +18,14 @@ import { LogLines } from '../../../test/support/log-lines';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const LOOPING = path.join(FIXTURES, 'looping-handler.mjs');
-const ISOLATED = { SURVEY_HANDLER_ISOLATION: 'worker', SURVEY_HANDLER_TIMEOUT_SECONDS: '1' };
+/*
+ * The handler timeout bounds a worker's loading as well as a call. A test whose subject is not the timeout
+ * gives a minute, which no loaded machine's start of a worker reaches; the looping handler's test gives
+ * 10 s, which its call waits out in full, and which the worker started after it must load within.
+ */
+const ISOLATED = { SURVEY_HANDLER_ISOLATION: 'worker', SURVEY_HANDLER_TIMEOUT_SECONDS: '60' };
+const LOOP_TIMEOUT = { SURVEY_HANDLER_ISOLATION: 'worker', SURVEY_HANDLER_TIMEOUT_SECONDS: '10' };
+const NEVER_LOADED = { SURVEY_HANDLER_ISOLATION: 'worker', SURVEY_HANDLER_TIMEOUT_SECONDS: '1' };
 
 let directory: string;
 let logs: LogLines;
@@ -71,7 +78,7 @@ function created(file: string): Promise<void> {
 
 describe('SURVEY_HANDLER_ISOLATION=worker', () => {
   test('a handler that never yields holds its worker, not the event loop: /healthz answers while it runs, the call gets the timeout fault, the next call is served', async () => {
-    const url = await start({ SURVEY_HANDLER: LOOPING, ...ISOLATED });
+    const url = await start({ SURVEY_HANDLER: LOOPING, ...LOOP_TIMEOUT });
     expect(await answer(url, ['first'])).toBe('200 answered first');
 
     const marker = path.join(directory, 'running');
@@ -87,7 +94,7 @@ describe('SURVEY_HANDLER_ISOLATION=worker', () => {
     expect(events).toEqual(['healthz 200', 'looping call answered']);
 
     expect(await answer(url, ['next'])).toBe('200 answered next');
-    const reason = 'the survey handler took longer than 1 s; its worker was stopped';
+    const reason = 'the survey handler took longer than 10 s; its worker was stopped';
     expect(logs.lines.filter(({ msg }) => msg === 'survey handler worker stopped; the next call starts another')).toEqual([
       expect.objectContaining({ level: 40, file: LOOPING, reason }),
     ]);
@@ -103,7 +110,7 @@ describe('SURVEY_HANDLER_ISOLATION=worker', () => {
 
   test('a module whose loading never ends stops the start once the handler timeout has passed, naming the setting', () => {
     const file = path.join(FIXTURES, 'looping-on-load.js');
-    const starting = () => composeApp(loadConfig({ SURVEY_HANDLER: file, ...ISOLATED }), { store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('silent') });
+    const starting = () => composeApp(loadConfig({ SURVEY_HANDLER: file, ...NEVER_LOADED }), { store: createMemoryStore(), clock: new FakeClock(), logger: createLogger('silent') });
     expect(starting).toThrow(
       new ConfigError(`SURVEY_HANDLER=${JSON.stringify(file)}: cannot load ${file}: not loaded within SURVEY_HANDLER_TIMEOUT_SECONDS (1 s)`),
     );
