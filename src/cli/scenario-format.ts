@@ -21,7 +21,7 @@ function delayOf(delay: NonNullable<ScenarioView['delay_ms']>): string {
 
 /** By chance, as given: ` with probability 0.1 (seed 42)`; nothing for a scenario that answers every request it matches. */
 function chanceOf(scenario: ScenarioView): string {
-  return scenario.probability === undefined ? '' : ` with probability ${scenario.probability} (seed ${scenario.seed ?? '?'})`;
+  return scenario.probability === undefined ? '' : ` with probability ${scenario.probability} (seed ${String(scenario.seed)})`;
 }
 
 /**
