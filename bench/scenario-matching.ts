@@ -24,6 +24,9 @@ const storedUnmatched = (index: number): StoredScenario => ({
   delayMs: undefined,
   retryAfterSeconds: undefined,
   times: undefined,
+  probability: undefined,
+  seed: undefined,
+  draws: 0,
   fired: 0,
   createdAt: 0,
 });

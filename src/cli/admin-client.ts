@@ -27,6 +27,8 @@ export interface ScenarioFields {
   readonly delay_ms?: number | Readonly<Record<string, unknown>>;
   readonly retry_after_seconds?: number;
   readonly times?: number;
+  readonly probability?: number;
+  readonly seed?: number;
 }
 
 export interface AccountFields {

@@ -19,12 +19,20 @@ function delayOf(delay: NonNullable<ScenarioView['delay_ms']>): string {
   return `a median of ${delay.median} ms (p99 ${delay.p99} ms)`;
 }
 
-/** What it answers: `429`, `429 (Retry-After 2)`, `500 "closed"`, `429 after 300 ms`, `the real answer after 300 ms`. */
+/** By chance, as given: ` with probability 0.1 (seed 42)`; nothing for a scenario that answers every request it matches. */
+function chanceOf(scenario: ScenarioView): string {
+  return scenario.probability === undefined ? '' : ` with probability ${scenario.probability} (seed ${String(scenario.seed)})`;
+}
+
+/**
+ * What it answers: `429`, `429 (Retry-After 2)`, `500 "closed"`, `429 after 300 ms`, `the real answer after 300 ms`,
+ * `500 with probability 0.1 (seed 42)`.
+ */
 function answerOf(scenario: ScenarioView): string {
   const faultString = scenario.fault_string === undefined ? '' : ` ${JSON.stringify(scenario.fault_string)}`;
   const retryAfter = scenario.retry_after_seconds === undefined ? '' : ` (Retry-After ${scenario.retry_after_seconds})`;
   const status = scenario.status === undefined ? 'the real answer' : `${scenario.status}${faultString}${retryAfter}`;
-  return scenario.delay_ms === undefined ? status : `${status} after ${delayOf(scenario.delay_ms)}`;
+  return `${scenario.delay_ms === undefined ? status : `${status} after ${delayOf(scenario.delay_ms)}`}${chanceOf(scenario)}`;
 }
 
 /** One scenario as `add` prints it, e.g. `data of dev/alice from 10.0.0.1 answers 429, the next 3 requests`. */
@@ -34,7 +42,9 @@ export function describeScenario(scenario: ScenarioView): string {
   const requests =
     scenario.times === undefined ? 'every request until removed' : scenario.times === 1 ? 'the next request' : `the next ${scenario.times} requests`;
   const does =
-    scenario.status === undefined && scenario.delay_ms !== undefined ? `delays the real answer ${delayOf(scenario.delay_ms)}` : `answers ${answerOf(scenario)}`;
+    scenario.status === undefined && scenario.delay_ms !== undefined
+      ? `delays the real answer ${delayOf(scenario.delay_ms)}${chanceOf(scenario)}`
+      : `answers ${answerOf(scenario)}`;
   return `${scenario.target}${who} ${does}, ${requests}`;
 }
 

@@ -80,6 +80,39 @@ describe('ivr-reporting scenario add', () => {
     ]);
   });
 
+  test('sends a probability and its seed, and describes them; the list shows them', async () => {
+    const run = await cli(['scenario', 'add', 'data', '--status', '500', '--probability', '0.05', '--seed', '42']);
+    expect(run.stdout).toMatch(new RegExp(`^${ID} added: data answers 500 with probability 0.05 \\(seed 42\\), every request until removed\\n$`));
+    const delayed = await cli(['scenario', 'add', 'events', '--delay-ms', '300', '--probability', '.5', '--seed', '7', '--times', '2']);
+    expect(delayed.stdout).toMatch(new RegExp(`^${ID} added: events delays the real answer 300 ms with probability 0.5 \\(seed 7\\), the next 2 requests\\n$`));
+    expect(await scenarios()).toEqual([
+      expect.objectContaining({ target: 'data', status: 500, probability: 0.05, seed: 42 }),
+      expect.objectContaining({ target: 'events', delay_ms: 300, probability: 0.5, seed: 7, times: 2 }),
+    ]);
+    const table = await cli(['scenario', 'list']);
+    expect(table.stdout.split('\n').map((line) => line.slice(38).trimEnd())).toEqual([
+      'TARGET  FOR     ANSWER                                                      FIRED         STATE',
+      'data    anyone  500 with probability 0.05 (seed 42)                         0 (no limit)  active',
+      'events  anyone  the real answer after 300 ms with probability 0.5 (seed 7)  0/2           active',
+      '',
+    ]);
+  });
+
+  test.each([['often'], ['1/10'], ['-0.1']])('refuses --probability %s before asking the server, and exits 1', async (probability) => {
+    const run = await cli(['scenario', 'add', 'data', '--status', '500', '--probability', probability]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`option '--probability <p>' argument '${probability}' is invalid. must be a number above 0 and at most 1, e.g. 0.1`);
+    expect(await scenarios()).toEqual([]);
+  });
+
+  test("shows the server's refusal of a seed without a probability", async () => {
+    expect(await cli(['scenario', 'add', 'data', '--status', '500', '--seed', '7'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ivr-reporting: POST /admin/scenarios: 400 seed: needs a probability\n',
+    });
+  });
+
   test.each([['slow'], ['[100,900]'], ['-5']])('refuses --delay-ms %s before asking the server, and exits 1', async (delay) => {
     const run = await cli(['scenario', 'add', 'data', '--delay-ms', delay]);
     expect(run.code).toBe(1);

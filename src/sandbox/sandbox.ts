@@ -54,6 +54,8 @@ export interface Sandbox {
   readonly clock: Clock;
   /** Set with SANDBOX_CLOCK: every answer's Date header tells it, and POST /admin/clock moves it. */
   readonly movableClock: MovableClock | undefined;
+  /** What the scenarios draw from: delays, and the seeds not given. */
+  readonly random: Random;
   /** What the auth, data and survey routes call on each request: the scenario it matches, if scenarios are on. */
   readonly answers: ScenarioAnswers;
   /** What the survey routes hand each call: undefined when off (SURVEY_INSPECT_CALLS=0 or no admin API), then nothing is kept. */
@@ -67,16 +69,17 @@ export function createSandbox(settings: SandboxSettings, { store, clock, movable
     store,
     clock,
     movableClock,
+    random,
     answers: adminApi && settings.scenarios.enabled ? scenarioAnswers({ store, clock, random, counter, limits }) : noScenarios,
     inspector: adminApi && settings.inspectCalls > 0 ? callInspector(settings.inspectCalls) : undefined,
   };
 }
 
 /** The sandbox's part of the admin API: /clock, /scenarios and /survey/calls. */
-export function sandboxRoutes({ settings, store, clock, movableClock, inspector }: Sandbox): Router {
+export function sandboxRoutes({ settings, store, clock, movableClock, random, inspector }: Sandbox): Router {
   const router = Router();
   router.use(clockRoutes({ clock, movable: movableClock }));
-  router.use(scenarioRoutes({ store, clock, enabled: settings.scenarios.enabled, mostActive: settings.scenarios.mostActive }));
+  router.use(scenarioRoutes({ store, clock, random, enabled: settings.scenarios.enabled, mostActive: settings.scenarios.mostActive }));
   router.use(surveyCallRoutes({ inspector }));
   return router;
 }

@@ -314,6 +314,12 @@ export interface StoredScenario {
   readonly retryAfterSeconds: number | undefined;
   /** How many matching requests it answers; undefined: every one until it is removed. */
   readonly times: number | undefined;
+  /** The chance that it answers a request it matches (0 < p <= 1); undefined: every one. */
+  readonly probability: number | undefined;
+  /** With a probability: the seed of its draws (scenario-draws.ts). */
+  readonly seed: number | undefined;
+  /** With a probability: how many requests it has drawn for, answered or not. */
+  readonly draws: number;
   /** How many requests it has answered. */
   readonly fired: number;
   /** Milliseconds since the epoch. */
@@ -357,8 +363,9 @@ export interface ScenarioRepository {
   clear(): Promise<number>;
   /**
    * The oldest scenario that matches the request (one of its targets, and the account and address the
-   * scenario names, if it names them) and has answers left takes one, in one atomic step:
-   * scenarios shared by several instances answer exactly `times` requests between them.
+   * scenario names, if it names them), has answers left and, if it has a probability, draws one that
+   * answers (each such scenario matching the request draws its next number, scenario-draws.ts), takes
+   * one, in one atomic step: scenarios shared by several instances answer exactly `times` requests between them.
    */
   fire(request: ScenarioRequest): Promise<ScenarioFiring>;
 }

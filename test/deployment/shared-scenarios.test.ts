@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { drawAnswers } from '../../src/storage/scenario-draws';
 import { ADMIN_TOKEN, BEARER } from '../support/admin';
 import { FakeClock } from '../support/fake-clock';
 import { startInstance, type Instance } from '../support/instances';
@@ -45,6 +46,31 @@ describeWithPostgresAndRedis('a failure scenario on two instances of one Postgre
         expect.objectContaining({ id: (added.body as { id: string }).id, fired: 7, active: false }),
       ]);
     }
+  });
+
+  test('by chance with a seed, answers the requests sent one after another to either instance as its seed says', async () => {
+    schema = await createTestSchema();
+    const prefix = uniqueRedisPrefix();
+    const clock = new FakeClock();
+    const [first, second] = [
+      await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
+      await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
+    ] as [Instance, Instance];
+    instances.push(first, second);
+    await addAccount(first.store);
+    const auth = await request(first.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+    const { login, password } = auth.body as { login: string; password: string };
+    const added = await request(second.url).post('/admin/scenarios').set('Authorization', BEARER).send({ target: 'events', status: 503, probability: 0.3, seed: 99 });
+    expect(added.status).toBe(201);
+
+    const failed: boolean[] = [];
+    for (let index = 0; index < 40; index += 1) {
+      const response = await request(index % 2 === 0 ? first.url : second.url)
+        .get('/api/events/20180201/20180207/day/ALL')
+        .auth(login, password);
+      failed.push(response.status === 500);
+    }
+    expect(failed).toEqual(Array.from({ length: 40 }, (_, index) => drawAnswers(99, index + 1, 0.3)));
   });
 
   test('of 200 additions at once spread over both with SANDBOX_MAX_SCENARIOS=5, exactly 5 are added and 195 refused', async () => {

@@ -257,7 +257,8 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
   },
   // Scenarios are off on this server, so that none forces another operation's answer: a valid body is told so. Valid:
   // a status or a delay; tool and login together, not for the survey; a fault string with a status, for the survey only;
-  // an IP address as the client address; a Retry-After for a 429 or 503 only; a delay's min not above its max, its median not above its p99.
+  // an IP address as the client address; a Retry-After for a 429 or 503 only; a delay's min not above its max, its median not above its p99;
+  // a seed with a probability only.
   addScenario: {
     mediaTypes: [JSON_TYPE],
     accepted: [409],
@@ -269,6 +270,7 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
           fault_string: faultString,
           client_address: clientAddress,
           retry_after_seconds: retryAfter,
+          seed,
           ...rule
         } = body?.value as Record<string, unknown>;
         const survey = rule.target === 'survey';
@@ -280,6 +282,7 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
           ...(!survey && tool !== undefined && login !== undefined ? { tool, login } : {}),
           ...(survey && faultString !== undefined ? { fault_string: faultString } : {}),
           ...(retryAfter !== undefined && (status === 429 || status === 503) ? { retry_after_seconds: retryAfter } : {}),
+          ...(seed !== undefined && rule.probability !== undefined ? { seed } : {}),
           ...(clientAddress === undefined ? {} : { client_address: JSON.stringify(clientAddress).length % 2 === 0 ? '192.0.2.1' : '2001:db8::1' }),
         };
         return { path: {}, query: {}, body: { mediaType: JSON_TYPE, value } };

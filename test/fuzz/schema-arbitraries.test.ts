@@ -110,6 +110,7 @@ const CASES: readonly Case[] = [
   { name: 'a count', schema: { type: 'integer', minimum: 0, maximum: 1_000_000_000 }, breaks: ['integer', 'maximum', 'minimum'] },
   { name: 'an integer without bounds', schema: { type: 'integer' }, breaks: ['integer'] },
   { name: 'a duration in seconds', schema: { type: 'number', minimum: 0, maximum: 1_000_000 }, breaks: ['maximum', 'minimum'] },
+  { name: 'a probability (an open lower bound)', schema: { type: 'number', exclusiveMinimum: 0, maximum: 1 }, breaks: ['exclusiveMinimum', 'maximum'] },
   { name: 'a flag', schema: { type: 'boolean' }, breaks: [] },
   {
     name: 'an authentication request (an object in components, open to other properties)',

@@ -35,7 +35,7 @@ type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 const KEYWORDS: Record<Kind, readonly string[]> = {
   string: ['enum', 'pattern', 'minLength', 'maxLength'],
   integer: ['enum', 'minimum', 'maximum'],
-  number: ['enum', 'minimum', 'maximum'],
+  number: ['enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'],
   boolean: [],
   array: ['items', 'prefixItems', 'minItems', 'maxItems'],
   object: ['properties', 'required', 'additionalProperties', 'propertyNames'],
@@ -345,6 +345,9 @@ function stringValues(node: Node): Drawn<string> {
 
 // Numbers ---------------------------------------------------------------------------------------------
 
+/** An arbitrary that may not exist, as the arguments it adds to a list of them. */
+const optional = <T>(values: fc.Arbitrary<T> | undefined): fc.Arbitrary<T>[] => (values === undefined ? [] : [values]);
+
 const integersIn = (min: number, max: number) => fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map(Number);
 
 function numberValues(node: Node): Drawn<number> {
@@ -352,10 +355,20 @@ function numberValues(node: Node): Drawn<number> {
   const integer = node.kind === 'integer';
   const minimum = bound(schema, 'minimum');
   const maximum = bound(schema, 'maximum');
+  // A number's open bounds (a probability above 0); an integer's schemas state closed ones.
+  const exclusiveMinimum = bound(schema, 'exclusiveMinimum');
+  const exclusiveMaximum = bound(schema, 'exclusiveMaximum');
   if (minimum !== undefined && maximum !== undefined && minimum > maximum) throw new Error(`minimum ${minimum} is above maximum ${maximum}`);
+  const least = exclusiveMinimum ?? minimum;
+  const most = exclusiveMaximum ?? maximum;
+  const within = (n: number) =>
+    (exclusiveMinimum === undefined || n > exclusiveMinimum) &&
+    (exclusiveMaximum === undefined || n < exclusiveMaximum) &&
+    (minimum === undefined || n >= minimum) &&
+    (maximum === undefined || n <= maximum);
   // A finite window where an unbounded side would leave fractions and thousandths nowhere to be drawn.
-  const lo = minimum ?? (maximum === undefined ? -1e9 : maximum - 2e9);
-  const hi = maximum ?? lo + 2e9;
+  const lo = least ?? (most === undefined ? -1e9 : most - 2e9);
+  const hi = most ?? lo + 2e9;
   let valid: fc.Arbitrary<number>;
   if (integer) {
     const first = minimum === undefined ? -Number.MAX_SAFE_INTEGER : Math.ceil(minimum);
@@ -363,12 +376,20 @@ function numberValues(node: Node): Drawn<number> {
     if (first > last) throw new Error(`no integer lies between minimum ${String(minimum)} and maximum ${String(maximum)}`);
     valid = integersIn(first, last);
   } else {
-    const doubles = fc.double({ min: minimum ?? -Number.MAX_VALUE, max: maximum ?? Number.MAX_VALUE, noNaN: true });
+    const doubles = fc
+      .double({
+        min: least ?? -Number.MAX_VALUE,
+        max: most ?? Number.MAX_VALUE,
+        minExcluded: exclusiveMinimum !== undefined,
+        maxExcluded: exclusiveMaximum !== undefined,
+        noNaN: true,
+      })
+      .filter(within);
     // Amounts as clients write them (seconds to the millisecond), beside doubles of every magnitude.
     const first = Math.ceil(lo * 1000);
     const last = Math.floor(hi * 1000);
     const thousandths = first <= last && Number.isSafeInteger(first) && Number.isSafeInteger(last);
-    valid = thousandths ? fc.oneof(doubles, integersIn(first, last).map((n) => n / 1000).filter((n) => n >= lo && n <= hi)) : doubles;
+    valid = thousandths ? fc.oneof(doubles, integersIn(first, last).map((n) => n / 1000).filter(within)) : doubles;
   }
   // A set of numbers (a status code): one of them, and near misses of them.
   const enumerated = schema.enum === undefined ? undefined : members(schema).filter((value): value is number => typeof value === 'number');
@@ -399,6 +420,8 @@ function numberValues(node: Node): Drawn<number> {
     [
       { breaks: 'minimum', values: minimum === undefined ? undefined : below(minimum) },
       { breaks: 'maximum', values: maximum === undefined ? undefined : above(maximum) },
+      { breaks: 'exclusiveMinimum', values: exclusiveMinimum === undefined ? undefined : fc.oneof(fc.constant(exclusiveMinimum), ...optional(below(exclusiveMinimum))) },
+      { breaks: 'exclusiveMaximum', values: exclusiveMaximum === undefined ? undefined : fc.oneof(fc.constant(exclusiveMaximum), ...optional(above(exclusiveMaximum))) },
       { breaks: 'integer', values: integer ? fractions() : undefined },
       { breaks: 'enum', values: nearMisses() },
     ].flatMap(({ breaks, values }) => values?.map((value) => ({ value, breaks })) ?? []);

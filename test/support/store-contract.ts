@@ -1,6 +1,7 @@
 import { callRecordSchema, type CallRecord, type CallRecordInput, type PathStep } from '../../src/domain/call-record';
 import { accountId, type Account } from '../../src/accounts/account';
 import type { RegionCalls, ScenarioRequest, Store, StoredScenario } from '../../src/storage/store';
+import { drawAnswers } from '../../src/storage/scenario-draws';
 import { dailyTotals, dayTotals } from './day-totals';
 import { epochDayOf } from '../../src/time/calendar';
 
@@ -1002,6 +1003,9 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         delayMs: undefined,
         retryAfterSeconds: undefined,
         times: undefined,
+        probability: undefined,
+        seed: undefined,
+        draws: 0,
         fired: 0,
         createdAt: 1_000,
         ...fields,
@@ -1059,6 +1063,44 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           ['first', 2],
           ['second', 1],
         ]);
+      });
+
+      test('answers by chance: the n-th matching request draws the n-th number of the seed, the same as scenario-draws.ts', async () => {
+        await add(scenario('chance', { probability: 0.3, seed: 1_234_567 }));
+        const answered: boolean[] = [];
+        for (let request = 0; request < 200; request += 1) answered.push((await store.scenarios.fire(dataRequest())).fired !== undefined);
+        const expected = Array.from({ length: 200 }, (_, index) => drawAnswers(1_234_567, index + 1, 0.3));
+        expect(answered).toEqual(expected);
+        expect(expected.filter(Boolean).length).toBeGreaterThan(40);
+        expect(await store.scenarios.list()).toEqual([scenario('chance', { probability: 0.3, seed: 1_234_567, draws: 200, fired: expected.filter(Boolean).length })]);
+      });
+
+      test('draws for every scenario with a probability that a request matches, and the oldest that answers takes it', async () => {
+        await add(scenario('sometimes', { probability: 0.5, seed: 7, times: 3 }));
+        await add(scenario('always', { status: 500 }));
+        const firings: (string | undefined)[] = [];
+        for (let request = 0; request < 12; request += 1) firings.push((await store.scenarios.fire(dataRequest())).fired?.id);
+        const sometimes = Array.from({ length: 12 }, (_, index) => drawAnswers(7, index + 1, 0.5));
+        // Once it has answered its three, it no longer matches, and so draws no more.
+        const answeredBy: string[] = [];
+        let left = 3;
+        for (const drawn of sometimes) {
+          const answers = left > 0 && drawn;
+          if (answers) left -= 1;
+          answeredBy.push(answers ? 'sometimes' : 'always');
+        }
+        expect(firings).toEqual(answeredBy);
+        const lastAnswer = answeredBy.lastIndexOf('sometimes') + 1;
+        expect((await store.scenarios.list()).map(({ id, draws, fired }) => [id, draws, fired])).toEqual([
+          ['sometimes', lastAnswer, 3],
+          ['always', 0, 12 - 3],
+        ]);
+      });
+
+      test('a probability of 1 answers every request it matches', async () => {
+        await add(scenario('certain', { probability: 1, seed: 0, times: 5 }));
+        for (let request = 0; request < 5; request += 1) expect((await store.scenarios.fire(dataRequest())).fired?.id).toBe('certain');
+        expect(await store.scenarios.fire(dataRequest())).toEqual({ fired: undefined, stillActive: 0 });
       });
 
       test('matches on target, account and client address, each only when the scenario names it', async () => {

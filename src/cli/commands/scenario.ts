@@ -15,6 +15,8 @@ interface AddOptions extends ServerOptions {
   readonly clientAddress?: string;
   readonly faultString?: string;
   readonly retryAfterSeconds?: number;
+  readonly probability?: number;
+  readonly seed?: number;
 }
 
 /** A whole number for the JSON body; its real bounds are the server's to check, and its refusal names the field. */
@@ -32,6 +34,12 @@ function parseDelay(value: string): number | Readonly<Record<string, unknown>> {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refused;
   return parsed as Readonly<Record<string, unknown>>;
+}
+
+/** --probability: a decimal number; the server checks that it is above 0 and at most 1. */
+function parseProbability(value: string): number {
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(value)) throw new InvalidArgumentError('must be a number above 0 and at most 1, e.g. 0.1');
+  return Number(value);
 }
 
 /** --account TOOL/LOGIN: split at the first slash (a tool has none, a login may). */
@@ -65,7 +73,9 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
       .option('--account <tool/login>', "only this account's requests, e.g. dev/acme (not for the survey)", parseAccount)
       .option('--client-address <ip>', 'only the requests from this IPv4 or IPv6 address')
       .option('--fault-string <text>', 'survey only, with --status: the SOAP faultstring (the REST error message)')
-      .option('--retry-after-seconds <s>', 'with --status 429 or 503: this Retry-After instead of the real one', anyWholeNumber),
+      .option('--retry-after-seconds <s>', 'with --status 429 or 503: this Retry-After instead of the real one', anyWholeNumber)
+      .option('--probability <p>', 'answer each matching request with this chance, above 0 and at most 1 (default: every one)', parseProbability)
+      .option('--seed <n>', 'with --probability: the seed of its draws, for the same answers on every run (default: one drawn, shown)', anyWholeNumber),
   )
     .addHelpText('after', '\nA scenario needs --status, --delay-ms or both. The server checks the rest and\nsays what it refuses.')
     .action(async (target: string, options: AddOptions) => {
@@ -79,6 +89,8 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
         delay_ms: options.delayMs,
         retry_after_seconds: options.retryAfterSeconds,
         times: options.times,
+        probability: options.probability,
+        seed: options.seed,
       });
       process.stdout.write(`${added.id} added: ${describeScenario(added)}\n`);
     });

@@ -2,7 +2,9 @@ import express, { Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors/catalogue';
 import { methodNotAllowed } from '../../http/error-handler';
+import { MOST_SEED } from '../../storage/scenario-draws';
 import type { Store } from '../../storage/store';
+import type { Random } from './delay';
 import type { Clock } from '../../time/clock';
 import { describeIssues } from '../../http/field-errors';
 import { requireJsonIfAny } from '../../http/json-body';
@@ -21,10 +23,12 @@ export interface ScenarioAdmin {
   readonly enabled: boolean;
   /** SANDBOX_MAX_SCENARIOS: how many may have answers left at once. */
   readonly mostActive: number;
+  /** What the seed of a scenario with a probability and none given is drawn from. */
+  readonly random: Random;
 }
 
 /** /admin/scenarios: the sandbox's failure scenarios, added, listed and removed. */
-export function scenarioRoutes({ store, clock, enabled, mostActive }: ScenarioAdmin): Router {
+export function scenarioRoutes({ store, clock, enabled, mostActive, random }: ScenarioAdmin): Router {
   const router = Router();
   router
     .route('/scenarios')
@@ -36,7 +40,10 @@ export function scenarioRoutes({ store, clock, enabled, mostActive }: ScenarioAd
       const body = scenarioRuleSchema.safeParse(req.body ?? {});
       if (!body.success) throw errors.invalidParameter(describeIssues(body.error.issues));
       if (!enabled) throw errors.scenariosOff();
-      const scenario: Scenario = { ...toScenarioRule(body.data), id: randomUUID(), createdAt: clock.now(), fired: 0 };
+      const rule = toScenarioRule(body.data);
+      // A seed drawn now and shown in the list: the same run can be had again by giving it.
+      const seed = rule.probability === undefined ? undefined : (rule.seed ?? Math.floor(random() * (MOST_SEED + 1)));
+      const scenario: Scenario = { ...rule, seed, id: randomUUID(), createdAt: clock.now(), draws: 0, fired: 0 };
       if ((await store.scenarios.add(scenario, mostActive)) === 'full') throw errors.tooManyScenarios(mostActive);
       res.status(201).location(`${req.baseUrl}/scenarios/${scenario.id}`).json(scenarioView(scenario));
     })

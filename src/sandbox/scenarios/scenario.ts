@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { toolSchema, type Tool } from '../../domain/tool';
 import { boundedText, storableIdentifier } from '../../domain/storable-text';
+import { MOST_SEED } from '../../storage/scenario-draws';
 import { hasAnswersLeft, type ScenarioDelay, type StoredScenario } from '../../storage/store';
 import { delaySchema } from './delay';
 
@@ -39,12 +40,18 @@ export interface ScenarioRule {
   readonly retryAfterSeconds: number | undefined;
   /** How many matching requests it answers; none: every one until it is deleted. */
   readonly times: number | undefined;
+  /** The chance that it answers a request it matches; none: every one. */
+  readonly probability: number | undefined;
+  /** With a probability, the seed of its draws as given; none: one drawn when it is added. */
+  readonly seed: number | undefined;
 }
 
 /** A rule as the store keeps it (StoredScenario, which it is one of): with its id, its time and its use. */
 export interface Scenario extends ScenarioRule {
   readonly id: string;
   readonly createdAt: number;
+  /** With a probability: how many requests it has drawn for. */
+  readonly draws: number;
   /** How many requests it has answered. */
   readonly fired: number;
 }
@@ -119,6 +126,21 @@ export const scenarioRuleSchema = z
       .max(MOST_TIMES, `must be at most ${MOST_TIMES}`)
       .optional()
       .meta({ description: 'How many matching requests it answers; left out: every one until it is deleted' }),
+    probability: z
+      .number('must be a number')
+      .gt(0, 'must be above 0')
+      .max(1, 'must be at most 1')
+      .optional()
+      .meta({ description: 'The chance that it answers a request it matches (0 < p <= 1), each request drawing its own; left out: every one' }),
+    seed: z
+      .int('must be a whole number')
+      .min(0, 'must be at least 0')
+      .max(MOST_SEED, `must be at most ${MOST_SEED}`)
+      .optional()
+      .meta({
+        description:
+          'With probability: the seed of its draws, so that the same sequence of requests meets the same answers on every run; left out: one drawn when it is added, shown in the list',
+      }),
   })
   .superRefine((rule, context) => {
     const problem = (message: string, path: string) => context.addIssue({ code: 'custom', message, path: [path] });
@@ -132,6 +154,7 @@ export const scenarioRuleSchema = z
     }
     if (rule.fault_string !== undefined && rule.status === undefined) problem('needs a status', 'fault_string');
     if (rule.retry_after_seconds !== undefined && !WITH_RETRY_AFTER.includes(rule.status ?? 0)) problem('needs status 429 or 503', 'retry_after_seconds');
+    if (rule.seed !== undefined && rule.probability === undefined) problem('needs a probability', 'seed');
   })
   .meta({ id: 'ScenarioRule' });
 
@@ -145,6 +168,8 @@ export function toScenarioRule(body: z.output<typeof scenarioRuleSchema>): Scena
     delayMs: body.delay_ms,
     retryAfterSeconds: body.retry_after_seconds,
     times: body.times,
+    probability: body.probability,
+    seed: body.seed,
   };
 }
 
@@ -161,6 +186,8 @@ export const scenarioViewSchema = z
     delay_ms: delaySchema.optional().meta({ description: 'As it was given' }),
     retry_after_seconds: z.number().int().optional(),
     times: z.number().int().optional().meta({ description: 'Left out: until deleted' }),
+    probability: z.number().optional(),
+    seed: z.number().int().optional().meta({ description: 'With probability: as given, or the one drawn when it was added' }),
     fired: z.number().int().meta({ description: 'How many requests it has answered' }),
     active: z.boolean().meta({ description: 'Whether it still answers (fired is below times)' }),
     created_at: z.iso.datetime(),
@@ -184,6 +211,8 @@ export function scenarioView(scenario: Scenario): ScenarioView {
     delay_ms: scenario.delayMs,
     retry_after_seconds: scenario.retryAfterSeconds,
     times: scenario.times,
+    probability: scenario.probability,
+    seed: scenario.seed,
     fired: scenario.fired,
     active: hasAnswersLeft(scenario),
     created_at: new Date(scenario.createdAt).toISOString(),

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ADMIN_TOKEN, BEARER } from '../../../test/support/admin';
-import { basic } from '../../../test/support/http';
+import { basic, serve } from '../../../test/support/http';
 import { documentSchemas, operationById } from '../../../test/support/openapi';
 import type { ApiDocument } from '../../openapi/document';
 import { buildOperationsApp, credentialsFrom, valueOf, type OperationsApp } from '../../../test/support/operations';
@@ -99,6 +99,35 @@ describe('POST /admin/scenarios', () => {
     expect((await listScenarios()).body).toEqual({ scenarios: [uniformView, logNormalView] });
     const { id } = logNormal.body as { id: string };
     expect((await request(app).get(`/admin/scenarios/${id}`).set('Authorization', BEARER)).body).toEqual(logNormalView);
+  });
+
+  test('keeps a probability and its seed as given', async () => {
+    const response = await addScenario({ target: 'data', status: 500, probability: 0.05, seed: 42 });
+    expect(response.status).toBe(201);
+    const view = { id: expect.stringMatching(ID) as unknown, target: 'data', status: 500, probability: 0.05, seed: 42, fired: 0, active: true, created_at: START };
+    expect(response.body).toEqual(view);
+    expect((await listScenarios()).body).toEqual({ scenarios: [view] });
+  });
+
+  test('draws the seed of a probability given without one, and shows it, so that the run can be had again', async () => {
+    await setUp({}, () => 0.25);
+    const response = await addScenario({ target: 'survey', status: 503, probability: 1 });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual(expect.objectContaining({ probability: 1, seed: 536_870_912 }));
+  });
+
+  test.each([
+    [{ target: 'data', status: 500, probability: 0 }, 'probability: must be above 0'],
+    [{ target: 'data', status: 500, probability: -0.5 }, 'probability: must be above 0'],
+    [{ target: 'data', status: 500, probability: 1.01 }, 'probability: must be at most 1'],
+    [{ target: 'data', status: 500, probability: '0.1' }, 'probability: must be a number'],
+    [{ target: 'data', status: 500, seed: 7 }, 'seed: needs a probability'],
+    [{ target: 'data', status: 500, probability: 0.1, seed: -1 }, 'seed: must be at least 0'],
+    [{ target: 'data', status: 500, probability: 0.1, seed: 2_147_483_648 }, 'seed: must be at most 2147483647'],
+    [{ target: 'data', status: 500, probability: 0.1, seed: 1.5 }, 'seed: must be a whole number'],
+  ])('refuses the chance %j: %s', async (body, error) => {
+    expectRefusal(await addScenario(body), 400, 'IVR_INVALID_PARAMETER', error);
+    expect((await listScenarios()).body).toEqual({ scenarios: [] });
   });
 
   const EITHER_FORM = 'delay_ms: must be a whole number of milliseconds, or one of {"uniform": [min, max]} and {"median": m, "p99": n}';
@@ -267,6 +296,40 @@ describe('DELETE /admin/scenarios', () => {
     expect(response.body).toEqual({ removed: 2 });
     expect((await listScenarios()).body).toEqual({ scenarios: [] });
   });
+});
+
+describe('a scenario that answers by chance', () => {
+  beforeEach(() => setUp({ DATA_RATE_LIMIT: '1000000' }));
+
+  /** Which of `count` reports, sent one after another, the scenario answered with its 500. */
+  async function failedOf(count: number): Promise<number[]> {
+    const running = await serve(app);
+    try {
+      const failed: number[] = [];
+      for (let index = 0; index < count; index += 1) {
+        const response = await fetch(`${running.url}${EVENTS}`, { headers: { Authorization: alice } });
+        await response.arrayBuffer();
+        if (response.status === 500) failed.push(index);
+        else expect(response.status).toBe(200);
+      }
+      return failed;
+    } finally {
+      await running.close();
+    }
+  }
+
+  test('fails the same requests of 1,000 on every run with a seed: at probability 0.1, between 70 and 130 of them', async () => {
+    const rule = { target: 'data', status: 500, probability: 0.1, seed: 2026 };
+    const id = await scenarioId(rule);
+    const first = await failedOf(1000);
+    expect(first.length).toBeGreaterThanOrEqual(70);
+    expect(first.length).toBeLessThanOrEqual(130);
+    expect((await request(app).get(`/admin/scenarios/${id}`).set('Authorization', BEARER)).body).toEqual(expect.objectContaining({ fired: first.length }));
+    await request(app).delete('/admin/scenarios').set('Authorization', BEARER);
+    await scenarioId(rule);
+    expect(await failedOf(1000)).toEqual(first);
+    // 2,000 reports one after another: bounded by what a loaded machine takes for them, not by jest's default.
+  }, 180_000);
 });
 
 describe('the answers a data scenario forces', () => {

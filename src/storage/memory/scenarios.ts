@@ -1,3 +1,4 @@
+import { drawAnswers } from '../scenario-draws';
 import { hasAnswersLeft, type ScenarioRepository, type ScenarioRequest, type StoredScenario } from '../store';
 
 interface Kept {
@@ -46,20 +47,19 @@ export function memoryScenarios(): ScenarioRepository {
     fire: (request) => {
       let fired: StoredScenario | undefined;
       let stillActive = 0;
-      for (const [id, { position, scenario }] of active) {
-        if (!matches(scenario, request)) continue;
-        if (fired === undefined) {
-          fired = { ...scenario, fired: scenario.fired + 1 };
-          if (hasAnswersLeft(fired)) {
-            active.set(id, { position, scenario: fired });
-            stillActive += 1;
-          } else {
-            // Deleting the entry being visited is safe: a Map's iteration goes on with the next.
-            active.delete(id);
-            usedUp.set(id, { position, scenario: fired });
-          }
-        } else {
+      for (const [id, { position, scenario: matched }] of active) {
+        if (!matches(matched, request)) continue;
+        const scenario = matched.probability === undefined ? matched : { ...matched, draws: matched.draws + 1 };
+        const answers = fired === undefined && (scenario.probability === undefined || drawAnswers(scenario.seed ?? 0, scenario.draws, scenario.probability));
+        const now = answers ? { ...scenario, fired: scenario.fired + 1 } : scenario;
+        if (answers) fired = now;
+        if (hasAnswersLeft(now)) {
+          active.set(id, { position, scenario: now });
           stillActive += 1;
+        } else {
+          // Deleting the entry being visited is safe: a Map's iteration goes on with the next.
+          active.delete(id);
+          usedUp.set(id, { position, scenario: now });
         }
       }
       return Promise.resolve({ fired, stillActive });

@@ -16,12 +16,16 @@ interface ScenarioRow {
   delay_distribution: Exclude<ScenarioDelay, number> | null;
   retry_after_seconds: number | null;
   times: number | null;
+  /** Migration 14: a scenario answering by chance. */
+  probability: number | null;
+  seed: number | null;
+  draws: number;
   fired: number;
   created_at: string;
 }
 
 const COLUMNS =
-  'id, target, tool, login, client_address, status, fault_string, delay_ms, delay_distribution, retry_after_seconds, times, fired, created_at';
+  'id, target, tool, login, client_address, status, fault_string, delay_ms, delay_distribution, retry_after_seconds, times, probability, seed, draws, fired, created_at';
 
 /** store.ts's hasAnswersLeft, as migration 11's partial index has it. */
 const HAS_ANSWERS_LEFT = '(times IS NULL OR fired < times)';
@@ -49,29 +53,47 @@ function toScenario(row: ScenarioRow): StoredScenario {
     delayMs: orUndefined(row.delay_ms ?? row.delay_distribution),
     retryAfterSeconds: orUndefined(row.retry_after_seconds),
     times: orUndefined(row.times),
+    probability: orUndefined(row.probability),
+    seed: orUndefined(row.seed),
+    draws: row.draws,
     fired: row.fired,
     createdAt: Number(row.created_at),
   };
 }
 
 /**
- * ScenarioRepository.fire's rule (memory/scenarios.ts's `matches`) in SQL, and the oldest match with
- * answers left taking one. The UPDATE re-reads a row another request changed meanwhile (READ COMMITTED), so a
- * scenario shared by several instances answers exactly `times` requests between them.
+ * ScenarioRepository.fire's rule (memory/scenarios.ts's `matches`) in SQL: each matching scenario with a
+ * probability draws its next number, scenario-draws.ts's `scenarioDraw` written out step by step in
+ * bigint arithmetic (each step below 2^63), and the oldest match with answers left that answers takes one.
+ * The UPDATE re-reads a row another request changed meanwhile (READ COMMITTED), so a scenario shared by
+ * several instances answers exactly `times` requests between them.
  */
 const FIRE = `
 WITH matching AS (
-  SELECT id, position FROM sandbox_scenarios
+  SELECT id, position, probability, seed, draws + 1 AS draw FROM sandbox_scenarios
   WHERE target = ANY($1::text[])
     AND (tool IS NULL OR (tool = $2 AND login = $3))
     AND (client_address IS NULL OR client_address = $4)
     AND (times IS NULL OR fired < times)
+), drawn AS (
+  SELECT m.id, m.position, m.probability IS NOT NULL AS draws,
+    m.probability IS NULL OR x3.x::double precision < m.probability * 4294967296::double precision AS answers
+  FROM matching m
+  LEFT JOIN LATERAL (SELECT (m.seed + (m.draw::bigint % 4294967296) * 2654435769) % 4294967296 AS x) x0 ON true
+  LEFT JOIN LATERAL (SELECT (((x0.x >> 16) # x0.x) * 73244475) % 4294967296 AS x) x1 ON true
+  LEFT JOIN LATERAL (SELECT (((x1.x >> 16) # x1.x) * 73244475) % 4294967296 AS x) x2 ON true
+  LEFT JOIN LATERAL (SELECT (x2.x >> 16) # x2.x AS x) x3 ON true
 ), chosen AS (
-  UPDATE sandbox_scenarios SET fired = fired + 1
-  WHERE id = (SELECT id FROM matching ORDER BY position LIMIT 1) AND (times IS NULL OR fired < times)
-  RETURNING ${COLUMNS}
+  SELECT id FROM drawn WHERE answers ORDER BY position LIMIT 1
+), changed AS (
+  UPDATE sandbox_scenarios SET
+    draws = draws + (CASE WHEN probability IS NULL THEN 0 ELSE 1 END),
+    fired = fired + (CASE WHEN id = (SELECT id FROM chosen) THEN 1 ELSE 0 END)
+  WHERE (id = (SELECT id FROM chosen) OR id IN (SELECT id FROM drawn WHERE draws)) AND (times IS NULL OR fired < times)
+  RETURNING id = (SELECT id FROM chosen) AS answered, ${COLUMNS}
 )
-SELECT (SELECT count(*) FROM matching)::integer AS matching, chosen.* FROM (VALUES (1)) AS one LEFT JOIN chosen ON true`;
+SELECT (SELECT count(*) FROM matching)::integer AS matching, chosen.*
+FROM (VALUES (1)) AS one LEFT JOIN (SELECT * FROM changed WHERE answered) AS chosen ON true`;
 
 type FireRow = { matching: number } & ({ [K in keyof ScenarioRow]: null } | ScenarioRow);
 
@@ -83,7 +105,7 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
         // Each statement reads what committed before it began: after the lock, every earlier addition.
         const { rows } = await client.query<{ active: number }>(`SELECT count(*)::integer AS active FROM sandbox_scenarios WHERE ${HAS_ANSWERS_LEFT}`);
         if ((rows[0] as { active: number }).active >= mostActive) return 'full';
-        await client.query(`INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
+        await client.query(`INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, [
           scenario.id,
           scenario.target,
           scenario.account?.tool ?? null,
@@ -95,6 +117,9 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
           typeof scenario.delayMs === 'object' ? JSON.stringify(scenario.delayMs) : null,
           scenario.retryAfterSeconds ?? null,
           scenario.times ?? null,
+          scenario.probability ?? null,
+          scenario.seed ?? null,
+          scenario.draws,
           scenario.fired,
           scenario.createdAt,
         ]);

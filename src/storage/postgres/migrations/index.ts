@@ -11,6 +11,7 @@ import { callsByMonth } from './010-calls-by-month';
 import { activeScenarios } from './011-active-scenarios';
 import { rollupsByMonth } from './012-rollups-by-month';
 import { scenarioDelayDistributions } from './013-scenario-delay-distributions';
+import { scenarioChances } from './014-scenario-chances';
 
 export interface Migration {
   readonly version: number;
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'active scenarios indexed apart', sql: activeScenarios },
   { version: 12, name: 'rollups partitioned by month of their day', sql: rollupsByMonth },
   { version: 13, name: 'scenario delays drawn from distributions', sql: scenarioDelayDistributions },
+  { version: 14, name: 'scenarios answering by chance', sql: scenarioChances },
 ];
