@@ -14,19 +14,25 @@ afterEach(async () => {
   await schema.drop();
 });
 
+/** Two instances on a new schema and one Redis prefix, and temporary credentials of an account on them. */
+async function twoInstancesWithCredentials(): Promise<{ first: Instance; second: Instance; login: string; password: string }> {
+  schema = await createTestSchema();
+  const prefix = uniqueRedisPrefix();
+  const clock = new FakeClock();
+  const [first, second] = [
+    await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
+    await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
+  ] as [Instance, Instance];
+  instances.push(first, second);
+  await addAccount(first.store);
+  const auth = await request(first.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
+  const { login, password } = auth.body as { login: string; password: string };
+  return { first, second, login, password };
+}
+
 describeWithPostgresAndRedis('a failure scenario on two instances of one PostgreSQL', () => {
   test('added through one, answers exactly `times` of 40 concurrent requests spread over both, and both list its count', async () => {
-    schema = await createTestSchema();
-    const prefix = uniqueRedisPrefix();
-    const clock = new FakeClock();
-    const [first, second] = [
-      await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
-      await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
-    ] as [Instance, Instance];
-    instances.push(first, second);
-    await addAccount(first.store);
-    const auth = await request(first.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
-    const { login, password } = auth.body as { login: string; password: string };
+    const { first, second, login, password } = await twoInstancesWithCredentials();
     const added = await request(first.url).post('/admin/scenarios').set('Authorization', BEARER).send({ target: 'events', status: 503, times: 7 });
     expect(added.status).toBe(201);
 
@@ -49,17 +55,7 @@ describeWithPostgresAndRedis('a failure scenario on two instances of one Postgre
   });
 
   test('by chance with a seed, answers the requests sent one after another to either instance as its seed says', async () => {
-    schema = await createTestSchema();
-    const prefix = uniqueRedisPrefix();
-    const clock = new FakeClock();
-    const [first, second] = [
-      await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
-      await startInstance(schema.url, prefix, clock, { ADMIN_TOKEN }),
-    ] as [Instance, Instance];
-    instances.push(first, second);
-    await addAccount(first.store);
-    const auth = await request(first.url).post('/api/auth').type('form').send({ tool: 'dev', login: 'alice', password: 'secret-password' });
-    const { login, password } = auth.body as { login: string; password: string };
+    const { first, second, login, password } = await twoInstancesWithCredentials();
     const added = await request(second.url).post('/admin/scenarios').set('Authorization', BEARER).send({ target: 'events', status: 503, probability: 0.3, seed: 99 });
     expect(added.status).toBe(201);
 
