@@ -29,6 +29,8 @@ const storedUnmatched = (index: number): StoredScenario => ({
   draws: 0,
   fired: 0,
   createdAt: 0,
+  connection: undefined,
+  bytesPerSecond: undefined,
 });
 
 async function main(mostActive: number): Promise<void> {

@@ -141,7 +141,7 @@ describe('ivr-reporting scenario add', () => {
     const nothing = await cli(['scenario', 'add', 'data']);
     expect([nothing.code, nothing.stderr]).toEqual([
       1,
-      'ivr-reporting: POST /admin/scenarios: 400 status: a scenario needs a status, a delay_ms or both\n',
+      'ivr-reporting: POST /admin/scenarios: 400 status: a scenario needs a status, a delay_ms or a connection\n',
     ]);
     const target = await cli(['scenario', 'add', 'reports', '--status', '500']);
     expect([target.code, target.stderr]).toEqual([

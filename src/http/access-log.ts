@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { faultOf } from './connection-faults/connection-faults';
 import { ERROR_CODE_HEADER } from './representation';
 import type { RequestStep } from './request-edge';
 
@@ -62,6 +63,7 @@ function loggedQuery(query: Record<string, unknown>): Record<string, unknown> {
  */
 function accessLine(req: Request, res: Response): Record<string, unknown> {
   const code = res.getHeader(ERROR_CODE_HEADER);
+  const fault = faultOf(res);
   const url = req.originalUrl;
   const withQuery = url.includes('?');
   return {
@@ -74,6 +76,7 @@ function accessLine(req: Request, res: Response): Record<string, unknown> {
     },
     ...(res.headersSent ? { res: { statusCode: res.statusCode } } : {}),
     ...(code === undefined ? {} : { code }),
+    ...(fault === undefined ? {} : { fault }),
     responseTime: Date.now() - req.receivedAt,
   };
 }
@@ -81,7 +84,9 @@ function accessLine(req: Request, res: Response): Record<string, unknown> {
 /**
  * Gives each request its id (a UUID, sent back as X-Request-Id) and logs one line when its answer is
  * sent: `request completed` at info, or at warn for a 5xx (a SOAP fault is one, whoever was at fault:
- * causes are logged where they were caught); `request aborted` at warn when the client went away first.
+ * causes are logged where they were caught); `request aborted` at warn when the client went away first;
+ * `request faulted by a scenario` at info when a scenario's connection fault cut it short (every line of
+ * an answer so faulted names the fault).
  * The line is built only when the logger would write it; a logger that writes neither level costs a
  * UUID per request. The requests `unlogged` names (the probes') get neither an id nor a line.
  */
@@ -97,6 +102,11 @@ export function accessLog(logger: Logger, unlogged: (req: Request) => boolean): 
       // The type says otherwise for the routes' sake, but `unlogged` requests have no id.
       if ((res.req.id as string | undefined) === undefined) return;
       const finished = res.writableFinished;
+      if (!finished && faultOf(res) !== undefined) {
+        // Cut short as a scenario asked: nothing went wrong here.
+        if (logger.isLevelEnabled('info')) logger.info(accessLine(res.req, res), 'request faulted by a scenario');
+        return;
+      }
       const level = finished && res.statusCode < 500 ? 'info' : 'warn';
       if (logger.isLevelEnabled(level)) logger[level](accessLine(res.req, res), finished ? 'request completed' : 'request aborted');
     },

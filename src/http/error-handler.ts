@@ -4,6 +4,7 @@ import { AppError, errors } from '../errors/catalogue';
 import { unavailableDependency } from '../storage/dependency-error';
 import { renderError } from './representation';
 import { wasAnsweredAsStalled } from './connection-guards/stalled-body';
+import { ConnectionDropped } from './connection-faults/connection-faults';
 
 interface HttpParserError {
   type?: unknown;
@@ -91,6 +92,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
+    // A scenario dropped it: the access line tells the fault, and there is no one to answer.
+    if (error instanceof ConnectionDropped) return;
     if (res.socket === null || res.socket.destroyed) {
       // The client hung up (an upload cut short, say): there is no one to answer, and nothing failed here.
       logger.warn({ err: error, requestId: req.id }, 'the client closed the connection before the answer');

@@ -109,7 +109,7 @@ export function createAppMetrics(): AppMetrics {
   });
   const scenarioAnswers = new Counter({
     name: METRIC_NAMES.scenarioAnswers,
-    help: 'Answers the sandbox\'s failure scenarios forced or delayed, by target (auth, data, a report\'s name, survey) and answer (the status forced, or delay).',
+    help: 'Answers the sandbox\'s failure scenarios forced or delayed, by target (auth, data, a report\'s name, survey) and answer (the connection fault: reset, empty, truncated or drip; else the status forced; else delay).',
     labelNames: ['target', 'answer'] as const,
     registers,
   });

@@ -324,6 +324,10 @@ export interface StoredScenario {
   readonly fired: number;
   /** Milliseconds since the epoch. */
   readonly createdAt: number;
+  /** A fault of the connection (src/http/connection-faults/): reset, empty, truncated or drip. */
+  readonly connection: string | undefined;
+  /** A drip's rate. */
+  readonly bytesPerSecond: number | undefined;
 }
 
 /** Whether a scenario has answers left: only those are matched. */

@@ -1,4 +1,5 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { ConnectionDropped } from '../http/connection-faults/connection-faults';
 import type { Logger } from 'pino';
 import { errors } from '../errors/catalogue';
 import { knownError, logServerFailure, methodNotAllowed } from '../http/error-handler';
@@ -91,7 +92,8 @@ async function answerReadCall(
     inspection?.answered(answer.response, answer.sessionId);
     return answer;
   } catch (error) {
-    inspection?.failed(knownError(error, req) ?? errors.internal());
+    if (error instanceof ConnectionDropped) inspection?.dropped(error.fault);
+    else inspection?.failed(knownError(error, req) ?? errors.internal());
     throw error;
   }
 }

@@ -1008,6 +1008,8 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         draws: 0,
         fired: 0,
         createdAt: 1_000,
+        connection: undefined,
+        bytesPerSecond: undefined,
         ...fields,
       });
       /** A cap no test here reaches, but the ones about the cap. */
@@ -1030,6 +1032,8 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           retryAfterSeconds: 30,
           times: 3,
           createdAt: 2_000,
+          connection: 'drip',
+          bytesPerSecond: 2_000,
         });
         const uniform = scenario('d', { target: 'volume', status: undefined, delayMs: { uniform: [0, 60_000] } });
         const logNormal = scenario('e', { delayMs: { median: 200, p99: 2000 } });

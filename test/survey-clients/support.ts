@@ -118,7 +118,11 @@ export interface PhpCall {
   readonly session_id?: string;
 }
 
-export type PhpResult = { response: string } | { fault: { code: string; string: string } };
+export type PhpResult =
+  | { response: string }
+  | { fault: { code: string; string: string } }
+  /** zeep only: an exception that is not a SOAP fault (a dropped connection's), by its module and name. */
+  | { error: { type: string; message: string } };
 
 /** What one client program did: its results in call order, the cookies it ended with, the envelopes it sent. */
 export interface ClientRun {

@@ -56,6 +56,7 @@ function otherParts(parts) {
 
 function outcomeNodes(outcome) {
   if ('answer' in outcome) return textNodes(outcome.answer);
+  if ('connection' in outcome) return [element('span', { class: 'fault' }, [`Connection ${outcome.connection === 'reset' ? 'reset' : 'closed'} by a scenario, before any byte of the answer`])];
   const { code, message } = outcome.fault;
   return [element('span', { class: 'fault' }, ['Fault ', element('code', {}, [code]), `: ${message}`])];
 }
@@ -73,7 +74,7 @@ function serviceNodes({ service, path }) {
 /** The call's row: its seq heads it, and its id (`call-<seq>`) is unique in the page. */
 export function callRow(call) {
   const cell = (children, className) => element('td', { class: className }, children);
-  return element('tr', { id: `call-${call.seq}`, class: 'fault' in call.outcome ? 'faulty' : undefined }, [
+  return element('tr', { id: `call-${call.seq}`, class: 'answer' in call.outcome ? undefined : 'faulty' }, [
     element('th', { scope: 'row', class: 'numeric' }, [String(call.seq)]),
     cell([element('time', { datetime: call.at }, [timeOf(call.at)])]),
     cell(serviceNodes(call)),

@@ -7,7 +7,8 @@ import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import type { RateLimitSettings } from '../../rate-limit/settings';
 import type { Tool } from '../../domain/tool';
-import { drawDelayMs, type Random } from './delay';
+import { deliverBody, dropConnection } from '../../http/connection-faults/connection-faults';
+import { drawDelayMs, MOST_DELAY_MS, type Random } from './delay';
 import { canonicalAddress, scenarioOf, type ForcedStatus, type Scenario, type ScenarioTarget } from './scenario';
 
 /** Set on every answer a scenario delayed or forced: which one. */
@@ -17,7 +18,7 @@ export const ACTIVE_SCENARIOS_HEADER = 'X-Sandbox-Scenarios-Active';
 
 /** Where the answers scenarios forced are counted (the app's metrics). */
 export interface ScenarioAnswerCounter {
-  /** `answer`: the status forced, or `delay` for a delay alone. */
+  /** `answer`: the connection's fault (reset, empty, truncated, drip), else the status forced, else `delay`. */
   scenarioAnswered(target: ScenarioTarget, answer: string): void;
 }
 
@@ -40,8 +41,10 @@ export interface ScenarioMatch {
 }
 
 /**
- * Runs the scenario a request matches, if one has answers left: waits its delay, then throws the error it
- * forces (the app's error handlers answer it as the real rule would), or returns for the real answer.
+ * Runs the scenario a request matches, if one has answers left: waits its delay, then drops the connection
+ * (throwing ConnectionDropped, which ends the route unanswered), or throws the error it forces (the app's
+ * error handlers answer it as the real rule would), or returns for the real answer; a truncated or
+ * dripped answer, forced or real, is sent so once the route has written it.
  */
 export type ScenarioAnswers = (req: Request, res: Response, match: ScenarioMatch) => Promise<void>;
 
@@ -88,10 +91,10 @@ function forcedError(scenario: Scenario, status: ForcedStatus, { clock, limits }
 }
 
 /**
- * How many requests delays may hold at once. A held survey call keeps its body, read before the scenarios
- * run, and many held at once fill the heap (docs/performance-costs.md, "Survey bodies held by the sandbox's
- * delays"): past this, a delayed request waits no more and gets its answer at once, so what delays hold is
- * at most this many bodies of SOAP_MAX_BYTES.
+ * How many requests delays and drips may hold at once. A held survey call keeps its body, read before the
+ * scenarios run, and a dripped answer its own; many held at once fill the heap (docs/performance-costs.md,
+ * "Survey bodies held by the sandbox's delays"): past this, a delayed request waits no more and a dripped
+ * answer is sent at once, so what they hold is at most this many bodies.
  */
 export const MOST_HELD_REQUESTS = 100;
 
@@ -104,7 +107,7 @@ export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): Scena
     if (firing.stillActive > 0) res.setHeader(ACTIVE_SCENARIOS_HEADER, String(firing.stillActive));
     if (firing.fired === undefined) return;
     const fired = scenarioOf(firing.fired);
-    counter.scenarioAnswered(fired.target, fired.status === undefined ? 'delay' : String(fired.status));
+    counter.scenarioAnswered(fired.target, fired.connection ?? (fired.status === undefined ? 'delay' : String(fired.status)));
     if (fired.delayMs !== undefined && held < MOST_HELD_REQUESTS) {
       // In real time, not the sandbox clock's: it is the client's wait that is under test. A client that
       // leaves ends the wait: nothing would read the answer.
@@ -114,6 +117,14 @@ export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): Scena
       } finally {
         held -= 1;
       }
+    }
+    if (fired.connection === 'reset' || fired.connection === 'empty') throw dropConnection(res, fired.connection);
+    if (fired.connection === 'truncated') deliverBody(res, { fault: 'truncated' }, () => undefined);
+    if (fired.connection === 'drip' && fired.bytesPerSecond !== undefined && held < MOST_HELD_REQUESTS) {
+      held += 1;
+      deliverBody(res, { fault: 'drip', bytesPerSecond: fired.bytesPerSecond, mostMs: MOST_DELAY_MS }, () => {
+        held -= 1;
+      });
     }
     if (fired.status !== undefined) throw forcedError(fired, fired.status, dependencies);
     res.setHeader(SCENARIO_HEADER, fired.id);

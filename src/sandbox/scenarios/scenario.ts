@@ -5,6 +5,7 @@ import { boundedText, storableIdentifier } from '../../domain/storable-text';
 import { MOST_SEED } from '../../storage/scenario-draws';
 import { hasAnswersLeft, type ScenarioDelay, type StoredScenario } from '../../storage/store';
 import { delaySchema } from './delay';
+import { CONNECTION_FAULTS, type ConnectionFault } from '../../http/connection-faults/connection-faults';
 
 /** The raw-data resources by name, each a target of its own; `data` is all of them. */
 export const REPORT_TARGETS = ['volume', 'events', 'performance', 'caller-profile', 'geographic', 'flow'] as const;
@@ -22,6 +23,10 @@ const MOST_TIMES = 1_000_000;
 const MOST_FAULT_STRING_CHARACTERS = 1000;
 const MOST_RETRY_AFTER_SECONDS = 86_400;
 const WITH_RETRY_AFTER: readonly number[] = [429, 503];
+/** A megabyte a second: the slowest networks a client is tested on are far below it, and a drip holds its request until it ends. */
+const MOST_BYTES_PER_SECOND = 1_000_000;
+/** The faults that send no status: a status cannot go with them. */
+const BEFORE_ANY_BYTE: readonly ConnectionFault[] = ['reset', 'empty'];
 
 /** What a scenario does to the requests it matches, as POST /admin/scenarios gives it. */
 export interface ScenarioRule {
@@ -44,6 +49,10 @@ export interface ScenarioRule {
   readonly probability: number | undefined;
   /** With a probability, the seed of its draws as given; none: one drawn when it is added. */
   readonly seed: number | undefined;
+  /** A fault of the connection in place of the answer (reset, empty), or of its delivery (truncated, drip). */
+  readonly connection: ConnectionFault | undefined;
+  /** A drip's rate. */
+  readonly bytesPerSecond: number | undefined;
 }
 
 /** A rule as the store keeps it (StoredScenario, which it is one of): with its id, its time and its use. */
@@ -58,17 +67,18 @@ export interface Scenario extends ScenarioRule {
 
 const isTarget = (target: string): target is ScenarioTarget => (SCENARIO_TARGETS as readonly string[]).includes(target);
 const isForcedStatus = (status: number): status is ForcedStatus => (REPORTING_STATUSES as readonly number[]).includes(status);
+const isConnectionFault = (fault: string): fault is ConnectionFault => (CONNECTION_FAULTS as readonly string[]).includes(fault);
 
 /**
  * A stored scenario read back: the store keeps what POST /admin/scenarios made, so a target or status
  * this server does not know means the data was written by another version of it.
  */
 export function scenarioOf(stored: StoredScenario): Scenario {
-  const { target, status } = stored;
-  if (!isTarget(target) || (status !== undefined && !isForcedStatus(status))) {
-    throw new Error(`scenario ${stored.id}: target ${target} with status ${String(status)} is not one this server answers`);
+  const { target, status, connection } = stored;
+  if (!isTarget(target) || (status !== undefined && !isForcedStatus(status)) || (connection !== undefined && !isConnectionFault(connection))) {
+    throw new Error(`scenario ${stored.id}: target ${target} with status ${String(status)} and connection ${String(connection)} is not one this server answers`);
   }
-  return { ...stored, target, status };
+  return { ...stored, target, status, connection };
 }
 
 /** IPv4 addresses as Express reports them on a dual-stack socket (`::ffff:10.0.0.1`) and as people write them. */
@@ -141,10 +151,32 @@ export const scenarioRuleSchema = z
         description:
           'With probability: the seed of its draws, so that the same sequence of requests meets the same answers on every run; left out: one drawn when it is added, shown in the list',
       }),
+    connection: z
+      .enum(CONNECTION_FAULTS, { error: `must be one of ${CONNECTION_FAULTS.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          'A fault below HTTP: reset (the connection reset before any byte), empty (closed without a byte), truncated (the status and headers, ' +
+          'then half the body, then closed), drip (the answer sent at bytes_per_second, what is left after a minute at once)',
+      }),
+    bytes_per_second: z
+      .int('must be a whole number of bytes')
+      .min(1, 'must be at least 1')
+      .max(MOST_BYTES_PER_SECOND, `must be at most ${MOST_BYTES_PER_SECOND}`)
+      .optional()
+      .meta({ description: "With connection drip, which needs it: the body's rate" }),
   })
   .superRefine((rule, context) => {
     const problem = (message: string, path: string) => context.addIssue({ code: 'custom', message, path: [path] });
-    if (rule.status === undefined && rule.delay_ms === undefined) problem('a scenario needs a status, a delay_ms or both', 'status');
+    if (rule.status === undefined && rule.delay_ms === undefined && rule.connection === undefined) {
+      problem('a scenario needs a status, a delay_ms or a connection', 'status');
+    }
+    if (rule.connection !== undefined && BEFORE_ANY_BYTE.includes(rule.connection) && rule.status !== undefined) {
+      problem(`cannot go with connection ${rule.connection}, which sends no status`, 'status');
+    }
+    if ((rule.connection === 'drip') !== (rule.bytes_per_second !== undefined)) {
+      problem(rule.connection === 'drip' ? 'a drip needs it' : 'needs connection drip', 'bytes_per_second');
+    }
     if ((rule.tool === undefined) !== (rule.login === undefined)) problem('tool and login go together', rule.tool === undefined ? 'tool' : 'login');
     if (rule.target === 'survey') {
       if (rule.tool !== undefined) problem('the survey has no accounts: match by client_address instead', 'tool');
@@ -170,6 +202,8 @@ export function toScenarioRule(body: z.output<typeof scenarioRuleSchema>): Scena
     times: body.times,
     probability: body.probability,
     seed: body.seed,
+    connection: body.connection,
+    bytesPerSecond: body.bytes_per_second,
   };
 }
 
@@ -188,6 +222,8 @@ export const scenarioViewSchema = z
     times: z.number().int().optional().meta({ description: 'Left out: until deleted' }),
     probability: z.number().optional(),
     seed: z.number().int().optional().meta({ description: 'With probability: as given, or the one drawn when it was added' }),
+    connection: z.enum(CONNECTION_FAULTS).optional(),
+    bytes_per_second: z.number().int().optional(),
     fired: z.number().int().meta({ description: 'How many requests it has answered' }),
     active: z.boolean().meta({ description: 'Whether it still answers (fired is below times)' }),
     created_at: z.iso.datetime(),
@@ -213,6 +249,8 @@ export function scenarioView(scenario: Scenario): ScenarioView {
     times: scenario.times,
     probability: scenario.probability,
     seed: scenario.seed,
+    connection: scenario.connection,
+    bytes_per_second: scenario.bytesPerSecond,
     fired: scenario.fired,
     active: hasAnswersLeft(scenario),
     created_at: new Date(scenario.createdAt).toISOString(),

@@ -101,6 +101,23 @@ describe('POST /admin/scenarios', () => {
     expect((await request(app).get(`/admin/scenarios/${id}`).set('Authorization', BEARER)).body).toEqual(logNormalView);
   });
 
+  test('keeps a connection fault as given, a drip with its rate', async () => {
+    const reset = await addScenario({ target: 'auth', connection: 'reset', delay_ms: 10 });
+    expect(reset.status).toBe(201);
+    expect(reset.body).toEqual({ id: expect.stringMatching(ID) as unknown, target: 'auth', delay_ms: 10, connection: 'reset', fired: 0, active: true, created_at: START });
+    const drip = await addScenario({ target: 'survey', status: 503, connection: 'drip', bytes_per_second: 500 });
+    expect(drip.body).toEqual({
+      id: expect.stringMatching(ID) as unknown,
+      target: 'survey',
+      status: 503,
+      connection: 'drip',
+      bytes_per_second: 500,
+      fired: 0,
+      active: true,
+      created_at: START,
+    });
+  });
+
   test('keeps a probability and its seed as given', async () => {
     const response = await addScenario({ target: 'data', status: 500, probability: 0.05, seed: 42 });
     expect(response.status).toBe(201);
@@ -162,7 +179,7 @@ describe('POST /admin/scenarios', () => {
 
   test.each([
     [{}, 'target: must be one of auth, data, volume, events, performance, caller-profile, geographic, flow, survey'],
-    [{ target: 'data' }, 'status: a scenario needs a status, a delay_ms or both'],
+    [{ target: 'data' }, 'status: a scenario needs a status, a delay_ms or a connection'],
     [{ target: 'data', status: 404 }, 'status: must be one of 401, 429, 500, 503 (for the survey 429, 500, 503)'],
     [{ target: 'survey', status: 401 }, 'status: must be one of 429, 500, 503 for the survey'],
     [{ target: 'data', status: 500, tool: 'dev' }, 'login: tool and login go together'],
@@ -173,6 +190,15 @@ describe('POST /admin/scenarios', () => {
     [{ target: 'data', status: 500, times: 0 }, 'times: must be at least 1'],
     [{ target: 'data', status: 500, retry_after_seconds: 2 }, 'retry_after_seconds: needs status 429 or 503'],
     [{ target: 'data', status: 500, client_address: 'localhost' }, 'client_address: must be an IPv4 or IPv6 address'],
+    [{ target: 'data', connection: 'slow' }, 'connection: must be one of reset, empty, truncated, drip'],
+    [{ target: 'data', connection: 'reset', status: 500 }, 'status: cannot go with connection reset, which sends no status'],
+    [{ target: 'survey', connection: 'empty', status: 503, fault_string: 'down' }, 'status: cannot go with connection empty, which sends no status'],
+    [{ target: 'data', connection: 'drip' }, 'bytes_per_second: a drip needs it'],
+    [{ target: 'data', connection: 'truncated', bytes_per_second: 100 }, 'bytes_per_second: needs connection drip'],
+    [{ target: 'data', status: 500, bytes_per_second: 100 }, 'bytes_per_second: needs connection drip'],
+    [{ target: 'data', connection: 'drip', bytes_per_second: 0 }, 'bytes_per_second: must be at least 1'],
+    [{ target: 'data', connection: 'drip', bytes_per_second: 1_000_001 }, 'bytes_per_second: must be at most 1000000'],
+    [{ target: 'data', connection: 'drip', bytes_per_second: 10.5 }, 'bytes_per_second: must be a whole number of bytes'],
   ])('refuses %j: %s', async (body, error) => {
     expectRefusal(await addScenario(body), 400, 'IVR_INVALID_PARAMETER', error);
     expect((await listScenarios()).body).toEqual({ scenarios: [] });
@@ -202,7 +228,7 @@ describe('POST /admin/scenarios', () => {
 describe('POST /admin/scenarios with SANDBOX_SCENARIOS=false', () => {
   test('checks the body, then refuses with 409, and no request is forced', async () => {
     await setUp({ SANDBOX_SCENARIOS: 'false' });
-    expectRefusal(await addScenario({ target: 'data' }), 400, 'IVR_INVALID_PARAMETER', 'status: a scenario needs a status, a delay_ms or both');
+    expectRefusal(await addScenario({ target: 'data' }), 400, 'IVR_INVALID_PARAMETER', 'status: a scenario needs a status, a delay_ms or a connection');
     expectRefusal(
       await addScenario({ target: 'data', status: 500 }),
       409,

@@ -84,7 +84,13 @@ export const surveyCallEntrySchema = z
       session_id: shownTextSchema.nullable(),
       files: z.array(fileSchema).meta({ description: 'File parts of a REST call; none for SOAP' }),
     }),
-    outcome: z.union([z.strictObject({ answer: shownTextSchema }), faultSchema]),
+    outcome: z.union([
+      z.strictObject({ answer: shownTextSchema }),
+      faultSchema,
+      z.strictObject({
+        connection: z.enum(['reset', 'empty']).meta({ description: 'A scenario dropped the connection before any byte of the answer: reset, or closed' }),
+      }),
+    ]),
     handler_ms: z
       .number()
       .nullable()

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { DroppedConnection } from '../../http/connection-faults/connection-faults';
 import type { AppError } from '../../errors/catalogue';
 import type { Clock } from '../../time/clock';
 import { faultOutcome, ownCopy, shownParts, shownText, type ReadCall, type SurveyCallEntry } from './call-entry';
@@ -64,6 +65,8 @@ export interface CallInspection {
   handlerStarts(): void;
   answered(response: string, sessionId: string): void;
   failed(error: AppError): void;
+  /** A scenario dropped the connection: no answer was sent. */
+  dropped(fault: DroppedConnection): void;
 }
 
 /**
@@ -103,5 +106,6 @@ export function inspectCall(
     },
     answered: (response, sessionId) => keep(sessionId, { answer: shownText(response) }),
     failed: (error) => keep(cookieSessionId ?? null, faultOutcome(error)),
+    dropped: (fault) => keep(cookieSessionId ?? null, { connection: fault }),
   };
 }

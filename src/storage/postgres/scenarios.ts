@@ -22,10 +22,13 @@ interface ScenarioRow {
   draws: number;
   fired: number;
   created_at: string;
+  /** Migration 15: a scenario faulting the connection. */
+  connection: string | null;
+  bytes_per_second: number | null;
 }
 
 const COLUMNS =
-  'id, target, tool, login, client_address, status, fault_string, delay_ms, delay_distribution, retry_after_seconds, times, probability, seed, draws, fired, created_at';
+  'id, target, tool, login, client_address, status, fault_string, delay_ms, delay_distribution, retry_after_seconds, times, probability, seed, draws, fired, created_at, connection, bytes_per_second';
 
 /** store.ts's hasAnswersLeft, as migration 11's partial index has it. */
 const HAS_ANSWERS_LEFT = '(times IS NULL OR fired < times)';
@@ -58,6 +61,8 @@ function toScenario(row: ScenarioRow): StoredScenario {
     draws: row.draws,
     fired: row.fired,
     createdAt: Number(row.created_at),
+    connection: orUndefined(row.connection),
+    bytesPerSecond: orUndefined(row.bytes_per_second),
   };
 }
 
@@ -105,7 +110,7 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
         // Each statement reads what committed before it began: after the lock, every earlier addition.
         const { rows } = await client.query<{ active: number }>(`SELECT count(*)::integer AS active FROM sandbox_scenarios WHERE ${HAS_ANSWERS_LEFT}`);
         if ((rows[0] as { active: number }).active >= mostActive) return 'full';
-        await client.query(`INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, [
+        await client.query(`INSERT INTO sandbox_scenarios (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`, [
           scenario.id,
           scenario.target,
           scenario.account?.tool ?? null,
@@ -122,6 +127,8 @@ export function postgresScenarios(pool: Pool): ScenarioRepository {
           scenario.draws,
           scenario.fired,
           scenario.createdAt,
+          scenario.connection ?? null,
+          scenario.bytesPerSecond ?? null,
         ]);
         return 'added';
       }),

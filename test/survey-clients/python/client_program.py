@@ -2,7 +2,7 @@
 
 stdin: {"wsdl": URL, "operation"?: "svcEval" (default) | "plumEval", "clients": [[call, ...], ...]}, a call being
 {"question_texts": [...], "answers": [...], "ani_ip"?, "dnis"?, "session_id"?} (plumEval's three texts, absent: null).
-stdout: {"clients": [{"results": [{"response": str} | {"fault": {"code", "string"}}, ...],
+stdout: {"clients": [{"results": [{"response": str} | {"fault": {"code", "string"}} | {"error": {"type", "message"}}, ...],
   "cookies": {name: value}, "requests": [the envelopes the client sent]}]}
 """
 

@@ -12,6 +12,7 @@ import { activeScenarios } from './011-active-scenarios';
 import { rollupsByMonth } from './012-rollups-by-month';
 import { scenarioDelayDistributions } from './013-scenario-delay-distributions';
 import { scenarioChances } from './014-scenario-chances';
+import { scenarioConnectionFaults } from './015-scenario-connection-faults';
 
 export interface Migration {
   readonly version: number;
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'rollups partitioned by month of their day', sql: rollupsByMonth },
   { version: 13, name: 'scenario delays drawn from distributions', sql: scenarioDelayDistributions },
   { version: 14, name: 'scenarios answering by chance', sql: scenarioChances },
+  { version: 15, name: 'scenarios faulting the connection', sql: scenarioConnectionFaults },
 ];
