@@ -29,6 +29,9 @@ export interface ScenarioFields {
   readonly times?: number;
   readonly probability?: number;
   readonly seed?: number;
+  /** The server checks that it is one of its faults, and says which. */
+  readonly connection?: string;
+  readonly bytes_per_second?: number;
 }
 
 export interface AccountFields {

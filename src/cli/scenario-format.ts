@@ -24,14 +24,30 @@ function chanceOf(scenario: ScenarioView): string {
   return scenario.probability === undefined ? '' : ` with probability ${scenario.probability} (seed ${String(scenario.seed)})`;
 }
 
+/** The status or the real answer, as the connection delivers it: `a reset connection`, `429, truncated`, `the real answer at 200 bytes/s`. */
+function deliveredOf(scenario: ScenarioView, status: string): string {
+  switch (scenario.connection) {
+    case 'reset':
+      return 'a reset connection';
+    case 'empty':
+      return 'an empty reply';
+    case 'truncated':
+      return `${status}, truncated`;
+    case 'drip':
+      return `${status} at ${String(scenario.bytes_per_second)} bytes/s`;
+    default:
+      return status;
+  }
+}
+
 /**
  * What it answers: `429`, `429 (Retry-After 2)`, `500 "closed"`, `429 after 300 ms`, `the real answer after 300 ms`,
- * `500 with probability 0.1 (seed 42)`.
+ * `500 with probability 0.1 (seed 42)`, `a reset connection after 300 ms`, `the real answer at 200 bytes/s`.
  */
 function answerOf(scenario: ScenarioView): string {
   const faultString = scenario.fault_string === undefined ? '' : ` ${JSON.stringify(scenario.fault_string)}`;
   const retryAfter = scenario.retry_after_seconds === undefined ? '' : ` (Retry-After ${scenario.retry_after_seconds})`;
-  const status = scenario.status === undefined ? 'the real answer' : `${scenario.status}${faultString}${retryAfter}`;
+  const status = deliveredOf(scenario, scenario.status === undefined ? 'the real answer' : `${scenario.status}${faultString}${retryAfter}`);
   return `${scenario.delay_ms === undefined ? status : `${status} after ${delayOf(scenario.delay_ms)}`}${chanceOf(scenario)}`;
 }
 
@@ -42,7 +58,7 @@ export function describeScenario(scenario: ScenarioView): string {
   const requests =
     scenario.times === undefined ? 'every request until removed' : scenario.times === 1 ? 'the next request' : `the next ${scenario.times} requests`;
   const does =
-    scenario.status === undefined && scenario.delay_ms !== undefined
+    scenario.status === undefined && scenario.connection === undefined && scenario.delay_ms !== undefined
       ? `delays the real answer ${delayOf(scenario.delay_ms)}${chanceOf(scenario)}`
       : `answers ${answerOf(scenario)}`;
   return `${scenario.target}${who} ${does}, ${requests}`;

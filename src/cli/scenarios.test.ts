@@ -98,6 +98,37 @@ describe('ivr-reporting scenario add', () => {
     ]);
   });
 
+  test('sends a connection fault and a drip with its rate, and describes them; the list shows them', async () => {
+    const reset = await cli(['scenario', 'add', 'auth', '--connection', 'reset', '--delay-ms', '300', '--times', '1']);
+    expect(reset.stdout).toMatch(new RegExp(`^${ID} added: auth answers a reset connection after 300 ms, the next request\\n$`));
+    const drip = await cli(['scenario', 'add', 'survey', '--status', '503', '--connection', 'drip', '--bytes-per-second', '200']);
+    expect(drip.stdout).toMatch(new RegExp(`^${ID} added: survey answers 503 at 200 bytes/s, every request until removed\\n$`));
+    const truncated = await cli(['scenario', 'add', 'events', '--connection', 'truncated', '--probability', '0.2', '--seed', '3']);
+    expect(truncated.stdout).toMatch(new RegExp(`^${ID} added: events answers the real answer, truncated with probability 0.2 \\(seed 3\\), every request until removed\\n$`));
+    expect(await scenarios()).toEqual([
+      expect.objectContaining({ target: 'auth', connection: 'reset', delay_ms: 300, times: 1 }),
+      expect.objectContaining({ target: 'survey', status: 503, connection: 'drip', bytes_per_second: 200 }),
+      expect.objectContaining({ target: 'events', connection: 'truncated', probability: 0.2, seed: 3 }),
+    ]);
+    const table = await cli(['scenario', 'list']);
+    expect(table.stdout.split('\n').map((line) => line.slice(38).trimEnd())).toEqual([
+      'TARGET  FOR     ANSWER                                                    FIRED         STATE',
+      'auth    anyone  a reset connection after 300 ms                           0/1           active',
+      'survey  anyone  503 at 200 bytes/s                                        0 (no limit)  active',
+      'events  anyone  the real answer, truncated with probability 0.2 (seed 3)  0 (no limit)  active',
+      '',
+    ]);
+  });
+
+  test("shows the server's refusal of a status with a reset, and exits 1", async () => {
+    const run = await cli(['scenario', 'add', 'data', '--status', '500', '--connection', 'reset']);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'ivr-reporting: POST /admin/scenarios: 400 status: cannot go with connection reset, which sends no status\n',
+    });
+  });
+
   test.each([['often'], ['1/10'], ['-0.1']])('refuses --probability %s before asking the server, and exits 1', async (probability) => {
     const run = await cli(['scenario', 'add', 'data', '--status', '500', '--probability', probability]);
     expect(run.code).toBe(1);

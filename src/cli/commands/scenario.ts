@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Tool } from '../../domain/tool';
 import { SCENARIO_TARGETS } from '../../sandbox/scenarios/scenario';
+import { CONNECTION_FAULTS } from '../../http/connection-faults/connection-faults';
 import { describeScenario, scenarioTable } from '../scenario-format';
 import { CliError } from '../cli-error';
 import { adminClient, withServerOptions, type ServerOptions } from '../server-options';
@@ -17,6 +18,8 @@ interface AddOptions extends ServerOptions {
   readonly retryAfterSeconds?: number;
   readonly probability?: number;
   readonly seed?: number;
+  readonly connection?: string;
+  readonly bytesPerSecond?: number;
 }
 
 /** A whole number for the JSON body; its real bounds are the server's to check, and its refusal names the field. */
@@ -54,7 +57,7 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
     .summary("force failures on a running server's next requests")
     .description(
       'add, list and remove failure scenarios: the next requests of a target answered with a 401, 429, 500 or 503, ' +
-        'or delayed, as the real rule answers them (the server must run with SANDBOX_SCENARIOS, the default)',
+        'delayed, or their connection faulted, as the real rule answers them (the server must run with SANDBOX_SCENARIOS, the default)',
     );
 
   withServerOptions(
@@ -75,9 +78,14 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
       .option('--fault-string <text>', 'survey only, with --status: the SOAP faultstring (the REST error message)')
       .option('--retry-after-seconds <s>', 'with --status 429 or 503: this Retry-After instead of the real one', anyWholeNumber)
       .option('--probability <p>', 'answer each matching request with this chance, above 0 and at most 1 (default: every one)', parseProbability)
-      .option('--seed <n>', 'with --probability: the seed of its draws, for the same answers on every run (default: one drawn, shown)', anyWholeNumber),
+      .option('--seed <n>', 'with --probability: the seed of its draws, for the same answers on every run (default: one drawn, shown)', anyWholeNumber)
+      .option(
+        '--connection <fault>',
+        `fault the connection: ${CONNECTION_FAULTS.join(', ')} (reset and empty send no status; truncated sends half the body; drip needs --bytes-per-second)`,
+      )
+      .option('--bytes-per-second <n>', 'with --connection drip: the rate the answer is sent at, 1 to 1000000', anyWholeNumber),
   )
-    .addHelpText('after', '\nA scenario needs --status, --delay-ms or both. The server checks the rest and\nsays what it refuses.')
+    .addHelpText('after', '\nA scenario needs --status, --delay-ms, --connection or more than one. The server\nchecks the rest and says what it refuses.')
     .action(async (target: string, options: AddOptions) => {
       const added = await adminClient(options, env).addScenario({
         target,
@@ -91,6 +99,8 @@ export function scenarioCommand(env: NodeJS.ProcessEnv): Command {
         times: options.times,
         probability: options.probability,
         seed: options.seed,
+        connection: options.connection,
+        bytes_per_second: options.bytesPerSecond,
       });
       process.stdout.write(`${added.id} added: ${describeScenario(added)}\n`);
     });
