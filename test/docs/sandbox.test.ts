@@ -16,7 +16,9 @@ const RECIPES = [
   [docSection('docs/sandbox.md', 'Recipe: test my retry logic'), 2],
   [docSection('docs/sandbox.md', 'Recipe: test re-authentication after expiry'), 3],
   [docSection('docs/sandbox.md', 'Recipe: test a slow report'), 2],
-  [docSection('docs/sandbox.md', 'Recipe: test my client on a flaky network'), 1],
+  [docSection('docs/sandbox.md', 'Recipe: test my client on a flaky network'), 2],
+  [docSection('docs/sandbox.md', 'Recipe: a connection reset in the middle of a report'), 1],
+  [docSection('docs/sandbox.md', 'Recipe: a survey system against a web service that drops the line'), 1],
 ] as const;
 /** The shell set-up the recipes assume, as the page writes it. */
 const adminHeaders = /and, in the shell you run them from, `(ADMIN=\(.*\))`\./.exec(SANDBOX_DOC)?.[1];
@@ -53,7 +55,7 @@ describe("docs/sandbox.md's recipes", () => {
     }
     const listed = await run('curl', ['-s', `${url}/admin/scenarios`, '-H', 'Authorization: Bearer sandbox-admin-token']);
     const { scenarios } = JSON.parse(listed.stdout) as { scenarios: { target: string }[] };
-    expect(scenarios.map(({ target }) => target)).toEqual(['data', 'data', 'flow', 'volume', 'data']);
+    expect(scenarios.map(({ target }) => target)).toEqual(['data', 'data', 'flow', 'volume', 'data', 'data', 'events', 'survey']);
   });
 });
 

@@ -5,7 +5,8 @@ import { buildOperationsApp, credentialsFrom, valueOf, type OperationsApp } from
 import { DEBIAN_PYTHON, describeWith, PHP_SOAP, ZEEP } from '../../../test/support/real-programs';
 import { runProgram, type ProgramRun } from '../../../test/support/run-program';
 import { addAccount } from '../../../test/support/test-app';
-import { runPhpClients, runZeepClients } from '../../../test/survey-clients/support';
+import { documentText } from '../../../test/support/doc-section';
+import { runPhpClients, runZeepClients, type PhpResult } from '../../../test/survey-clients/support';
 import type { RunningServer } from '../../listen';
 import { METRIC_NAMES } from '../../operations/app-metrics';
 
@@ -50,27 +51,42 @@ const curlReport = (...args: string[]) => curl(['-u', userPassword, ...args, `${
 /** A Python snippet run by Debian's interpreter (python3-zeep brings its requests), given the server's address and credentials. */
 const python = (program: string): Promise<ProgramRun> => runProgram(DEBIAN_PYTHON, ['-c', program, server.url, userPassword]);
 
+/** What a Python client printed: the status and the body's length, or the exception's name and (requests) the one it wraps. */
+interface PythonOutcome {
+  readonly status?: number;
+  readonly length?: number;
+  readonly error?: string;
+  readonly cause?: string;
+}
+
 const REQUESTS_REPORT = `
-import sys, requests
+import json, sys, requests
 url, user = sys.argv[1], sys.argv[2].split(':')
 try:
     response = requests.get(url + '${REPORT}', auth=tuple(user), timeout=60)
-    print(response.status_code, len(response.content))
-except requests.exceptions.RequestException as error:
-    print(type(error).__name__, repr(error.args[0].args[1] if len(error.args[0].args) > 1 else error.args[0]))
+    print(json.dumps({'status': response.status_code, 'length': len(response.content)}))
+except requests.exceptions.ConnectionError as error:
+    # requests wraps urllib3's error, which wraps the one http.client or the socket raised.
+    print(json.dumps({'error': type(error).__name__, 'cause': repr(error.args[0].args[1])}))
 `;
 
 const HTTP_CLIENT_REPORT = `
-import sys, base64, http.client, urllib.parse
+import json, sys, base64, http.client, urllib.parse
 url, user = urllib.parse.urlsplit(sys.argv[1]), sys.argv[2]
 connection = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
 try:
     connection.request('GET', '${REPORT}', headers={'Authorization': 'Basic ' + base64.b64encode(user.encode()).decode()})
     response = connection.getresponse()
-    print(response.status, len(response.read()))
+    print(json.dumps({'status': response.status, 'length': len(response.read())}))
 except Exception as error:
-    print(type(error).__name__, error)
+    print(json.dumps({'error': type(error).__name__}))
 `;
+
+async function pythonOutcome(program: string): Promise<PythonOutcome> {
+  const ran = await python(program);
+  expect(ran.code).toBe(0);
+  return JSON.parse(ran.stdout) as PythonOutcome;
+}
 
 async function realReport(): Promise<string> {
   const response = await request(server.url).get(REPORT).set('Authorization', credentials);
@@ -157,62 +173,52 @@ describe('as curl meets them', () => {
   });
 });
 
-describeWith(ZEEP)("as Python's requests, http.client and zeep meet them", () => {
-  test('reset: requests raises ConnectionError of a ConnectionResetError, http.client the ConnectionResetError', async () => {
-    await addScenario({ target: 'data', connection: 'reset', times: 2 });
-    expect((await python(REQUESTS_REPORT)).stdout).toBe("ConnectionError ConnectionResetError(104, 'Connection reset by peer')\n");
-    expect((await python(HTTP_CLIENT_REPORT)).stdout).toBe('ConnectionResetError [Errno 104] Connection reset by peer\n');
+describeWith(PHP_SOAP)('as the table of docs/sandbox.md says', () => {
+  /** The table's rows by fault: its cells, curl's to zeep's, as written. */
+  const table = new Map(
+    documentText('docs/sandbox.md')
+      .split('\n')
+      .filter((line) => /^\| `(reset|empty|truncated|drip)` \| /.test(line))
+      .map((line) => {
+        const [fault = '', ...cells] = line.slice(2, -2).split(' | ');
+        return [fault.replaceAll('`', ''), cells] as const;
+      }),
+  );
+
+  /** How much of the real body a client got, in the table's words. */
+  const share = (length: number | undefined, real: number) => (length === real ? 'the whole body' : length === Math.floor(real / 2) ? 'half the body' : `${String(length)} bytes`);
+
+  describeWith(ZEEP)('and zeep', () => {
+    test.each(['reset', 'empty', 'truncated', 'drip'])('%s: what curl, requests, http.client, PHP SoapClient and zeep do', async (fault) => {
+      const real = await realReport();
+      const length = Buffer.byteLength(real);
+      const drip = fault === 'drip' ? { bytes_per_second: 1_000_000 } : {};
+      await addScenario({ target: 'events', connection: fault, times: 3, ...drip });
+      await addScenario({ target: 'survey', connection: fault, times: 2, ...drip });
+
+      const byCurl = await curlReport();
+      const curlCell = `exit ${byCurl.code}, ${byCurl.code === 0 ? share(Buffer.byteLength(byCurl.stdout), length) : `\`${byCurl.stderr.trim().replace(/with \d+ bytes/, 'with N bytes')}\``}`;
+      const byRequests = await pythonOutcome(REQUESTS_REPORT);
+      const requestsCell =
+        byRequests.error === undefined ? `no error: \`${String(byRequests.status)}\` with ${share(byRequests.length, length)}` : `\`${byRequests.error}\` of \`${String(byRequests.cause)}\``;
+      const byHttpClient = await pythonOutcome(HTTP_CLIENT_REPORT);
+      const httpClientCell = byHttpClient.error === undefined ? share(byHttpClient.length, length) : `\`${byHttpClient.error}\``;
+      const [byPhp] = await runPhpClients(`${server.url}/survey?wsdl`, [CALL]);
+      const [byZeep] = await runZeepClients(`${server.url}/survey?wsdl`, [CALL]);
+      const soapCell = (result: PhpResult | undefined) => {
+        if (result !== undefined && 'fault' in result) return `\`SoapFault\` \`${result.fault.code}\`: \`${result.fault.string}\``;
+        if (result !== undefined && 'error' in result) return `\`${result.error.type}\``;
+        return result?.response === 'accepted' ? 'the answer' : JSON.stringify(result);
+      };
+      expect([curlCell, requestsCell, httpClientCell, soapCell(byPhp?.results[0]), soapCell(byZeep?.results[0])]).toEqual(table.get(fault));
+    });
   });
 
-  test('empty: requests raises ConnectionError of a RemoteDisconnected, http.client the RemoteDisconnected', async () => {
-    await addScenario({ target: 'data', connection: 'empty', times: 2 });
-    expect((await python(REQUESTS_REPORT)).stdout).toBe("ConnectionError RemoteDisconnected('Remote end closed connection without response')\n");
-    expect((await python(HTTP_CLIENT_REPORT)).stdout).toBe('RemoteDisconnected Remote end closed connection without response\n');
-  });
-
-  test('truncated: http.client raises IncompleteRead; requests on urllib3 1.26 does not check the length, and reads half a report as a 200', async () => {
-    const real = Buffer.byteLength(await realReport());
-    const half = Math.floor(real / 2);
-    await addScenario({ target: 'data', connection: 'truncated', times: 2 });
-    expect((await python(HTTP_CLIENT_REPORT)).stdout).toBe(`IncompleteRead IncompleteRead(${half} bytes read, ${real - half} more expected)\n`);
-    expect((await python(REQUESTS_REPORT)).stdout).toBe(`200 ${half}\n`);
-  });
-
-  test("reset: zeep raises requests' ConnectionError", async () => {
+  test('reset: the call inspector lists the survey call with its connection, and the next call is answered', async () => {
     await addScenario({ target: 'survey', connection: 'reset', times: 1 });
-    const [run] = await runZeepClients(`${server.url}/survey?wsdl`, [CALL]);
-    expect(run?.results).toEqual([
-      { error: { type: 'requests.exceptions.ConnectionError', message: "('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))" } },
-    ]);
-  });
-});
-
-describeWith(PHP_SOAP)("as PHP's SoapClient meets them", () => {
-  const wsdl = () => `${server.url}/survey?wsdl`;
-
-  test('reset: the call fails with the HTTP fault "Error Fetching http headers", the next is answered, and the inspector says so', async () => {
-    await addScenario({ target: 'survey', connection: 'reset', times: 1 });
-    const [run] = await runPhpClients(wsdl(), [[...CALL, ...CALL]]);
+    const [run] = await runPhpClients(`${server.url}/survey?wsdl`, [[...CALL, ...CALL]]);
     expect(run?.results).toEqual([{ fault: { code: 'HTTP', string: 'Error Fetching http headers' } }, { response: 'accepted' }]);
     const calls = await request(server.url).get('/admin/survey/calls').set('Authorization', BEARER);
     expect((calls.body as { calls: { outcome: unknown }[] }).calls.map(({ outcome }) => outcome)).toEqual([{ answer: 'accepted' }, { connection: 'reset' }]);
-  });
-
-  test('empty: the same HTTP fault', async () => {
-    await addScenario({ target: 'survey', connection: 'empty', times: 1 });
-    const [run] = await runPhpClients(wsdl(), [CALL]);
-    expect(run?.results).toEqual([{ fault: { code: 'HTTP', string: 'Error Fetching http headers' } }]);
-  });
-
-  test('truncated: half an envelope, which it reports as no XML document', async () => {
-    await addScenario({ target: 'survey', connection: 'truncated', times: 1 });
-    const [run] = await runPhpClients(wsdl(), [CALL]);
-    expect(run?.results).toEqual([{ fault: { code: 'Client', string: 'looks like we got no XML document' } }]);
-  });
-
-  test('drip: its answer, slowly', async () => {
-    await addScenario({ target: 'survey', connection: 'drip', bytes_per_second: 200, times: 1 });
-    const [run] = await runPhpClients(wsdl(), [CALL]);
-    expect(run?.results).toEqual([{ response: 'accepted' }]);
   });
 });
