@@ -1,5 +1,6 @@
 import { errorOfAnswer, NetworkError, RateLimitedError, UnauthorizedError, UnexpectedResponseError } from './errors';
 import { KeptReports } from './kept-reports';
+import { callRetries, retryPolicy, type RetryOptions } from './retries';
 import { absoluteUrl, base64, delay, formBody, globalFetch, type Fetch, type FetchInit, type FetchResponse } from './runtime';
 import type {
   CallerProfileReport,
@@ -35,12 +36,21 @@ export interface ClientOptions<DefaultFormat extends Format = 'json'> {
   readonly maxRateLimitWaitMs?: number;
   /** How many reports are kept to ask again with `If-None-Match`, the least recently used dropped first. Default 100; 0 keeps none. */
   readonly maxKeptReports?: number;
+  /**
+   * Retries of what failed on the way: a report after no answer (refused, reset, cut short), a 502, 503 or
+   * 504, or a 500 with Retry-After; the login only after a refused connection, since the server counts
+   * each login it reads against its limit. Bounded in attempts and in time, with back-off and jitter.
+   * `false`: none. Default: 2 retries within 15 s.
+   */
+  readonly retry?: RetryOptions | false;
   /** Sends the requests; the global fetch by default. Wrap it to add a timeout, a proxy or logging. */
   readonly fetch?: Fetch;
   /** Waits for the given milliseconds; setTimeout by default. Tests make it move a fake clock. */
   readonly sleep?: (ms: number) => Promise<void>;
   /** Milliseconds since the epoch; Date.now by default. Turns a reset time into a wait when Retry-After is absent. */
   readonly now?: () => number;
+  /** Numbers in [0, 1): the retries' jitter; Math.random by default. */
+  readonly random?: () => number;
 }
 
 /** One method per raw-data resource of the reporting API. */
@@ -90,7 +100,8 @@ type RateLimitWait = (refusal: RateLimitedError) => Promise<void>;
 /**
  * A client of the reporting API for one tool account. It authenticates on first use (concurrent first
  * calls share one request) and once more when a data request is refused with 401; it waits out a 429
- * within `maxRateLimitWaitMs`; it keeps each report with its ETag and returns it again on 304.
+ * within `maxRateLimitWaitMs`; it retries what failed on the way as `retry` says; it keeps each report
+ * with its ETag and returns it again on 304.
  */
 export function createClient<DefaultFormat extends Format = 'json'>(options: ClientOptions<DefaultFormat>): ReportingClient<DefaultFormat> {
   // new URL throws at once for a baseUrl that is no absolute URL, where fetch would fail on every call.
@@ -100,6 +111,8 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
   const send = options.fetch ?? globalFetch();
   const sleep = options.sleep ?? delay;
   const now = options.now ?? Date.now;
+  const retries = retryPolicy(options.retry);
+  const waiting = { sleep, random: options.random ?? Math.random };
   const kept = new KeptReports(options.maxKeptReports ?? DEFAULT_KEPT_REPORTS);
   /** The Authorization header of the current temporary credentials, once asked for. */
   let session: Promise<string> | undefined;
@@ -148,8 +161,15 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
     const url = `${root}/api/auth`;
     const form = formBody({ tool: options.tool, login: options.login, password: options.password });
     const headers = { Accept: MEDIA_TYPES.json, 'Content-Type': FORM_TYPE };
+    const retried = callRetries(retries, { method: 'POST', url }, waiting);
     for (;;) {
-      const response = await fetchAnswer(url, { method: 'POST', headers, body: form });
+      let response: FetchResponse;
+      try {
+        response = await fetchAnswer(url, { method: 'POST', headers, body: form });
+      } catch (error) {
+        await retried.after(error);
+        continue;
+      }
       if (response.ok) {
         const issued = parsedJson(await bodyOf(response, url), response.status, url) as Partial<IssuedCredentials> | null;
         if (typeof issued?.login !== 'string' || typeof issued.password !== 'string') {
@@ -185,30 +205,36 @@ export function createClient<DefaultFormat extends Format = 'json'>(options: Cli
     const key = `${format} ${path}`;
     const previous = kept.get(key);
     const wait = waitsWithinBound();
+    const retried = callRetries(retries, { method: 'GET', url }, waiting);
     let credentials = signIn(wait);
     let renewed = false;
     for (;;) {
+      // Outside the retries: a login that failed was retried by its own rule, and is not asked again here.
       const headers: Record<string, string> = { Accept: MEDIA_TYPES[format], Authorization: await credentials };
       if (previous !== undefined) headers['If-None-Match'] = previous.etag;
-      const response = await fetchAnswer(url, { headers });
-      if (response.status === 304 && previous !== undefined) {
-        return format === 'xml' ? previous.body : parsedJson(previous.body, response.status, url);
-      }
-      if (response.ok) {
-        const body = await bodyOf(response, url);
-        const result = format === 'xml' ? body : parsedJson(body, response.status, url);
-        const etag = response.headers.get('ETag');
-        if (etag !== null) kept.set(key, { etag, body });
-        return result;
-      }
-      const refusal = await refusalOf(response, url);
-      if (refusal instanceof UnauthorizedError && !renewed) {
-        renewed = true;
-        credentials = signIn(wait, credentials);
-      } else if (refusal instanceof RateLimitedError) {
-        await wait(refusal);
-      } else {
-        throw refusal;
+      try {
+        const response = await fetchAnswer(url, { headers });
+        if (response.status === 304 && previous !== undefined) {
+          return format === 'xml' ? previous.body : parsedJson(previous.body, response.status, url);
+        }
+        if (response.ok) {
+          const body = await bodyOf(response, url);
+          const result = format === 'xml' ? body : parsedJson(body, response.status, url);
+          const etag = response.headers.get('ETag');
+          if (etag !== null) kept.set(key, { etag, body });
+          return result;
+        }
+        const refusal = await refusalOf(response, url);
+        if (refusal instanceof UnauthorizedError && !renewed) {
+          renewed = true;
+          credentials = signIn(wait, credentials);
+        } else if (refusal instanceof RateLimitedError) {
+          await wait(refusal);
+        } else {
+          throw refusal;
+        }
+      } catch (error) {
+        await retried.after(error);
       }
     }
   }

@@ -4,6 +4,7 @@
  * lib: docs/client.md.
  */
 export { createClient, type ClientOptions, type ReportingClient } from './client';
+export type { Retry, RetryOptions } from './retries';
 export {
   ApiError,
   InvalidRequestError,

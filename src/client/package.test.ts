@@ -155,7 +155,7 @@ const PUBLIC_VALUES = [
   'UnexpectedResponseError',
   'createClient',
 ];
-const COMPILED_MODULES = ['client.js', 'errors.js', 'index.js', 'kept-reports.js', 'runtime.js'];
+const COMPILED_MODULES = ['client.js', 'errors.js', 'index.js', 'kept-reports.js', 'retries.js', 'runtime.js'];
 
 describe('the package ivr-reporting-client', () => {
   test('packs its compiled JavaScript, its declarations, its licence and package.json: no source, no test, no dependency', async () => {
@@ -172,6 +172,8 @@ describe('the package ivr-reporting-client', () => {
       'dist/index.js',
       'dist/kept-reports.d.ts',
       'dist/kept-reports.js',
+      'dist/retries.d.ts',
+      'dist/retries.js',
       'dist/runtime.d.ts',
       'dist/runtime.js',
       'dist/types.d.ts',
@@ -198,12 +200,12 @@ describe('the package ivr-reporting-client', () => {
     const required = readdirSync(DIST)
       .filter((file) => file.endsWith('.js'))
       .flatMap((file) => [...readFileSync(path.join(DIST, file), 'utf8').matchAll(/require\(([^)]*)\)/g)].map((match) => match[1]));
-    expect(new Set(required)).toEqual(new Set(['"./client"', '"./errors"', '"./kept-reports"', '"./runtime"']));
+    expect(new Set(required)).toEqual(new Set(['"./client"', '"./errors"', '"./kept-reports"', '"./retries"', '"./runtime"']));
   });
 
   test("declares nothing that needs more than ES2023's lib: checked with no other lib and no types, its declarations load nothing else", () => {
     const declarations = readdirSync(DIST).filter((file) => file.endsWith('.d.ts'));
-    expect(declarations.sort()).toEqual(['client.d.ts', 'errors.d.ts', 'index.d.ts', 'kept-reports.d.ts', 'runtime.d.ts', 'types.d.ts']);
+    expect(declarations.sort()).toEqual(['client.d.ts', 'errors.d.ts', 'index.d.ts', 'kept-reports.d.ts', 'retries.d.ts', 'runtime.d.ts', 'types.d.ts']);
     const program = ts.createProgram(declarations.map((file) => path.join(DIST, file)), {
       lib: ['lib.es2023.d.ts'],
       types: [],
