@@ -282,6 +282,8 @@ export class Source {
       ...account,
       maxRateLimitWaitMs: options.maxWaitMs,
       maxKeptReports: 0,
+      // The mirror retries failures itself, each wait shown and counted against --max-wait-minutes.
+      retry: false,
       fetch: counted,
       sleep: (ms) => this.waitForRateLimit(ms),
       now: () => this.time.now(),

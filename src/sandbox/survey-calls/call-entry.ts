@@ -94,7 +94,7 @@ export const surveyCallEntrySchema = z
     handler_ms: z
       .number()
       .nullable()
-      .meta({ description: 'How long answering it took (the handler, with its session read and kept), in milliseconds; null when a scenario forced the fault before' }),
+      .meta({ description: 'How long answering it took (the handler, with its session read and kept), in milliseconds; null when a scenario forced the fault, or dropped the connection, before' }),
   })
   .meta({ id: 'SurveyCallEntry' });
 
