@@ -22,6 +22,7 @@ const INSTALL = docSection('docs/client.md', 'Install');
 const IMPORT = docSection('docs/client.md', 'Import');
 const EXAMPLE = docSection('docs/client.md', 'Example');
 const ERRORS = docSection('docs/client.md', 'Errors');
+const RETRIES = docSection('docs/client.md', 'Retries');
 const DOC_CHECKOUT = '/path/to/ivr-reporting';
 const DOC_GIT_URL = 'https://git.example.com/ivr-reporting.git';
 const DOC_BASE_URL = 'http://127.0.0.1:3000';
@@ -42,10 +43,15 @@ function installBlock(heading: string): string {
 const [DOC_IMPORT = ''] = codeBlocks(IMPORT, 'ts');
 const [DOC_EXAMPLE = ''] = codeBlocks(EXAMPLE, 'ts');
 const [DOC_ERRORS = ''] = codeBlocks(ERRORS, 'ts');
+const [DOC_RETRIES = ''] = codeBlocks(RETRIES, 'ts');
 /** "## Errors"'s handling of a failed call, after "## Import"'s line, with a client of the demo account as "## Example" makes one. */
 const ERRORS_PROGRAM = `${DOC_IMPORT}
 const client = createClient({ baseUrl: '${DOC_BASE_URL}', tool: 'dev', login: 'demo', password: 'demo-password' });
 ${DOC_ERRORS}`;
+/** "## Retries"'s client, after "## Import"'s line, asking for a report of two days. */
+const RETRIES_PROGRAM = `${DOC_IMPORT}
+${DOC_RETRIES}
+await client.volume({ start: '20180206', end: '20180207', period: 'day' });`;
 
 /**
  * The environment of a user's shell: no variable of the npm run that started jest, and no node_modules/.bin
@@ -260,6 +266,7 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
     writeFileSync(path.join(project, 'example.ts'), DOC_EXAMPLE.replace(DOC_BASE_URL, serverUrl));
     writeFileSync(path.join(project, 'uses.ts'), CONSUMER_SOURCE);
     writeFileSync(path.join(project, 'errors.ts'), ERRORS_PROGRAM.replace(DOC_BASE_URL, serverUrl));
+    writeFileSync(path.join(project, 'retries.ts'), RETRIES_PROGRAM.replace(DOC_BASE_URL, serverUrl));
     const compiled = await run(process.execPath, [TSC, '-p', '.'], { cwd: project, env: userEnv() }).catch((failure: { stdout: string }) => failure);
     expect(compiled.stdout).toBe('');
     // A report of the demo account answered: nothing to handle, nothing printed.
@@ -273,9 +280,10 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
     expect(lines.at(-1)).toBe('<?xml version="1.0" encoding="UTF-8"?>');
   }
 
-  test('has, in the sections these tests claim, only the blocks they run: three ways to install, the import, the example, the handling of errors', () => {
-    expect([INSTALL, IMPORT, EXAMPLE, ERRORS].map((section) => fencedBlocks(section).map(({ language }) => language))).toEqual([
+  test('has, in the sections these tests claim, only the blocks they run: three ways to install, the import, the example, the handling of errors, the retries', () => {
+    expect([INSTALL, IMPORT, EXAMPLE, ERRORS, RETRIES].map((section) => fencedBlocks(section).map(({ language }) => language))).toEqual([
       ['sh', 'sh', 'sh'],
+      ['ts'],
       ['ts'],
       ['ts'],
       ['ts'],
@@ -306,6 +314,19 @@ describe("docs/client.md's install steps, run as written in a project of tsc --i
       const handled = async () => (await run(process.execPath, ['errors-refused.js'], { cwd: project, env: userEnv() })).stdout;
       expect(await handled()).toMatch(/^try again at \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\n$/);
       expect(await handled()).toBe('the range covers 28 days; at most 7 days can be asked for at once\n');
+
+      // "## Retries"'s client through a reset: the hook prints the retry, and the report comes.
+      const reset = await fetch(`${refusingUrl}/admin/scenarios`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer admin-token-of-this-test', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ target: 'data', connection: 'reset', times: 1 }),
+      });
+      expect(reset.status).toBe(201);
+      const retrying = readFileSync(path.join(project, 'retries.js'), 'utf8').replace(serverUrl, refusingUrl);
+      writeFileSync(path.join(project, 'retries-reset.js'), retrying);
+      const retried = await run(process.execPath, ['retries-reset.js'], { cwd: project, env: userEnv() });
+      const volumeUrl = `${refusingUrl}/api/volume/20180206/20180207/day/ALL`;
+      expect(retried).toEqual({ stdout: '', stderr: expect.stringMatching(new RegExp(`^retry 1 of ${volumeUrl} in \\d+ ms: no answer from ${volumeUrl}: \\S+\n$`)) as unknown });
     } finally {
       await stopIfRunning(refusing);
     }

@@ -258,7 +258,7 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
   // Scenarios are off on this server, so that none forces another operation's answer: a valid body is told so. Valid:
   // a status or a delay; tool and login together, not for the survey; a fault string with a status, for the survey only;
   // an IP address as the client address; a Retry-After for a 429 or 503 only; a delay's min not above its max, its median not above its p99;
-  // a seed with a probability only.
+  // a seed with a probability only; no status with a connection reset or empty; a rate with a drip, and only then.
   addScenario: {
     mediaTypes: [JSON_TYPE],
     accepted: [409],
@@ -267,20 +267,27 @@ const RULES_BEYOND_THE_SCHEMA: Record<string, Exercise> = {
         const {
           tool,
           login,
+          status: given,
           fault_string: faultString,
           client_address: clientAddress,
           retry_after_seconds: retryAfter,
           seed,
+          connection,
+          bytes_per_second: bytesPerSecond,
           ...rule
         } = body?.value as Record<string, unknown>;
         const survey = rule.target === 'survey';
-        const status = rule.status ?? (rule.delay_ms === undefined || (survey && faultString !== undefined) ? 500 : undefined);
+        const dropped = connection === 'reset' || connection === 'empty';
+        const needsStatus = (rule.delay_ms === undefined && connection === undefined) || (survey && faultString !== undefined);
+        const status = dropped ? undefined : (given ?? (needsStatus ? 500 : undefined));
         const value = {
           ...rule,
+          ...(connection === undefined ? {} : { connection }),
+          ...(connection === 'drip' ? { bytes_per_second: bytesPerSecond ?? 1000 } : {}),
           ...(rule.delay_ms === undefined ? {} : { delay_ms: inOrder(rule.delay_ms) }),
           ...(status === undefined ? {} : { status: survey && status === 401 ? 500 : status }),
           ...(!survey && tool !== undefined && login !== undefined ? { tool, login } : {}),
-          ...(survey && faultString !== undefined ? { fault_string: faultString } : {}),
+          ...(survey && faultString !== undefined && status !== undefined ? { fault_string: faultString } : {}),
           ...(retryAfter !== undefined && (status === 429 || status === 503) ? { retry_after_seconds: retryAfter } : {}),
           ...(seed !== undefined && rule.probability !== undefined ? { seed } : {}),
           ...(clientAddress === undefined ? {} : { client_address: JSON.stringify(clientAddress).length % 2 === 0 ? '192.0.2.1' : '2001:db8::1' }),

@@ -557,8 +557,11 @@ describe('the answers a survey scenario forces', () => {
 describe('the requests delays and drips hold at once', () => {
   beforeEach(() => setUp());
 
-  test(`are at most ${MOST_HELD_REQUESTS}: past them a delayed survey call waits no more, so held bodies stay bounded`, async () => {
-    const id = await scenarioId({ target: 'survey', delay_ms: 60_000 });
+  test.each([
+    ['a delayed survey call waits no more', { target: 'survey', delay_ms: 60_000 }, 'delay'],
+    ['a dripped answer goes whole at once', { target: 'survey', connection: 'drip', bytes_per_second: 1 }, 'drip'],
+  ])(`are at most ${MOST_HELD_REQUESTS}: past them %s, so what they hold stays bounded`, async (_case, rule, answer) => {
+    const id = await scenarioId(rule);
     const server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
@@ -567,41 +570,7 @@ describe('the requests delays and drips hold at once', () => {
       fetch(`http://127.0.0.1:${port}/survey`, { method: 'POST', headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: SOAP_ACTION }, body, signal });
     const leave = new AbortController();
     let heldAnswered = 0;
-    const held = Array.from({ length: MOST_HELD_REQUESTS }, () =>
-      call(leave.signal).then(
-        () => (heldAnswered += 1),
-        () => undefined,
-      ),
-    );
-    try {
-      // Each delayed call is counted as it begins to wait.
-      const delayed = () => valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'survey', answer: 'delay' });
-      while ((await delayed()) !== MOST_HELD_REQUESTS) await new Promise((resolve) => setImmediate(resolve));
-
-      const beyond = await call();
-      expect(beyond.status).toBe(200);
-      expect(beyond.headers.get('x-sandbox-scenario')).toBe(id);
-      expect(await beyond.text()).toContain('<svcEvalResponse>accepted</svcEvalResponse>');
-      expect(heldAnswered).toBe(0);
-    } finally {
-      // A client that leaves ends its wait.
-      leave.abort();
-      await Promise.all(held);
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
-  test(`count dripped answers too: past ${MOST_HELD_REQUESTS} held, an answer goes whole at once`, async () => {
-    const id = await scenarioId({ target: 'survey', connection: 'drip', bytes_per_second: 1 });
-    const server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    const body = svcEval(['Agree?'], ['yes']);
-    const call = (signal?: AbortSignal) =>
-      fetch(`http://127.0.0.1:${port}/survey`, { method: 'POST', headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: SOAP_ACTION }, body, signal });
-    const leave = new AbortController();
-    let heldAnswered = 0;
-    // Each dripping answer sends its head at once: a whole body is what tells one that was not held.
+    // A dripping answer sends its head at once: a whole body is what tells one that was not held.
     const held = Array.from({ length: MOST_HELD_REQUESTS }, () =>
       call(leave.signal)
         .then((response) => response.text())
@@ -611,8 +580,9 @@ describe('the requests delays and drips hold at once', () => {
         ),
     );
     try {
-      const dripped = () => valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'survey', answer: 'drip' });
-      while ((await dripped()) !== MOST_HELD_REQUESTS) await new Promise((resolve) => setImmediate(resolve));
+      // Each held request is counted as its scenario answers it, before it waits or drips.
+      const holding = () => valueOf(sandbox.metrics, METRIC_NAMES.scenarioAnswers, { target: 'survey', answer });
+      while ((await holding()) !== MOST_HELD_REQUESTS) await new Promise((resolve) => setImmediate(resolve));
 
       const beyond = await call();
       expect(beyond.status).toBe(200);
@@ -620,6 +590,7 @@ describe('the requests delays and drips hold at once', () => {
       expect(await beyond.text()).toContain('<svcEvalResponse>accepted</svcEvalResponse>');
       expect(heldAnswered).toBe(0);
     } finally {
+      // A client that leaves ends its wait, or its drip.
       leave.abort();
       await Promise.all(held);
       server.closeAllConnections();
