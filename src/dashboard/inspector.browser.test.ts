@@ -596,5 +596,26 @@ describeInBrowser('the call inspector in headless Chromium', () => {
         'not run',
       ]);
     });
+
+    test('call-view.js shows a call whose connection a scenario dropped as a faulty row that says so', async () => {
+      const address = await startServer();
+      await openInspector(address);
+      const shown = await page.evaluate(async (moduleUrl) => {
+        const { callRow } = (await import(moduleUrl)) as { callRow: (call: unknown) => PageElement };
+        const row = callRow({
+          seq: 3,
+          at: '2018-02-07T15:00:00.000Z',
+          service: 'survey',
+          path: '/survey',
+          flavour: 'svcEval',
+          session: null,
+          parts: { question_texts: ['Agree?'], answers: ['yes'], ani_ip: null, dnis: null, session_id: null, files: [] },
+          outcome: { connection: 'reset' },
+          handler_ms: null,
+        });
+        return { rowClass: row.getAttribute('class'), outcome: row.querySelector('.fault')?.textContent };
+      }, await moduleAddress(address, 'call-view.js'));
+      expect(shown).toEqual({ rowClass: 'faulty', outcome: 'Connection reset by a scenario, before any byte of the answer' });
+    });
   });
 });
