@@ -111,6 +111,24 @@ describe('deliverBody', () => {
     expect(released).toBe(1);
   });
 
+  test('lets go at once of an answer whose client left before the fault began, as during a delay', async () => {
+    let released!: () => void;
+    const releasedOnce = new Promise<void>((resolve) => (released = resolve));
+    route = (_req, res) => {
+      res.once('close', () => {
+        deliverBody(res, { fault: 'drip', bytesPerSecond: 1, mostMs: 60_000 }, released);
+        expect(faultOf(res)).toBeUndefined();
+      });
+    };
+    const { port } = server.address() as AddressInfo;
+    const sent = request({ host: '127.0.0.1', port, agent: false });
+    sent.on('error', () => undefined);
+    sent.end();
+    await once(server, 'request');
+    sent.destroy();
+    await releasedOnce;
+  });
+
   test('drip: lets go of the answer, and sends no more, when the client leaves', async () => {
     const answers: ServerResponse[] = [];
     let released!: () => void;

@@ -64,9 +64,14 @@ type WriteCallback = (error?: Error | null) => void;
  * Holds what the route writes until it ends the answer, then sends it as `delivery` says. The answer keeps
  * the headers the route gave it; one the route left without a length gets the one Node would have given
  * a body ended at once, so that a client can tell a cut body. `released` runs once the answer is done
- * with, sent or abandoned by its client.
+ * with, sent or abandoned by its client: at once for a client that left before (during a delay, say),
+ * whose answer goes nowhere and is left as any other is.
  */
 export function deliverBody(res: Answer, delivery: BodyDelivery, released: () => void): void {
+  if (res.destroyed) {
+    released();
+    return;
+  }
   faults.set(res, delivery.fault);
   const chunks: Buffer[] = [];
   const sendWrite = res.write.bind(res) as (chunk: Buffer, callback?: WriteCallback) => boolean;
