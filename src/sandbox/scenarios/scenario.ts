@@ -70,8 +70,8 @@ const isForcedStatus = (status: number): status is ForcedStatus => (REPORTING_ST
 const isConnectionFault = (fault: string): fault is ConnectionFault => (CONNECTION_FAULTS as readonly string[]).includes(fault);
 
 /**
- * A stored scenario read back: the store keeps what POST /admin/scenarios made, so a target or status
- * this server does not know means the data was written by another version of it.
+ * A stored scenario read back: the store keeps what POST /admin/scenarios made, so a target, status or
+ * connection fault this server does not know means the data was written by another version of it.
  */
 export function scenarioOf(stored: StoredScenario): Scenario {
   const { target, status, connection } = stored;
