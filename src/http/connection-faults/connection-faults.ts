@@ -10,8 +10,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export const CONNECTION_FAULTS = ['reset', 'empty', 'truncated', 'drip'] as const;
 export type ConnectionFault = (typeof CONNECTION_FAULTS)[number];
 
-/** The faults that end the connection before any byte of the answer: the route has nothing left to do. */
+/** The faults that end the connection before any byte of the answer: the route has nothing left to do, and no status is sent. */
 export type DroppedConnection = Extract<ConnectionFault, 'reset' | 'empty'>;
+
+export const isDroppedConnection = (fault: ConnectionFault | undefined): fault is DroppedConnection => fault === 'reset' || fault === 'empty';
 
 type Answer = ServerResponse<IncomingMessage>;
 

@@ -7,7 +7,7 @@ import type { Store } from '../../storage/store';
 import type { Clock } from '../../time/clock';
 import type { RateLimitSettings } from '../../rate-limit/settings';
 import type { Tool } from '../../domain/tool';
-import { deliverBody, dropConnection } from '../../http/connection-faults/connection-faults';
+import { deliverBody, dropConnection, isDroppedConnection } from '../../http/connection-faults/connection-faults';
 import { drawDelayMs, MOST_DELAY_MS, type Random } from './delay';
 import { canonicalAddress, scenarioOf, type ForcedStatus, type Scenario, type ScenarioTarget } from './scenario';
 
@@ -118,7 +118,7 @@ export function scenarioAnswers(dependencies: ScenarioAnswerDependencies): Scena
         held -= 1;
       }
     }
-    if (fired.connection === 'reset' || fired.connection === 'empty') throw dropConnection(res, fired.connection);
+    if (isDroppedConnection(fired.connection)) throw dropConnection(res, fired.connection);
     if (fired.connection === 'truncated') deliverBody(res, { fault: 'truncated' }, () => undefined);
     if (fired.connection === 'drip' && fired.bytesPerSecond !== undefined && held < MOST_HELD_REQUESTS) {
       held += 1;

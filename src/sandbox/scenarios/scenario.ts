@@ -5,7 +5,7 @@ import { boundedText, storableIdentifier } from '../../domain/storable-text';
 import { MOST_SEED } from '../../storage/scenario-draws';
 import { hasAnswersLeft, type ScenarioDelay, type StoredScenario } from '../../storage/store';
 import { delaySchema } from './delay';
-import { CONNECTION_FAULTS, type ConnectionFault } from '../../http/connection-faults/connection-faults';
+import { CONNECTION_FAULTS, isDroppedConnection, type ConnectionFault } from '../../http/connection-faults/connection-faults';
 
 /** The raw-data resources by name, each a target of its own; `data` is all of them. */
 export const REPORT_TARGETS = ['volume', 'events', 'performance', 'caller-profile', 'geographic', 'flow'] as const;
@@ -25,8 +25,6 @@ const MOST_RETRY_AFTER_SECONDS = 86_400;
 const WITH_RETRY_AFTER: readonly number[] = [429, 503];
 /** A megabyte a second: the slowest networks a client is tested on are far below it, and a drip holds its request until it ends. */
 const MOST_BYTES_PER_SECOND = 1_000_000;
-/** The faults that send no status: a status cannot go with them. */
-const BEFORE_ANY_BYTE: readonly ConnectionFault[] = ['reset', 'empty'];
 
 /** What a scenario does to the requests it matches, as POST /admin/scenarios gives it. */
 export interface ScenarioRule {
@@ -171,7 +169,7 @@ export const scenarioRuleSchema = z
     if (rule.status === undefined && rule.delay_ms === undefined && rule.connection === undefined) {
       problem('a scenario needs a status, a delay_ms or a connection', 'status');
     }
-    if (rule.connection !== undefined && BEFORE_ANY_BYTE.includes(rule.connection) && rule.status !== undefined) {
+    if (isDroppedConnection(rule.connection) && rule.status !== undefined) {
       problem(`cannot go with connection ${rule.connection}, which sends no status`, 'status');
     }
     if ((rule.connection === 'drip') !== (rule.bytes_per_second !== undefined)) {
