@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { faultOf } from './connection-faults/connection-faults';
+import { faultOf, type ConnectionFault } from './connection-faults/connection-faults';
 import { ERROR_CODE_HEADER } from './representation';
 import type { RequestStep } from './request-edge';
 
@@ -61,9 +61,8 @@ function loggedQuery(query: Record<string, unknown>): Record<string, unknown> {
  * secrets are hidden here rather than by pino's `redact`, which would walk every line the server logs;
  * a URL without a query string (every report's) skips the query parser.
  */
-function accessLine(req: Request, res: Response): Record<string, unknown> {
+function accessLine(req: Request, res: Response, fault: ConnectionFault | undefined): Record<string, unknown> {
   const code = res.getHeader(ERROR_CODE_HEADER);
-  const fault = faultOf(res);
   const url = req.originalUrl;
   const withQuery = url.includes('?');
   return {
@@ -102,13 +101,14 @@ export function accessLog(logger: Logger, unlogged: (req: Request) => boolean): 
       // The type says otherwise for the routes' sake, but `unlogged` requests have no id.
       if ((res.req.id as string | undefined) === undefined) return;
       const finished = res.writableFinished;
-      if (!finished && faultOf(res) !== undefined) {
+      const fault = faultOf(res);
+      if (!finished && fault !== undefined) {
         // Cut short as a scenario asked: nothing went wrong here.
-        if (logger.isLevelEnabled('info')) logger.info(accessLine(res.req, res), 'request faulted by a scenario');
+        if (logger.isLevelEnabled('info')) logger.info(accessLine(res.req, res, fault), 'request faulted by a scenario');
         return;
       }
       const level = finished && res.statusCode < 500 ? 'info' : 'warn';
-      if (logger.isLevelEnabled(level)) logger[level](accessLine(res.req, res), finished ? 'request completed' : 'request aborted');
+      if (logger.isLevelEnabled(level)) logger[level](accessLine(res.req, res, fault), finished ? 'request completed' : 'request aborted');
     },
   };
 }
