@@ -79,7 +79,8 @@ function boundOf(name: string, sourceValue: number, days: readonly { series: Rec
 /**
  * Every report of `source` over the range, per number and for ALL, by day, week and month, against the
  * same report of `mirror`: a figure docs/mirror.md calls exact must be equal, another within its bound.
- * The geographic and flow reports are compared over the range and over each month of it.
+ * The geographic and flow reports are compared over the range and over each month of it, and each
+ * number's caller profile by week and month over each month.
  * Returns the differences in words; empty when none.
  */
 export async function compareReports(
@@ -107,7 +108,7 @@ export async function compareReports(
           const periodKeys = Object.keys(values).map(Number);
           for (const [key, value] of Object.entries(values)) {
             const mirrored = ours[name]?.[key];
-            const exact = EXACT_EVERYWHERE.has(name) || (period === 'day' && phone !== 'ALL');
+            const exact = EXACT_EVERYWHERE.has(name) || (phone !== 'ALL' && (period === 'day' || name === 'callers'));
             if (exact) {
               if (mirrored !== value) differences.push(`${path} ${name} at ${key}: ${value} at the source, ${mirrored} mirrored`);
               continue;
@@ -131,6 +132,16 @@ export async function compareReports(
     }
   }
   const ranges = [{ start, end }, ...monthsOf(start, end)];
+  // A number's distinct callers by week and by month are exact over each month too, where its weeks are cut.
+  for (const phone of phones) {
+    for (const range of monthsOf(start, end)) {
+      for (const period of ['week', 'month']) {
+        const path = `/api/profile/${range.start}/${range.end}/${period}/${phone}`;
+        const [theirs, ours] = [await read(source, path), await read(mirror, path)];
+        if (JSON.stringify(ours) !== JSON.stringify(theirs)) differences.push(`${path}: ${JSON.stringify(theirs)} at the source, ${JSON.stringify(ours)} mirrored`);
+      }
+    }
+  }
   for (const phone of [...phones, 'ALL']) {
     const paths = ranges.flatMap((range) => [`/api/profile/${range.start}/${range.end}/${phone}`, `/api/path/${range.start}/${range.end}/${phone}`]);
     for (const path of paths) {

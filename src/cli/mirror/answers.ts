@@ -87,8 +87,10 @@ export interface AnswerPlace {
   /** `volume report`, `events report`, `performance report`, `caller profile`, `geographic report`, `diagnostic flow`. */
   readonly report: string;
   readonly phone: string;
-  /** The days asked, in order: a series' n-th key is the n-th of them. */
+  /** The days asked, in order: a daily series' n-th key is the n-th of them. */
   readonly days: readonly string[];
+  /** A series by week or month, whose keys are not the days'. */
+  readonly period?: 'week' | 'month';
 }
 
 export function over({ days }: Pick<AnswerPlace, 'days'>): string {
@@ -139,7 +141,7 @@ export function checkedAnswer<Schema extends z.ZodType>(schema: Schema, answer: 
   const [series, key] = path;
   if (SERIES_ANSWERS.has(schema) && path.length === 2 && typeof series === 'string' && typeof key === 'string') {
     const position = Object.keys(valueAt(answer, [series]) as object).indexOf(key);
-    const day = place.days[position] ?? `the day keyed ${key}`;
+    const day = place.period === undefined ? (place.days[position] ?? `the day keyed ${key}`) : `the ${place.period} keyed ${key}`;
     return refuse(`${source} on ${day} says ${series} = ${shown(value)}: ${rule}`);
   }
   if (path.length === 0) return refuse(`${source} over ${over(place)} is ${shown(value)}: it ${rule}`);

@@ -2,7 +2,8 @@ import { MAX_COUNT, MAX_PATH_STEPS, MAX_SECONDS, type PathStep } from '../../dom
 import { CliError } from '../cli-error';
 import { count as grouped, plural } from '../counts';
 import type { EventsAnswer, PerformanceAnswer, ProfileAnswer, VolumeAnswer } from './answers';
-import type { DayFigures, RangeFigures, RegionCalls } from './figures';
+import type { DistinctPeriod } from './caller-plan';
+import type { DayFigures, DistinctCallers, RangeFigures, RegionCalls } from './figures';
 
 /*
  * What the source's figures must be for the calls made from them to be what it reported, and no more than
@@ -163,6 +164,36 @@ export function checkFlow(phone: string, stretch: RangeFigures<readonly PathStep
         `but its volume report ${plural(calls, 'call')} over those days: a call goes through at most ${grouped(MAX_PATH_STEPS)}`,
     );
   }
+}
+
+/**
+ * Distinct callers over a period are at least its busiest part's (each of them called in the period) and
+ * at most its parts' sum (each called in some part): for a week's days within a month, its days; for a
+ * week or a month, those pieces. Each week and month is made of whole pieces, unless the source's weeks
+ * moved between two of its answers.
+ */
+export function checkDistinctCallers(phone: string, days: readonly DayFigures[], distinct: DistinctCallers): void {
+  const dayPeriods = days.map((day, index) => ({ first: index, last: index, callers: day.callers }));
+  const named = (period: DistinctPeriod) => `${days[period.first]?.day ?? ''}-${days[period.last]?.day ?? ''}`;
+  const check = (kind: string, periods: readonly DistinctPeriod[], parts: readonly DistinctPeriod[], partKind: string) => {
+    for (const period of periods) {
+      const inside = parts.filter((part) => part.first >= period.first && part.last <= period.last);
+      const covered = inside.reduce((sum, part) => sum + part.last - part.first + 1, 0);
+      if (covered !== period.last - period.first + 1) {
+        refuse(`the source's caller profile by ${kind} for ${phone} has a ${kind} of ${named(period)} that its answer by ${partKind} cuts otherwise: its weeks moved between two answers`);
+      }
+      const [least, most] = [Math.max(0, ...inside.map((part) => part.callers)), inside.reduce((sum, part) => sum + part.callers, 0)];
+      if (period.callers < least || period.callers > most) {
+        refuse(
+          `the source's caller profile by ${kind} for ${phone} says callers = ${grouped(period.callers)} over ${named(period)}, where its ${partKind}s ` +
+            `have ${grouped(least)} to ${grouped(most)}: a period's distinct callers are at least its busiest ${partKind}'s and at most their sum`,
+        );
+      }
+    }
+  };
+  check('week', distinct.pieces, dayPeriods, 'day');
+  check('week', distinct.weeks, distinct.pieces, 'week within a month');
+  check('month', distinct.months, distinct.pieces, 'week within a month');
 }
 
 /** The calls read so far, against the run's ceiling: refused as soon as they pass it, before more is read. */

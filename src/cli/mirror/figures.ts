@@ -1,5 +1,6 @@
 import type { PathStep } from '../../domain/call-record';
 import type { Region } from '../../domain/caller-region';
+import type { DistinctPeriod } from './caller-plan';
 
 /** A local day of the source account's time zone (`YYYYMMDD`), and the Unix second at which the source says it starts. */
 export interface DayStart {
@@ -42,6 +43,16 @@ export interface RegionCalls {
   readonly calls: number;
 }
 
+/**
+ * Distinct callers over periods of more than a day, by index of their days: each week and each month of
+ * the range (cut at its ends), and each week's days within one month (pieces).
+ */
+export interface DistinctCallers {
+  readonly pieces: readonly DistinctPeriod[];
+  readonly weeks: readonly DistinctPeriod[];
+  readonly months: readonly DistinctPeriod[];
+}
+
 /** Everything read of one number over the mirrored range. */
 export interface NumberFigures {
   readonly phone: string;
@@ -51,4 +62,5 @@ export interface NumberFigures {
   readonly regions: readonly RangeFigures<readonly RegionCalls[]>[];
   /** The diagnostic flow's rows, over stretches that together cover the range once. */
   readonly flow: readonly RangeFigures<readonly PathStep[]>[];
+  readonly callers: DistinctCallers;
 }

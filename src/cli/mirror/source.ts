@@ -32,11 +32,13 @@ import {
   type AnswerPlace,
   type FlowAnswer,
   type GeographicAnswer,
+  type ProfileAnswer,
   type VolumeAnswer,
 } from './answers';
 import { boundedFetch } from './bounded-fetch';
-import { checkedDay, checkFlow, checkRegions, RunTally, type CallCeilings, type DayReading } from './checks';
-import type { DayFigures, DayStart, NumberFigures, RangeFigures, RegionCalls } from './figures';
+import type { DistinctPeriod } from './caller-plan';
+import { checkDistinctCallers, checkedDay, checkFlow, checkRegions, RunTally, type CallCeilings, type DayReading } from './checks';
+import type { DayFigures, DayStart, DistinctCallers, NumberFigures, RangeFigures, RegionCalls } from './figures';
 import type { MirrorProgress } from './progress';
 
 export interface SourceAccount {
@@ -162,6 +164,36 @@ function checkSameDays(answer: Readonly<Record<string, Readonly<Record<string, n
       }
     });
   }
+}
+
+/**
+ * The periods of a caller profile by week or month over days `from` to `to`: keyed by each period's start,
+ * the first at or before the first day, the others each at the start of a day of the span, in order; each
+ * counting the calls its days' volume reports count.
+ */
+function periodsOf(answer: ProfileAnswer, days: readonly DayFigures[], from: number, to: number, place: AnswerPlace): DistinctPeriod[] {
+  const source = `the source's ${place.report} for ${place.phone} over ${over(place)}`;
+  const keys = Object.keys(answer.callers);
+  const firsts = keys.map((key, index) => {
+    const second = DAY_KEY.test(key) ? Number(key) : Number.NaN;
+    if (index === 0 && second <= (days[from]?.startSecond ?? 0) && second > (days[from]?.startSecond ?? 0) - 32 * 86_400) return from;
+    const day = days.findIndex((candidate, at) => at > from && at <= to && candidate.startSecond === second);
+    if (day === -1) refuse(`${source} keys a ${place.period ?? 'period'} ${shown(key)}: no ${place.period ?? 'period'} of the range asked starts then`);
+    return day;
+  });
+  if (firsts.length === 0 || firsts.some((first, index) => index > 0 && first <= (firsts[index - 1] ?? 0))) {
+    refuse(`${source} keys its ${place.period ?? 'period'}s ${shown(keys)}: not one per ${place.period ?? 'period'}, in order, from the first day`);
+  }
+  return firsts.map((first, index) => {
+    const last = (firsts[index + 1] ?? to + 1) - 1;
+    const key = keys[index] ?? '';
+    const calls = days.slice(first, last + 1).reduce((sum, day) => sum + day.calls, 0);
+    if (answer.calls[key] !== calls) {
+      const named = `${days[first]?.day ?? ''}-${days[last]?.day ?? ''}`;
+      refuse(`${source} counts ${plural(answer.calls[key] ?? 0, 'call')} over ${named}, where its volume report counts ${plural(calls, 'call')}: the reports count the same calls`);
+    }
+    return { first, last, callers: answer.callers[key] ?? 0 };
+  });
 }
 
 function regionsOf(report: GeographicAnswer): RegionCalls[] {
@@ -379,7 +411,50 @@ export class Source {
         }
       }
     }
-    return { phone, days: figures, regions, flow };
+    return { phone, days: figures, regions, flow, callers: await this.distinctCallers(phone, figures) };
+  }
+
+  /**
+   * Distinct callers over each week and each month of the range, and over each week's days within a month
+   * (what a report over one month by week counts), each checked against the days' and the others.
+   */
+  private async distinctCallers(phone: string, days: readonly DayFigures[]): Promise<DistinctCallers> {
+    const pieces: DistinctPeriod[] = [];
+    const months = new Map<string, { first: number; last: number }>();
+    days.forEach((day, index) => {
+      const month = months.get(day.day.slice(0, 6));
+      if (month === undefined) months.set(day.day.slice(0, 6), { first: index, last: index });
+      else month.last = index;
+    });
+    for (const month of months.values()) pieces.push(...(await this.periodCallers(phone, days, month, 'week')));
+    const range = { first: 0, last: days.length - 1 };
+    const distinct = { pieces, weeks: await this.periodCallers(phone, days, range, 'week'), months: await this.periodCallers(phone, days, range, 'month') };
+    checkDistinctCallers(phone, days, distinct);
+    return distinct;
+  }
+
+  /**
+   * The caller profile by week or month over days `first` to `last`, in spans the source takes, each of
+   * whole periods: a span's last period, which it may cut, is asked again as the next span's first.
+   */
+  private async periodCallers(phone: string, days: readonly DayFigures[], within: { first: number; last: number }, period: 'week' | 'month'): Promise<DistinctPeriod[]> {
+    const periods: DistinctPeriod[] = [];
+    for (let from = within.first; from <= within.last; ) {
+      const to = Math.min(within.last, from + (this.spanDays ?? days.length) - 1);
+      const span = days.slice(from, to + 1).map((day) => day.day);
+      const range = ends(span);
+      const place: AnswerPlace = { report: `caller profile by ${period}`, phone, days: span, period };
+      const answer = checkedAnswer(profileAnswer, await this.ask(phone, range, () => this.client.callerProfile({ ...range, period, phone })), place);
+      const read = periodsOf(answer, days, from, to, place);
+      const whole = to === within.last ? read : read.slice(0, -1);
+      const last = whole[whole.length - 1];
+      if (last === undefined) {
+        return refuse(`the source takes at most ${plural(to - from + 1, 'day')} at once, fewer than the ${period} from ${span[0] ?? ''}: its distinct callers over a ${period} cannot be read`);
+      }
+      periods.push(...whole);
+      from = last.last + 1;
+    }
+    return periods;
   }
 
   /** The span's days, each checked: the four reports' answers, the days they key, and each day's figures against each other. */

@@ -1,147 +1,11 @@
 import { MAX_PATH_STEPS, type CallRecordInput, type PathStep } from '../../domain/call-record';
 import type { Region } from '../../domain/caller-region';
+import { count, plural } from '../counts';
 import type { CallerNumbers } from './caller-numbers';
-import type { DayFigures, NumberFigures, RangeFigures, RegionCalls } from './figures';
+import { planCallers, type CallerPlan, type DayCallers } from './caller-plan';
+import type { DayFigures, NumberFigures, RangeFigures } from './figures';
 
-/** One distinct caller of a day: where its number is from, and how many of the day's calls it made. */
-export interface PlannedCaller {
-  readonly region: Region;
-  readonly calls: number;
-}
-
-export interface CallerPlan {
-  /** Per day, in the order given, its distinct callers. */
-  readonly days: readonly (readonly PlannedCaller[])[];
-  /** Calls of the regions that no day could take, and days' callers that no region could give: 0 when the plan is exact. */
-  readonly unplacedCalls: number;
-  readonly missingCallers: number;
-}
-
-interface Remaining {
-  readonly region: Region;
-  left: number;
-}
-
-/**
- * The day's `taken` calls in at most `callers` pieces of one region each: the regions with the fewest calls
- * left are taken whole first (at most all pieces but one), so that none is left at the end for a day with
- * too few callers to reach it; the rest comes from the regions with the most calls left.
- */
-function takePieces(regions: Remaining[], taken: number, callers: number): PlannedCaller[] {
-  const open = regions.filter((entry) => entry.left > 0).sort((a, b) => a.left - b.left || (a.region < b.region ? -1 : 1));
-  const pieces: PlannedCaller[] = [];
-  let wanted = taken;
-  let largest = open.length - 1;
-  let smallest = 0;
-  const reachable = (from: number, to: number, count: number) => {
-    let sum = 0;
-    for (let index = to; index >= from && index > to - count; index -= 1) sum += open[index]?.left ?? 0;
-    return sum;
-  };
-  // A small region is taken whole while the pieces left can still carry the rest, from the largest regions.
-  for (; smallest < largest && pieces.length < callers - 1; smallest += 1) {
-    const entry = open[smallest];
-    if (entry === undefined) break;
-    const rest = wanted - entry.left;
-    const piecesLeft = callers - pieces.length - 1;
-    if (rest < piecesLeft || rest > reachable(smallest + 1, largest, piecesLeft)) break;
-    pieces.push({ region: entry.region, calls: entry.left });
-    wanted = rest;
-    entry.left = 0;
-  }
-  for (; wanted > 0 && largest >= smallest && pieces.length < callers; largest -= 1) {
-    const entry = open[largest];
-    if (entry === undefined) break;
-    const part = Math.min(wanted, entry.left);
-    pieces.push({ region: entry.region, calls: part });
-    entry.left -= part;
-    wanted -= part;
-  }
-  return pieces;
-}
-
-/** The most calls `callers` pieces can take: the regions with the most calls left, one piece each. */
-function mostReachable(regions: readonly Remaining[], callers: number): number {
-  return regions
-    .map((entry) => entry.left)
-    .sort((a, b) => b - a)
-    .slice(0, callers)
-    .reduce((sum, left) => sum + left, 0);
-}
-
-/**
- * Gives each day of a stretch its distinct callers, each with a region and its calls, so that the days
- * have exactly their `callers` and the regions exactly their calls over the stretch. A day takes at least
- * one call per caller, at most its calls, and no more than its callers' pieces can reach (takePieces).
- * Within those bounds it takes its share of the calls beyond one per caller, by its calls beyond its
- * callers, so that the last days are not left with more than they can take.
- */
-export function planCallers(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[]): CallerPlan {
-  const unmet = (plan: CallerPlan) => plan.unplacedCalls + plan.missingCallers;
-  let best = planInOrder(days, regions, TAKES[0]);
-  for (const take of TAKES) {
-    for (const reversed of [false, true]) {
-      if (unmet(best) === 0) return best;
-      const plan = reversed ? reversedPlan(days, regions, take) : planInOrder(days, regions, take);
-      if (unmet(plan) < unmet(best)) best = plan;
-    }
-  }
-  return best;
-}
-
-/** How many calls a day takes, given the fewest it may, its fair share and the most it may. */
-type Take = (least: number, fair: number, most: number) => number;
-
-/** Its fair share first, else as few as it may, else as many: each tried on the days in order, then backwards. */
-const TAKES: readonly [Take, ...Take[]] = [
-  (least, fair, most) => Math.min(most, Math.max(least, fair)),
-  (least, _fair, most) => Math.min(least, most),
-  (_least, _fair, most) => most,
-];
-
-function reversedPlan(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[], take: Take): CallerPlan {
-  const plan = planInOrder([...days].reverse(), regions, take);
-  return { ...plan, days: [...plan.days].reverse() };
-}
-
-function planInOrder(days: readonly Pick<DayFigures, 'calls' | 'callers'>[], regions: readonly RegionCalls[], take: Take): CallerPlan {
-  const remaining: Remaining[] = regions.filter((entry) => entry.calls > 0).map((entry) => ({ region: entry.region, left: entry.calls }));
-  let remainingCalls = remaining.reduce((sum, entry) => sum + entry.left, 0);
-  let laterCallers = days.reduce((sum, day) => sum + day.callers, 0);
-  let laterCapacity = days.reduce((sum, day) => sum + (day.callers > 0 ? day.calls - day.callers : 0), 0);
-  let missingCallers = 0;
-  const planned = days.map((day): PlannedCaller[] => {
-    if (day.callers === 0) return [];
-    laterCallers -= day.callers;
-    const capacity = day.calls - day.callers;
-    laterCapacity -= capacity;
-    const extra = remainingCalls - day.callers - laterCallers;
-    const fair = day.callers + (capacity + laterCapacity === 0 ? 0 : Math.round((extra * capacity) / (capacity + laterCapacity)));
-    // At least one call per caller, and what the later days cannot take; at most the day's calls, what
-    // leaves the later days one call per caller, and what its callers' pieces can reach.
-    const least = Math.max(day.callers, remainingCalls - laterCallers - laterCapacity);
-    const most = Math.min(day.calls, remainingCalls - laterCallers, mostReachable(remaining, day.callers));
-    const taken = Math.max(0, take(least, fair, most));
-    const pieces = takePieces(remaining, taken, day.callers);
-    remainingCalls -= pieces.reduce((sum, piece) => sum + piece.calls, 0);
-    const callers = splitIntoCallers(pieces, day.callers);
-    missingCallers += day.callers - callers.length;
-    return callers;
-  });
-  return { days: planned, unplacedCalls: remainingCalls, missingCallers };
-}
-
-/** `pieces` (one per region, at most `callers` of them) split into `callers` callers where their calls allow. */
-function splitIntoCallers(pieces: readonly PlannedCaller[], callers: number): PlannedCaller[] {
-  let toAdd = callers - pieces.length;
-  const result: PlannedCaller[] = [];
-  for (const piece of pieces) {
-    const count = 1 + Math.max(0, Math.min(toAdd, piece.calls - 1));
-    toAdd -= count - 1;
-    for (let index = 0; index < count; index += 1) result.push({ region: piece.region, calls: share(piece.calls, count, index) });
-  }
-  return result;
-}
+const NO_DAY_CALLERS: DayCallers = { callers: new Int32Array(0), calls: new Int32Array(0) };
 
 /** The index-th of `parts` near-equal whole parts of `total`, the larger ones first. */
 function share(total: number, parts: number, index: number): number {
@@ -212,22 +76,23 @@ function lastAtMost(values: readonly number[], target: number): number {
   return low;
 }
 
-function planAllCallers(figures: NumberFigures, shortfalls: Shortfalls): (readonly PlannedCaller[])[] {
-  const perDay: (readonly PlannedCaller[])[] = figures.days.map(() => []);
-  for (const stretch of figures.regions) {
-    const indexes = stretchDays(figures.days, stretch);
-    const plan = planCallers(
-      indexes.map((index) => figures.days[index] ?? { calls: 0, callers: 0 }),
-      stretch.value,
-    );
-    indexes.forEach((dayIndex, position) => {
-      perDay[dayIndex] = plan.days[position] ?? [];
-    });
-    const where = `${figures.phone} over ${stretch.start}-${stretch.end}`;
-    if (plan.unplacedCalls > 0) shortfalls.push(`${where}: ${plan.unplacedCalls} calls of the geographic report found no day's caller to make them`);
-    if (plan.missingCallers > 0) shortfalls.push(`${where}: ${plan.missingCallers} of the days' distinct callers found no call of the geographic report`);
+/** The number's callers planned over the range (caller-plan.ts), what is not met said in words. */
+function planAllCallers(figures: NumberFigures, shortfalls: Shortfalls): CallerPlan {
+  const indexOf = new Map(figures.days.map((day, index) => [day.day, index]));
+  const plan = planCallers({
+    days: figures.days,
+    ...figures.callers,
+    regions: figures.regions.map((stretch) => ({ first: indexOf.get(stretch.start) ?? 0, last: indexOf.get(stretch.end) ?? 0, value: stretch.value })),
+  });
+  const named = (first: number, last: number) => `${figures.days[first]?.day ?? ''}-${figures.days[last]?.day ?? ''}`;
+  for (const unmet of plan.unmet) {
+    if (unmet.what === 'callers') {
+      shortfalls.push(`${figures.phone} over ${named(unmet.first, unmet.last)}: ${plural(unmet.planned, 'distinct caller')}, where the source has ${count(unmet.source)}`);
+    } else {
+      shortfalls.push(`${figures.phone} over ${named(unmet.first, unmet.last)}: ${plural(unmet.planned, 'call')} from ${unmet.region}, where the source's geographic report has ${count(unmet.source)}`);
+    }
   }
-  return perDay;
+  return plan;
 }
 
 function wireTime(second: number): string {
@@ -235,34 +100,50 @@ function wireTime(second: number): string {
 }
 
 /**
- * The regions of the planned callers that no number of this version's data is placed in, said once per
- * caller of each day that would need one: those callers' calls are made without a caller.
+ * The regions of the planned callers that no number of this version's data is placed in, each said once,
+ * on the first day a caller from it calls: those callers' calls are made without a caller.
  */
-function regionsWithoutNumbers(figures: NumberFigures, callers: readonly (readonly PlannedCaller[])[], numbers: CallerNumbers, shortfalls: Shortfalls): Set<Region> {
+function regionsWithoutNumbers(figures: NumberFigures, plan: CallerPlan, numbers: CallerNumbers, shortfalls: Shortfalls): Set<Region> {
   const without = new Set<Region>();
   const placed = new Set<Region>();
-  figures.days.forEach((day, index) => {
-    for (const caller of callers[index] ?? []) {
-      if (placed.has(caller.region)) continue;
-      if (!without.has(caller.region) && numbers.places(caller.region)) {
-        placed.add(caller.region);
+  plan.days.forEach((day, index) => {
+    for (const caller of day.callers) {
+      const region = plan.regionOf[caller] ?? '';
+      if (placed.has(region) || without.has(region)) continue;
+      if (numbers.places(region)) {
+        placed.add(region);
         continue;
       }
-      without.add(caller.region);
-      shortfalls.push(`${figures.phone} on ${day.day}: no number of this version's data is placed in ${caller.region}`);
+      without.add(region);
+      shortfalls.push(`${figures.phone} on ${figures.days[index]?.day ?? ''}: no number of this version's data is placed in ${region}`);
     }
   });
   return without;
 }
 
-/** The day's calls' callers, in call order: each planned caller's number for as many calls as it made, then none. */
-function callersOfDay(planned: readonly PlannedCaller[], numbers: CallerNumbers, unplaceable: ReadonlySet<Region>, where: string, shortfalls: Shortfalls): (string | undefined)[] {
+/**
+ * The day's calls' callers, in call order: each planned caller's number for as many calls as it made, then
+ * none. A caller keeps one number over every day it calls on, taken the first day it calls.
+ */
+function callersOfDay(
+  day: DayCallers,
+  plan: CallerPlan,
+  numberOf: Map<number, string | undefined>,
+  numbers: CallerNumbers,
+  unplaceable: ReadonlySet<Region>,
+  where: string,
+  shortfalls: Shortfalls,
+): (string | undefined)[] {
   const callers: (string | undefined)[] = [];
-  for (const caller of planned) {
-    const number = numbers.take(caller.region);
-    if (number === undefined && !unplaceable.has(caller.region)) shortfalls.push(`${where}: the numbers this version's data places in ${caller.region} ran out`);
-    for (let call = 0; call < caller.calls; call += 1) callers.push(number);
-  }
+  day.callers.forEach((caller, position) => {
+    const region = plan.regionOf[caller] ?? '';
+    if (!numberOf.has(caller)) {
+      numberOf.set(caller, numbers.take(region));
+      if (numberOf.get(caller) === undefined && !unplaceable.has(region)) shortfalls.push(`${where}: the numbers this version's data places in ${region} ran out`);
+    }
+    const number = numberOf.get(caller);
+    for (let call = 0; call < (day.calls[position] ?? 0); call += 1) callers.push(number);
+  });
   return callers;
 }
 
@@ -298,7 +179,7 @@ export interface PlannedTotals {
   readonly calls: number;
   /** Calls given a caller: those of the planned callers whose region has numbers. */
   readonly callsWithCaller: number;
-  /** The days' distinct callers, summed. */
+  /** Distinct callers over the range. */
   readonly callers: number;
   /** The flow's rows that calls will carry. */
   readonly flowRows: number;
@@ -322,20 +203,28 @@ export interface NumberCalls {
  */
 export function synthesizeNumber(figures: NumberFigures, numbers: CallerNumbers): NumberCalls {
   const shortfalls: Shortfalls = [];
-  const callers = planAllCallers(figures, shortfalls);
+  const plan = planAllCallers(figures, shortfalls);
   const steps = placeFlow(figures, shortfalls);
-  const unplaceable = regionsWithoutNumbers(figures, callers, numbers, shortfalls);
+  const unplaceable = regionsWithoutNumbers(figures, plan, numbers, shortfalls);
+  let callsWithCaller = 0;
+  for (const day of plan.days) {
+    day.callers.forEach((caller, position) => {
+      if (!unplaceable.has(plan.regionOf[caller] ?? '')) callsWithCaller += day.calls[position] ?? 0;
+    });
+  }
   const planned: PlannedTotals = {
     calls: figures.days.reduce((sum, day) => sum + day.calls, 0),
-    callsWithCaller: callers.flat().reduce((sum, caller) => sum + (unplaceable.has(caller.region) ? 0 : caller.calls), 0),
-    callers: figures.days.reduce((sum, day) => sum + day.callers, 0),
+    callsWithCaller,
+    callers: plan.regionOf.length,
     flowRows: steps.reduce((sum, byCall) => sum + [...byCall.values()].reduce((rows, path) => rows + path.length, 0), 0),
   };
   function* records(): Generator<CallRecordInput> {
+    const numberOf = new Map<number, string | undefined>();
     for (const [index, day] of figures.days.entries()) {
       if (day.calls === 0) continue;
       const where = `${figures.phone} on ${day.day}`;
-      yield* dayCalls(figures.phone, day, callersOfDay(callers[index] ?? [], numbers, unplaceable, where, shortfalls), steps[index] ?? NO_STEPS);
+      const callers = callersOfDay(plan.days[index] ?? NO_DAY_CALLERS, plan, numberOf, numbers, unplaceable, where, shortfalls);
+      yield* dayCalls(figures.phone, day, callers, steps[index] ?? NO_STEPS);
     }
   }
   return { planned, records: records(), shortfalls };
