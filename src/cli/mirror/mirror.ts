@@ -143,10 +143,10 @@ export async function mirror(
     ...totals.map(
       (number) =>
         `  ${number.phone}: ${plural(number.calls, 'call')}, ${count(number.callsWithCaller)} with a caller, ` +
-        `${plural(number.callers, 'caller')} (the days' sum), ${plural(number.flowRows, 'diagnostic-flow row')}`,
+        `${plural(number.callers, 'distinct caller')}, ${plural(number.flowRows, 'diagnostic-flow row')}`,
     ),
     requestsLine(source.limits()),
-    ...exactness(request.sourceOptions.stretch),
+    ...exactness(request.sourceOptions.stretch, source.unreadPeriods()),
   ];
   return { summary: `${lines.join('\n')}\n`, shortfalls: plans.flatMap(({ calls }) => calls.shortfalls), rejected: batches.rejected };
 }

@@ -287,6 +287,7 @@ export class Source {
   private readonly maxWaitMs: number;
   /** What the request being read has waited so far, for the rate limit and after failures. */
   private waitedMs = 0;
+  private readonly unread = new Set<'week' | 'month'>();
 
   constructor(
     private readonly account: SourceAccount,
@@ -419,25 +420,40 @@ export class Source {
    * (what a report over one month by week counts), each checked against the days' and the others.
    */
   private async distinctCallers(phone: string, days: readonly DayFigures[]): Promise<DistinctCallers> {
-    const pieces: DistinctPeriod[] = [];
-    const months = new Map<string, { first: number; last: number }>();
+    const months = new Map<string, { first: number; last: number; callers: number }>();
     days.forEach((day, index) => {
       const month = months.get(day.day.slice(0, 6));
-      if (month === undefined) months.set(day.day.slice(0, 6), { first: index, last: index });
+      if (month === undefined) months.set(day.day.slice(0, 6), { first: index, last: index, callers: 0 });
       else month.last = index;
     });
-    for (const month of months.values()) pieces.push(...(await this.periodCallers(phone, days, month, 'week')));
+    let pieces: DistinctPeriod[] | undefined = [];
+    for (const month of months.values()) {
+      const read = await this.periodCallers(phone, days, month, 'week');
+      pieces = read === undefined ? undefined : [...(pieces ?? []), ...read];
+      if (pieces === undefined) break;
+    }
     const range = { first: 0, last: days.length - 1 };
-    const distinct = { pieces, weeks: await this.periodCallers(phone, days, range, 'week'), months: await this.periodCallers(phone, days, range, 'month') };
+    // A source that takes fewer days at once than a week, or a month, has: its days stand for the weeks'
+    // pieces, and each month's callers are taken as its pieces' sum (summary.ts says so).
+    const weeks = pieces === undefined ? undefined : await this.periodCallers(phone, days, range, 'week');
+    const known = pieces ?? days.map((day, index) => ({ first: index, last: index, callers: day.callers }));
+    const summed = [...months.values()].map((month) => ({ ...month, callers: known.filter((piece) => piece.first >= month.first && piece.last <= month.last).reduce((sum, piece) => sum + piece.callers, 0) }));
+    const distinct = { pieces: known, weeks: weeks ?? known, months: (await this.periodCallers(phone, days, range, 'month')) ?? summed };
     checkDistinctCallers(phone, days, distinct);
     return distinct;
+  }
+
+  /** The periods whose distinct callers the source could not be asked for whole, its span being shorter. */
+  unreadPeriods(): readonly ('week' | 'month')[] {
+    return [...this.unread];
   }
 
   /**
    * The caller profile by week or month over days `first` to `last`, in spans the source takes, each of
    * whole periods: a span's last period, which it may cut, is asked again as the next span's first.
+   * Undefined when a period is longer than the source takes at once.
    */
-  private async periodCallers(phone: string, days: readonly DayFigures[], within: { first: number; last: number }, period: 'week' | 'month'): Promise<DistinctPeriod[]> {
+  private async periodCallers(phone: string, days: readonly DayFigures[], within: { first: number; last: number }, period: 'week' | 'month'): Promise<DistinctPeriod[] | undefined> {
     const periods: DistinctPeriod[] = [];
     for (let from = within.first; from <= within.last; ) {
       const to = Math.min(within.last, from + (this.spanDays ?? days.length) - 1);
@@ -449,7 +465,8 @@ export class Source {
       const whole = to === within.last ? read : read.slice(0, -1);
       const last = whole[whole.length - 1];
       if (last === undefined) {
-        return refuse(`the source takes at most ${plural(to - from + 1, 'day')} at once, fewer than the ${period} from ${span[0] ?? ''}: its distinct callers over a ${period} cannot be read`);
+        this.unread.add(period);
+        return undefined;
       }
       periods.push(...whole);
       from = last.last + 1;

@@ -5,15 +5,22 @@ import type { SourceLimits, Stretch } from './source';
 /** The reference's rate-limit window, for an estimate: the answers say how many requests a window takes, not how long it lasts. */
 const WINDOW_MINUTES = 15;
 
-/** What every run states of its calls, in the words of docs/mirror.md. */
-export function exactness(stretch: Stretch): string[] {
+/**
+ * What every run states of its calls, in the words of docs/mirror.md: `unread` are the periods whose
+ * distinct callers the source could not be asked for whole.
+ */
+export function exactness(stretch: Stretch, unread: readonly ('week' | 'month')[] = []): string[] {
   const over = stretch === 'month' ? 'each month of the range' : "the range (or each span the source takes at once)";
+  const [weeks, months] = [!unread.includes('week'), !unread.includes('month')];
+  const periods = [...(weeks ? ['each week'] : []), ...(months ? ['each month'] : [])];
+  const summed = weeks ? (months ? '' : ', over a month the sum of its weeks within it') : ', over a week or a month the sum of its days';
   return [
     'exact per number and day: calls, log events, loops, form items, call minutes, transfers, transfer minutes, script errors, fetch errors, average page load, distinct callers',
+    ...(weeks ? [`exact per number over ${periods.join(' and ')} of the range, and over each month by week: distinct callers`] : []),
     `exact per number and for ALL over ${over}: calls per US state, toll-free and country, every diagnostic-flow row`,
     'exact over any period and for ALL: calls, log events, loops, form items, transfers, script and fetch errors, and their ratios',
-    "within a bound over a week, a month or ALL: distinct callers are the sum of the days' and numbers' (at least the source's figure); " +
-      "call and transfer minutes are within 0.005 a day and number of the source's; the average page load is between the least and the greatest of the days'",
+    `within a bound: distinct callers for ALL are the sum of the numbers' (at least the source's figure)${summed}; ` +
+      "call and transfer minutes over a week, a month or ALL are within 0.005 a day and number of the source's; the average page load is between the least and the greatest of the days'",
   ];
 }
 
