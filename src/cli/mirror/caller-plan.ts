@@ -326,7 +326,7 @@ function pairsByRegion(before: Int32Array, after: Int32Array, shared: number, me
   const waiting = new Map<number, number[]>();
   for (const id of before) {
     const region = meantRegion[id] ?? -1;
-    waiting.get(region)?.push(id) ?? waiting.set(region, [id]);
+    listIn(waiting, region).push(id);
   }
   const pairs: [number, number][] = [];
   const paired = new Set<number>();
@@ -339,6 +339,15 @@ function pairsByRegion(before: Int32Array, after: Int32Array, shared: number, me
   const [restBefore, restAfter] = [[...before].filter((id) => !paired.has(id)).reverse(), [...after].filter((id) => !paired.has(id))];
   for (let index = 0; pairs.length < shared && index < Math.min(restBefore.length, restAfter.length); index += 1) pairs.push([restBefore[index] ?? 0, restAfter[index] ?? 0]);
   return pairs;
+}
+
+/** The list a map holds under `key`, made empty the first time. */
+function listIn(lists: Map<number, number[]>, key: number): number[] {
+  const list = lists.get(key);
+  if (list !== undefined) return list;
+  const made: number[] = [];
+  lists.set(key, made);
+  return made;
 }
 
 /** A caller's days within each stretch of the geographic report. */
@@ -701,13 +710,13 @@ function shareDay(callers: Int32Array, calls: Int32Array, sent: Map<number, numb
   callers.forEach((person, position) => {
     const region = regionOfPerson[person] ?? -1;
     if (region === -1) unassigned.push(position);
-    else positions.get(region)?.push(position) ?? positions.set(region, [position]);
+    else listIn(positions, region).push(position);
   });
   const spare = new Map([...sent].map(([region, flow]) => [region, flow]));
   const give = (position: number, region: number) => {
     regionOfPerson[callers[position] ?? 0] = region;
     calls[position] = 0;
-    positions.get(region)?.push(position) ?? positions.set(region, [position]);
+    listIn(positions, region).push(position);
     spare.set(region, (spare.get(region) ?? 0) - 1);
   };
   for (const region of sent.keys()) {

@@ -313,6 +313,25 @@ describe('ivr-reporting mirror refuses, naming the problem', () => {
     }
   });
 
+  test('a source that takes a month at once is asked for each month whole: distinct callers stay exact over its weeks and months', async () => {
+    const monthly = await startAdminServer({ ...LIMITS_OUT_OF_REACH, MAX_RANGE_DAYS: '31' });
+    try {
+      await createAccount(monthly, ABROAD.tool, ABROAD.login, ABROAD.timeZone, ABROAD.phones);
+      await admin(monthly.url).put(`/admin/accounts/${ABROAD.tool}/${ABROAD.login}`).send({ password: ABROAD.password }).expect(200);
+      await addCalls(monthly.testApp.store, abroadCalls());
+      const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror').map((arg) => (arg === source.url ? monthly.url : arg)));
+      expect(run.stderr).toBe(`mirror: writing ${wrote(run.stdout)} calls into dev/abroad-mirror at ${target.url}\n`);
+      expect(run.stdout).toContain(`\n${exactness('month').join('\n')}\n`);
+      const monthlySource = await reportingAccount(monthly.url, ABROAD.tool, ABROAD.login, ABROAD.password);
+      const mirrored = await mirrorOf('abroad-mirror');
+      for (const [start, end] of [['20171201', '20171231'], ['20180101', '20180131']] as const) {
+        expect(await compareReports(monthlySource, mirrored, ABROAD.phones, start, end)).toEqual([]);
+      }
+    } finally {
+      await monthly.server.close();
+    }
+  });
+
   test("an account here in another time zone than the source's, whose days would begin at other instants", async () => {
     await admin(target.url).put('/admin/accounts/dev/abroad-mirror').send({ timezone: 'America/New_York' }).expect(200);
     const stderr = await refusal(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));

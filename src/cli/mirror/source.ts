@@ -196,6 +196,23 @@ function periodsOf(answer: ProfileAnswer, days: readonly DayFigures[], from: num
   });
 }
 
+/**
+ * Whether day `index` starts a week or a month, so that the periods read up to it are whole: a month
+ * starts on its first day; a week on the weekday the source's weeks start on, as a period read after its
+ * first says (unknown from one period alone).
+ */
+function startsPeriod(days: readonly DayFigures[], index: number, read: readonly DistinctPeriod[], period: 'week' | 'month'): boolean {
+  const day = days[index]?.day;
+  if (day === undefined) return false;
+  if (period === 'month') return day.endsWith('01');
+  const weekStart = read[1] === undefined ? undefined : days[read[1].first]?.day;
+  return weekStart !== undefined && weekdayOf(weekStart) === weekdayOf(day);
+}
+
+function weekdayOf(day: string): number {
+  return DateTime.fromFormat(day, FIRST_FORMAT, { zone: 'UTC' }).weekday;
+}
+
 function regionsOf(report: GeographicAnswer): RegionCalls[] {
   const states = Object.entries(report.US).map(([code, calls]) => ({ region: code === TOLL_FREE_KEY ? US_TOLL_FREE : `US-${code}`, calls }));
   const countries = report.NON_US.map(({ country, calls }) => ({ region: country === 'ZZ' ? UNKNOWN_REGION : country, calls }));
@@ -462,7 +479,7 @@ export class Source {
       const place: AnswerPlace = { report: `caller profile by ${period}`, phone, days: span, period };
       const answer = checkedAnswer(profileAnswer, await this.ask(phone, range, () => this.client.callerProfile({ ...range, period, phone })), place);
       const read = periodsOf(answer, days, from, to, place);
-      const whole = to === within.last ? read : read.slice(0, -1);
+      const whole = to === within.last || startsPeriod(days, to + 1, read, period) ? read : read.slice(0, -1);
       const last = whole[whole.length - 1];
       if (last === undefined) {
         this.unread.add(period);
