@@ -213,6 +213,18 @@ describe('ivr-reporting mirror refuses a figure that is no whole count, or contr
         '(did its data change between two requests? end the range yesterday)',
     ],
     [
+      'a week of more distinct callers than its days have',
+      { answer: ({ report, days, url }) => (report === 'profile' && url.includes('/week/') ? { body: madeAnswer(report, days, { '20180101': { callers: 7 } }) } : undefined) },
+      `the source's caller profile by week for ${PHONE} says callers = 7 over 20180101-20180101, where its days have 2 to 2: ` +
+        "a period's distinct callers are at least its busiest day's and at most their sum",
+    ],
+    [
+      'a month that counts other calls than its days',
+      { answer: ({ report, days, url }) => (report === 'profile' && url.includes('/month/') ? { body: madeAnswer(report, days, { '20180101': { calls: 4 } }) } : undefined) },
+      `the source's caller profile by month for ${PHONE} over 20180101-20180103 counts 4 calls over 20180101-20180101, where its volume report counts 3 calls: ` +
+        'the reports count the same calls',
+    ],
+    [
       'more distinct callers than calls',
       { days: { '20180101': { callers: 4 } } },
       `the source's caller profile for ${PHONE} on 20180101 says callers = 4, but its volume report says calls = 3: a day's distinct callers are at most its calls`,
