@@ -259,6 +259,15 @@ describe('ivr-reporting mirror', () => {
   });
 });
 
+/** A source of the London account that takes at most `days` days at once. */
+async function abroadSourceTaking(days: number): Promise<AdminServer> {
+  const server = await startAdminServer({ ...LIMITS_OUT_OF_REACH, MAX_RANGE_DAYS: String(days) });
+  await createAccount(server, ABROAD.tool, ABROAD.login, ABROAD.timeZone, ABROAD.phones);
+  await admin(server.url).put(`/admin/accounts/${ABROAD.tool}/${ABROAD.login}`).send({ password: ABROAD.password }).expect(200);
+  await addCalls(server.testApp.store, abroadCalls());
+  return server;
+}
+
 describe('ivr-reporting mirror refuses, naming the problem', () => {
   const refusal = async (args: string[]) => {
     const run = await runCli(args);
@@ -290,11 +299,8 @@ describe('ivr-reporting mirror refuses, naming the problem', () => {
   });
 
   test('a range longer than the source takes at once is read in the spans it names, and every report is still exact or within its bound', async () => {
-    const narrow = await startAdminServer({ ...LIMITS_OUT_OF_REACH, MAX_RANGE_DAYS: '20' });
+    const narrow = await abroadSourceTaking(20);
     try {
-      await createAccount(narrow, ABROAD.tool, ABROAD.login, ABROAD.timeZone, ABROAD.phones);
-      await admin(narrow.url).put(`/admin/accounts/${ABROAD.tool}/${ABROAD.login}`).send({ password: ABROAD.password }).expect(200);
-      await addCalls(narrow.testApp.store, abroadCalls());
       const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror').map((arg) => (arg === source.url ? narrow.url : arg)));
       expect(run.stderr).toBe(`mirror: writing ${wrote(run.stdout)} calls into dev/abroad-mirror at ${target.url}\n`);
       // The whole range asked once and refused; then per number four spans of 20, 20, 20 and 2 days (four series each)
@@ -314,11 +320,8 @@ describe('ivr-reporting mirror refuses, naming the problem', () => {
   });
 
   test('a source that takes a month at once is asked for each month whole: distinct callers stay exact over its weeks and months', async () => {
-    const monthly = await startAdminServer({ ...LIMITS_OUT_OF_REACH, MAX_RANGE_DAYS: '31' });
+    const monthly = await abroadSourceTaking(31);
     try {
-      await createAccount(monthly, ABROAD.tool, ABROAD.login, ABROAD.timeZone, ABROAD.phones);
-      await admin(monthly.url).put(`/admin/accounts/${ABROAD.tool}/${ABROAD.login}`).send({ password: ABROAD.password }).expect(200);
-      await addCalls(monthly.testApp.store, abroadCalls());
       const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror').map((arg) => (arg === source.url ? monthly.url : arg)));
       expect(run.stderr).toBe(`mirror: writing ${wrote(run.stdout)} calls into dev/abroad-mirror at ${target.url}\n`);
       expect(run.stdout).toContain(`\n${exactness('month').join('\n')}\n`);
