@@ -6,7 +6,8 @@
  * callers withheld. Run with --expose-gc: `npm run bench:mirror-plan [numbers] [calls a day]`.
  */
 import { DateTime } from 'luxon';
-import { planCallers, type CallerFigures, type DistinctPeriod } from '../src/cli/mirror/caller-plan';
+import { planCallers } from '../src/cli/mirror/caller-plan';
+import type { CallerFigures, DistinctPeriod } from '../src/cli/mirror/figures';
 import { mulberry32, seedFrom, type Random } from '../src/startup-data/demo/random';
 
 const NUMBERS = Number(process.argv[2] ?? 20);

@@ -1,5 +1,6 @@
 import { mulberry32, seedFrom, type Random } from '../../startup-data/demo/random';
-import { planCallers, type CallerFigures, type CallerPlan, type DistinctPeriod, type RegionStretch } from './caller-plan';
+import { planCallers, type CallerPlan } from './caller-plan';
+import type { CallerFigures, DistinctPeriod, RegionStretch } from './figures';
 
 const REGIONS = ['US-NY', 'US-CA', 'US-TOLLFREE', 'GB', 'FR', 'MX', 'ZZ', 'CA', 'US-MA', 'DE', 'US-TX', 'JP'];
 

@@ -1,40 +1,6 @@
 import type { Region } from '../../domain/caller-region';
-import { assignRegions, listIn, regionBook, type RegionBook } from './caller-regions';
-import type { RegionCalls } from './figures';
-
-/** Distinct callers over consecutive days of the range, `first` and `last` (indexes of days) both included. */
-export interface DistinctPeriod {
-  readonly first: number;
-  readonly last: number;
-  readonly callers: number;
-}
-
-/** Calls per caller's region over consecutive days of the range, by index. */
-export interface RegionStretch {
-  readonly first: number;
-  readonly last: number;
-  readonly value: readonly RegionCalls[];
-}
-
-/**
- * One number's figures that decide who called when. Months and weeks each cover the range once, cut at its
- * ends; pieces are their intersections (a week's days within one month), so that each month and each week
- * is a run of whole pieces. A week holds one piece, or two when a month begins within it.
- */
-export interface CallerFigures {
-  readonly days: readonly { readonly calls: number; readonly callers: number }[];
-  readonly pieces: readonly DistinctPeriod[];
-  readonly weeks: readonly DistinctPeriod[];
-  readonly months: readonly DistinctPeriod[];
-  /** Over stretches that cover the range once. */
-  readonly regions: readonly RegionStretch[];
-}
-
-/** One day's distinct callers, as indexes into the plan's callers, and the calls each made that day (at least one). */
-export interface DayCallers {
-  readonly callers: Int32Array;
-  readonly calls: Int32Array;
-}
+import { assignRegions, listIn, regionBook, type DayCallers, type RegionBook } from './caller-regions';
+import type { CallerFigures, DistinctPeriod } from './figures';
 
 /** A figure the plan does not meet, and the value it has instead. */
 export type Unmet =

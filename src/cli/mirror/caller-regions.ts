@@ -1,11 +1,17 @@
 import type { Region } from '../../domain/caller-region';
-import type { CallerFigures, DayCallers, DistinctPeriod, RegionStretch } from './caller-plan';
+import type { CallerFigures, DistinctPeriod, RegionStretch } from './figures';
 import { FlowNetwork } from './max-flow';
 
 /*
  * Each planned caller's region, and how many calls it makes on each of its days, so that every region has
  * its calls over each stretch of the geographic report (caller-plan.ts decides who calls on which day).
  */
+
+/** One day's distinct callers, as indexes into the plan's callers, and the calls each made that day (at least one). */
+export interface DayCallers {
+  readonly callers: Int32Array;
+  readonly calls: Int32Array;
+}
 
 const NO_CALLERS: DayCallers = { callers: new Int32Array(0), calls: new Int32Array(0) };
 

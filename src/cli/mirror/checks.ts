@@ -2,8 +2,7 @@ import { MAX_COUNT, MAX_PATH_STEPS, MAX_SECONDS, type PathStep } from '../../dom
 import { CliError } from '../cli-error';
 import { count as grouped, plural } from '../counts';
 import type { EventsAnswer, PerformanceAnswer, ProfileAnswer, VolumeAnswer } from './answers';
-import type { DistinctPeriod } from './caller-plan';
-import type { DayFigures, DistinctCallers, RangeFigures, RegionCalls } from './figures';
+import type { DayFigures, DistinctCallers, DistinctPeriod, RangeFigures, RegionCalls } from './figures';
 
 /*
  * What the source's figures must be for the calls made from them to be what it reported, and no more than

@@ -1,6 +1,5 @@
 import type { PathStep } from '../../domain/call-record';
 import type { Region } from '../../domain/caller-region';
-import type { DistinctPeriod } from './caller-plan';
 
 /** A local day of the source account's time zone (`YYYYMMDD`), and the Unix second at which the source says it starts. */
 export interface DayStart {
@@ -63,4 +62,32 @@ export interface NumberFigures {
   /** The diagnostic flow's rows, over stretches that together cover the range once. */
   readonly flow: readonly RangeFigures<readonly PathStep[]>[];
   readonly callers: DistinctCallers;
+}
+
+/** Distinct callers over consecutive days of the range, `first` and `last` (indexes of days) both included. */
+export interface DistinctPeriod {
+  readonly first: number;
+  readonly last: number;
+  readonly callers: number;
+}
+
+/** Calls per caller's region over consecutive days of the range, by index. */
+export interface RegionStretch {
+  readonly first: number;
+  readonly last: number;
+  readonly value: readonly RegionCalls[];
+}
+
+/**
+ * One number's figures that decide who called when. Months and weeks each cover the range once, cut at its
+ * ends; pieces are their intersections (a week's days within one month), so that each month and each week
+ * is a run of whole pieces. A week holds one piece, or two when a month begins within it.
+ */
+export interface CallerFigures {
+  readonly days: readonly { readonly calls: number; readonly callers: number }[];
+  readonly pieces: readonly DistinctPeriod[];
+  readonly weeks: readonly DistinctPeriod[];
+  readonly months: readonly DistinctPeriod[];
+  /** Over stretches that cover the range once. */
+  readonly regions: readonly RegionStretch[];
 }

@@ -36,9 +36,8 @@ import {
   type VolumeAnswer,
 } from './answers';
 import { boundedFetch } from './bounded-fetch';
-import type { DistinctPeriod } from './caller-plan';
 import { checkDistinctCallers, checkedDay, checkFlow, checkRegions, RunTally, type CallCeilings, type DayReading } from './checks';
-import type { DayFigures, DayStart, DistinctCallers, NumberFigures, RangeFigures, RegionCalls } from './figures';
+import type { DayFigures, DayStart, DistinctCallers, DistinctPeriod, NumberFigures, RangeFigures, RegionCalls } from './figures';
 import type { MirrorProgress } from './progress';
 
 export interface SourceAccount {

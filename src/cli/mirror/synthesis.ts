@@ -2,7 +2,8 @@ import { MAX_PATH_STEPS, type CallRecordInput, type PathStep } from '../../domai
 import type { Region } from '../../domain/caller-region';
 import { count, plural } from '../counts';
 import type { CallerNumbers } from './caller-numbers';
-import { planCallers, type CallerPlan, type DayCallers } from './caller-plan';
+import { planCallers, type CallerPlan } from './caller-plan';
+import type { DayCallers } from './caller-regions';
 import type { DayFigures, NumberFigures, RangeFigures } from './figures';
 
 const NO_DAY_CALLERS: DayCallers = { callers: new Int32Array(0), calls: new Int32Array(0) };
