@@ -1,5 +1,5 @@
 import type { Region } from '../../domain/caller-region';
-import { assignRegions, listIn, regionBook, type DayCallers, type RegionBook } from './caller-regions';
+import { assignRegions, listIn, NO_CALLERS, regionBook, type DayCallers, type RegionBook } from './caller-regions';
 import type { CallerFigures, DistinctPeriod } from './figures';
 
 /** A figure the plan does not meet, and the value it has instead. */
@@ -15,8 +15,6 @@ export interface CallerPlan {
   /** Empty when every figure is met. */
   readonly unmet: readonly Unmet[];
 }
-
-const NO_CALLERS: DayCallers = { callers: new Int32Array(0), calls: new Int32Array(0) };
 
 /**
  * Runs of the ids `0..size-1`, one per count (each cut to `size`), that together hold every id, none twice

@@ -13,7 +13,7 @@ export interface DayCallers {
   readonly calls: Int32Array;
 }
 
-const NO_CALLERS: DayCallers = { callers: new Int32Array(0), calls: new Int32Array(0) };
+export const NO_CALLERS: DayCallers = { callers: new Int32Array(0), calls: new Int32Array(0) };
 
 /** The list a map holds under `key`, made empty the first time. */
 export function listIn(lists: Map<number, number[]>, key: number): number[] {
@@ -26,8 +26,9 @@ export function listIn(lists: Map<number, number[]>, key: number): number[] {
 
 /** A caller's days within each stretch of the geographic report. */
 interface Presence {
-  /** Calls (one a day) within the stretch it is first seen in; all of them for a caller of one stretch. */
+  /** Its days, over every stretch: a call each at least. */
   total: number;
+  /** The stretch it is first seen in. */
   stretch: number;
   /** Per stretch, for the few callers present in more than one (a week across two months). */
   byStretch: Map<number, number> | undefined;

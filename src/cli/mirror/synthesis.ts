@@ -3,10 +3,8 @@ import type { Region } from '../../domain/caller-region';
 import { count, plural } from '../counts';
 import type { CallerNumbers } from './caller-numbers';
 import { planCallers, type CallerPlan } from './caller-plan';
-import type { DayCallers } from './caller-regions';
+import { NO_CALLERS, type DayCallers } from './caller-regions';
 import type { DayFigures, NumberFigures, RangeFigures } from './figures';
-
-const NO_DAY_CALLERS: DayCallers = { callers: new Int32Array(0), calls: new Int32Array(0) };
 
 /** The index-th of `parts` near-equal whole parts of `total`, the larger ones first. */
 function share(total: number, parts: number, index: number): number {
@@ -224,7 +222,7 @@ export function synthesizeNumber(figures: NumberFigures, numbers: CallerNumbers)
     for (const [index, day] of figures.days.entries()) {
       if (day.calls === 0) continue;
       const where = `${figures.phone} on ${day.day}`;
-      const callers = callersOfDay(plan.days[index] ?? NO_DAY_CALLERS, plan, numberOf, numbers, unplaceable, where, shortfalls);
+      const callers = callersOfDay(plan.days[index] ?? NO_CALLERS, plan, numberOf, numbers, unplaceable, where, shortfalls);
       yield* dayCalls(figures.phone, day, callers, steps[index] ?? NO_STEPS);
     }
   }
