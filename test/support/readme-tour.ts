@@ -28,7 +28,7 @@ export async function expectLoginAsShown(shell: Shell, base: string): Promise<vo
 export async function expectWeeklyReportsAsShown(shell: Shell, base: string): Promise<void> {
   const weekly = JSON.parse(await shell(at(byWeek, base))) as Record<string, Record<string, number>>;
   expect(Object.keys(weekly)).toEqual(['calls', 'log_events', 'loops_per_call', 'form_items', 'loops', 'average_form_items']);
-  // The last four weeks of the demo account's days: four periods, the first a Monday in its zone, each with calls.
+  // The last four weeks of the demo account's days: four periods, each from a Monday in its zone, the whole ones with calls.
   const weekStarts = Object.keys(weekly.calls!).map((key) => DateTime.fromSeconds(Number(key), { zone: 'America/New_York' }));
   expect(weekStarts.map((start) => [start.weekday, start.hour])).toEqual([
     [1, 0],
@@ -36,7 +36,8 @@ export async function expectWeeklyReportsAsShown(shell: Shell, base: string): Pr
     [1, 0],
     [1, 0],
   ]);
-  expect(Object.values(weekly.calls!).every((calls) => calls > 0)).toBe(true);
+  // This week's are so far: in its first hours, Monday night in New York, there may be none yet.
+  expect(Object.values(weekly.calls!).slice(0, 3).every((calls) => calls > 0)).toBe(true);
 
   const weeklyXml = await shell(at(`${byWeek}\n${byWeekInXml}`, base));
   expect(weeklyXml).toMatch(/^\{.*\}<\?xml version="1\.0" encoding="UTF-8"\?>\n<result>\n {2}<calls>\n {4}<period timestamp="\d+">\d+<\/period>\n/s);
