@@ -3,10 +3,12 @@
  * time to plan each number and all of them, and the memory the plans hold, since a run holds every
  * number's plan while it writes (docs/mirror.md, "How callers are planned"). Each number's figures are
  * those of calls made here first: regulars of their own region calling again, people calling once, some
- * callers withheld. Run with --expose-gc: `npm run bench:mirror-plan [numbers] [calls a day]`.
+ * callers withheld. Each number is then planned in every shape too: what a number whose regions no shape
+ * meets would cost, since planCallers stops at the first shape that meets them all. Run with --expose-gc: `npm run bench:mirror-plan [numbers] [calls a day]`.
  */
 import { DateTime } from 'luxon';
-import { planCallers } from '../src/cli/mirror/caller-plan';
+import { CALLER_SHAPES, planCallers, planShaped } from '../src/cli/mirror/caller-plan';
+import { regionBook } from '../src/cli/mirror/caller-regions';
 import type { CallerFigures, DistinctPeriod } from '../src/cli/mirror/figures';
 import { mulberry32, seedFrom, type Random } from '../src/startup-data/demo/random';
 
@@ -84,6 +86,12 @@ function main(): void {
   const unmet = plans.reduce((sum, plan) => sum + plan.unmet.length, 0);
   const callers = plans.reduce((sum, plan) => sum + plan.regionOf.length, 0);
   times.sort((a, b) => a - b);
+  const everyShapeStarted = performance.now();
+  for (const number of figures) {
+    const book = regionBook(number);
+    for (const shape of CALLER_SHAPES) planShaped(number, book, shape);
+  }
+  const everyShapeMs = performance.now() - everyShapeStarted;
   const line = {
     node: process.version,
     numbers: NUMBERS,
@@ -95,6 +103,7 @@ function main(): void {
     cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
     medianNumberMs: Math.round(times[Math.floor(times.length / 2)] ?? 0),
     slowestNumberMs: Math.round(times[times.length - 1] ?? 0),
+    everyShapeSeconds: Number((everyShapeMs / 1000).toFixed(2)),
     heldMiB: Number(((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / MIB).toFixed(1)),
     peakRssMiB: Math.round((process.resourceUsage().maxRSS * 1024) / MIB),
   };

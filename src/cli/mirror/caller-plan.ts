@@ -105,13 +105,14 @@ class People {
  * (caller-regions.ts): the shapes are tried in turn, and the plan that misses fewest figures is kept.
  */
 export function planCallers(figures: CallerFigures): CallerPlan {
+  const book = regionBook(figures);
   let best: CallerPlan | undefined;
-  for (const shape of SHAPES) {
-    const plan = planShaped(figures, shape);
+  for (const shape of CALLER_SHAPES) {
+    const plan = planShaped(figures, book, shape);
     if (best === undefined || plan.unmet.length < best.unmet.length) best = plan;
     if (best.unmet.length === 0) break;
   }
-  return best ?? planShaped(figures, 1);
+  return best ?? planShaped(figures, book, 1);
 }
 
 /**
@@ -119,8 +120,8 @@ export function planCallers(figures: CallerFigures): CallerPlan {
  * caller up to its region's calls, then in proportion to them), then as evenly as the counts allow, then
  * ever fewer regulars (tieredRuns' spread).
  */
-const SHAPES = ['room', 'share', 1, 0.5, 0.2, 0] as const;
-type Shape = (typeof SHAPES)[number];
+export const CALLER_SHAPES = ['room', 'share', 1, 0.5, 0.2, 0] as const;
+type Shape = (typeof CALLER_SHAPES)[number];
 
 /** Runs of a month's callers: per piece, its callers; per day of each piece, indexes into the piece's. */
 interface MonthRuns {
@@ -232,8 +233,11 @@ function meantCallers(regionCalls: Int32Array, callers: number, appearances: num
   return { days, regions: regionOf };
 }
 
-function planShaped(figures: CallerFigures, shape: Shape): CallerPlan {
-  const book = regionBook(figures);
+/**
+ * The plan of one shape; `book` is only read here (assignRegions spends a copy of it). Exported for the
+ * bench, which times every shape: what a source whose regions no shape meets costs.
+ */
+export function planShaped(figures: CallerFigures, book: RegionBook, shape: Shape): CallerPlan {
   const monthCallers = figures.months.reduce((sum, month) => sum + month.callers, 0);
   const dayIds: Int32Array[] = figures.days.map(() => new Int32Array(0));
   const pieceIds: Int32Array[] = figures.pieces.map(() => new Int32Array(0));
@@ -282,7 +286,7 @@ function planShaped(figures: CallerFigures, shape: Shape): CallerPlan {
     });
     return { callers, calls: new Int32Array(callers.length).fill(1) };
   });
-  const regionOf = assignRegions(figures, days, persons, Int32Array.from(meant));
+  const regionOf = assignRegions(figures, book, days, persons, Int32Array.from(meant));
   return { regionOf, days, unmet: unmetFigures(figures, days, regionOf) };
 }
 

@@ -133,11 +133,11 @@ class RegionHeap {
  * caller it would then have). The callers of one day, most of a stretch's, take their regions with the
  * calls left (placeCallsLeft).
  */
-export function assignRegions(figures: CallerFigures, days: readonly DayCallers[], persons: number, meant: Int32Array): Region[] {
+export function assignRegions(figures: CallerFigures, regions: RegionBook, days: readonly DayCallers[], persons: number, meant: Int32Array): Region[] {
   const stretchOfDay = new Int32Array(figures.days.length);
   figures.regions.forEach((stretch, index) => stretchOfDay.fill(index, stretch.first, stretch.last + 1));
   const presence = presenceOf(days, persons, stretchOfDay);
-  const book = regionBook(figures);
+  const book: RegionBook = { names: regions.names, left: regions.left.map((calls) => calls.slice()) };
   const regionOfPerson = new Int32Array(persons).fill(-1);
   const given = figures.regions.map(() => new Int32Array(book.names.length));
   const assign = (person: number, region: number, byStretch: Iterable<[number, number]>) => {
@@ -233,6 +233,10 @@ const MOST_FLOW_ROUNDS = 20;
  * with calls to spare: on a day of a piece where the one calls again, another caller of the piece who does
  * not call that day calls in its place. Every day keeps its count of callers, and every piece, week and
  * month the same callers, so no distinct count moves: only how many days each caller calls on.
+ *
+ * Linear in the stretch's caller-days whatever the figures: a region with calls to spare only loses them
+ * here, and one over its calls only comes back to none, so a caller once without spare never has it again,
+ * and each list of candidates is walked once per day (a piece's members) or per piece (the stretch's).
  */
 function shedExcess(figures: CallerFigures, stretch: RegionStretch, days: readonly DayCallers[], regionOfPerson: Int32Array, left: Int32Array): void {
   const pieces = figures.pieces.filter((piece) => piece.first >= stretch.first && piece.last <= stretch.last);
@@ -252,32 +256,42 @@ function shedExcess(figures: CallerFigures, stretch: RegionStretch, days: readon
     left[regionOfPerson[person] ?? 0] = (left[regionOfPerson[person] ?? 0] ?? 0) + 1;
     left[regionOfPerson[other] ?? 0] = (left[regionOfPerson[other] ?? 0] ?? 0) - 1;
   };
+  const stretchSpare = [...piecesOf.keys()].filter(spare);
   pieces.forEach((piece, pieceIndex) => {
     const daysIn = members[pieceIndex] ?? new Map<number, number>();
+    const pieceSpare = [...daysIn.keys()].filter(spare);
+    // A candidate passed over stays passed for the rest of its walk: it calls that day (or is in the
+    // piece), or has no calls to spare, for good.
+    let joining = 0;
     for (let day = piece.first; day <= piece.last; day += 1) {
       const callers = days[day]?.callers ?? new Int32Array(0);
       const present = new Set(callers);
+      let calling = 0;
       callers.forEach((person, position) => {
         if (!over(person)) return;
         const again = (daysIn.get(person) ?? 0) >= 2;
-        // Another caller of the piece calls that day instead; or, for a piece that is a whole week and a
-        // caller of other pieces too, a caller of the month who is not in the piece takes its place in it.
-        const candidates = again ? daysIn.keys() : wholeWeek[pieceIndex] === true && (piecesOf.get(person) ?? 0) >= 2 ? piecesOf.keys() : [];
-        for (const other of candidates) {
-          if (present.has(other) || !spare(other) || (!again && daysIn.has(other))) continue;
-          callers[position] = other;
-          present.delete(person);
-          present.add(other);
-          daysIn.set(person, (daysIn.get(person) ?? 0) - 1);
-          daysIn.set(other, (daysIn.get(other) ?? 0) + 1);
-          if (!again) {
-            daysIn.delete(person);
-            piecesOf.set(person, (piecesOf.get(person) ?? 0) - 1);
-            piecesOf.set(other, (piecesOf.get(other) ?? 0) + 1);
-          }
-          hand(person, other);
-          return;
+        let other: number | undefined;
+        if (again) {
+          while (calling < pieceSpare.length && (present.has(pieceSpare[calling] ?? -1) || !spare(pieceSpare[calling] ?? -1))) calling += 1;
+          other = pieceSpare[calling];
+        } else if (wholeWeek[pieceIndex] === true && (piecesOf.get(person) ?? 0) >= 2) {
+          // A caller of the month who is not in the piece takes the place in it of one of other pieces too.
+          while (joining < stretchSpare.length && (daysIn.has(stretchSpare[joining] ?? -1) || !spare(stretchSpare[joining] ?? -1))) joining += 1;
+          other = stretchSpare[joining];
         }
+        if (other === undefined) return;
+        callers[position] = other;
+        present.delete(person);
+        present.add(other);
+        daysIn.set(person, (daysIn.get(person) ?? 0) - 1);
+        if (!daysIn.has(other)) pieceSpare.push(other);
+        daysIn.set(other, (daysIn.get(other) ?? 0) + 1);
+        if (!again) {
+          daysIn.delete(person);
+          piecesOf.set(person, (piecesOf.get(person) ?? 0) - 1);
+          piecesOf.set(other, (piecesOf.get(other) ?? 0) + 1);
+        }
+        hand(person, other);
       });
     }
   });
