@@ -11,6 +11,7 @@ import { ceilingsOf, DEFAULT_MAX_CALLS } from './checks';
 import { mirror, type MirrorRequest, type MirrorTarget } from './mirror';
 import { mirrorProgress } from './progress';
 import type { SourceTime } from './source';
+import { exactness } from './summary';
 
 /*
  * What the mirror does with a source that says whatever it likes: a tiny server of the reporting API's
@@ -280,6 +281,49 @@ function rekeyed(made: unknown, keys: Readonly<Record<string, number>>): unknown
     Object.entries(made as Record<string, Record<string, number>>).map(([field, series]) => [field, Object.fromEntries(Object.entries(series).map(([key, value]) => [String(keys[key] ?? key), value]))]),
   );
 }
+
+/** The caller profile of ALL as the fake source answers it: each day's calls times `calls`, and `callers` callers. */
+function allProfile(calls: number, callers: number): FakeSourceOptions['answer'] {
+  return ({ report, url }, made) => {
+    if (report !== 'profile' || !url.endsWith('/ALL')) return undefined;
+    const series = made as { calls: Record<string, number>; callers: Record<string, number> };
+    return { body: { calls: Object.fromEntries(Object.entries(series.calls).map(([key, value]) => [key, value * calls])), callers: Object.fromEntries(Object.keys(series.callers).map((key) => [key, callers])) } };
+  };
+}
+
+describe("ivr-reporting mirror checks ALL's distinct callers against the numbers'", () => {
+  const SECOND = '18005550101';
+  const bothArgs = (from: string, ...more: string[]) => mirrorArgs(from, RANGE, ...more).map((arg) => (arg === PHONE ? `${PHONE},${SECOND}` : arg));
+
+  beforeEach(async () => {
+    await admin(target.url).put(`/admin/accounts/${INTO}/phones/${SECOND}`).expect(201);
+  });
+
+  test('refuses an ALL that counts fewer calls than its numbers, or more distinct callers than their sum', async () => {
+    const fewer = await fakeSource();
+    expect(await refusal(bothArgs(fewer.url))).toBe("the source's caller profile for ALL on 20180101 says calls = 3, where its numbers' volume reports count 6 calls in all: ALL counts every number's calls");
+    const more = await fakeSource({ answer: allProfile(2, 5) });
+    expect(await refusal(bothArgs(more.url))).toBe(
+      "the source's caller profile by day for ALL says callers = 5 over 20180101-20180101, where its numbers' have 2 to 4: the account's distinct callers are at least its busiest number's and at most their sum",
+    );
+  });
+
+  test("shares the numbers' callers to meet ALL's, and says so", async () => {
+    const source = await fakeSource({ answer: allProfile(2, 3) });
+    const run = await runCli(bothArgs(source.url));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("\n  ALL: 9 distinct callers, the source's count over all of its 12 days, weeks within a month, weeks and months\n");
+    expect(run.stdout).toContain(`\n${exactness('month', [], 'planned').join('\n')}\n`);
+  });
+
+  test('plans no sharing when ALL counts calls of numbers not mirrored, and says why', async () => {
+    const source = await fakeSource({ answer: allProfile(3, 3) });
+    const run = await runCli(bothArgs(source.url));
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('  ALL:');
+    expect(run.stdout).toContain(`\n${exactness('month', [], 'other numbers').join('\n')}\n`);
+  });
+});
 
 describe('ivr-reporting mirror refuses an answer that is not a report, naming it', () => {
   test.each<[string, unknown, string]>([

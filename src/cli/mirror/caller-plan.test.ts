@@ -1,59 +1,7 @@
-import { mulberry32, seedFrom, type Random } from '../../startup-data/demo/random';
+import { sourceFigures } from '../../../test/support/caller-sources';
+import { mulberry32, seedFrom } from '../../startup-data/demo/random';
 import { planCallers, type CallerPlan } from './caller-plan';
-import type { CallerFigures, DistinctPeriod, RegionStretch } from './figures';
-
-const REGIONS = ['US-NY', 'US-CA', 'US-TOLLFREE', 'GB', 'FR', 'MX', 'ZZ', 'CA', 'US-MA', 'DE', 'US-TX', 'JP'];
-
-/** Consecutive periods covering `days` days, each starting at one of `starts` (the first at day 0). */
-function periodsFrom(days: number, starts: readonly number[]): { first: number; last: number }[] {
-  const firsts = [0, ...starts.filter((start) => start > 0 && start < days)];
-  return firsts.map((first, index) => ({ first, last: (firsts[index + 1] ?? days) - 1 }));
-}
-
-/** Weeks cut by months: a week's days within one month. */
-function piecesOf(weeks: readonly { first: number; last: number }[], monthStarts: readonly number[]): { first: number; last: number }[] {
-  return weeks.flatMap((week) => periodsFrom(week.last - week.first + 1, monthStarts.map((start) => start - week.first)).map((part) => ({ first: part.first + week.first, last: part.last + week.first })));
-}
-
-/**
- * A number's figures as a source computes them from its calls: people with a region each, a few of them
- * calling often, on days of a range that starts anywhere in a week and a month.
- */
-function sourceFigures(random: Random, shape: { days: number; people: number; callsPerDay: number }): CallerFigures {
-  const days = 1 + Math.floor(random() * shape.days);
-  const monthStarts: number[] = [];
-  for (let start = Math.floor(random() * 31); start < days; start += 28 + Math.floor(random() * 4)) monthStarts.push(start);
-  const weekStarts: number[] = [];
-  for (let start = Math.floor(random() * 7); start < days; start += 7) weekStarts.push(start);
-  const people = Array.from({ length: 1 + Math.floor(random() * shape.people) }, () => REGIONS[Math.floor(random() ** 2 * REGIONS.length)] ?? 'ZZ');
-  const skew = 1 + random() * 3;
-  const callsOfDay = Array.from({ length: days }, () => {
-    const callers: (number | undefined)[] = [];
-    const calls = Math.floor(random() * shape.callsPerDay);
-    for (let call = 0; call < calls; call += 1) callers.push(random() < 0.06 ? undefined : Math.floor(random() ** skew * people.length));
-    return callers;
-  });
-  const distinct = (period: { first: number; last: number }): DistinctPeriod => {
-    const callers = new Set(callsOfDay.slice(period.first, period.last + 1).flat().filter((caller) => caller !== undefined));
-    return { ...period, callers: callers.size };
-  };
-  const months = periodsFrom(days, monthStarts);
-  const weeks = periodsFrom(days, weekStarts);
-  const regions = months.map((month): RegionStretch => {
-    const calls = new Map<string, number>();
-    for (const caller of callsOfDay.slice(month.first, month.last + 1).flat()) {
-      if (caller !== undefined) calls.set(people[caller] ?? '', (calls.get(people[caller] ?? '') ?? 0) + 1);
-    }
-    return { ...month, value: [...calls].map(([region, count]) => ({ region, calls: count })) };
-  });
-  return {
-    days: callsOfDay.map((callers) => ({ calls: callers.length, callers: new Set(callers.filter((caller) => caller !== undefined)).size })),
-    pieces: piecesOf(weeks, monthStarts).map(distinct),
-    weeks: weeks.map(distinct),
-    months: months.map(distinct),
-    regions,
-  };
-}
+import type { CallerFigures } from './figures';
 
 /** Every figure counted again from the plan, independently of the planner's own count. */
 function expectEveryFigureMet(figures: CallerFigures, plan: CallerPlan): void {

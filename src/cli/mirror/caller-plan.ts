@@ -327,7 +327,7 @@ function distinctOver(days: readonly DayCallers[], period: DistinctPeriod, mark:
 }
 
 /** Every figure of `figures` counted again on the plan, and those it does not meet. */
-function unmetFigures(figures: CallerFigures, days: readonly DayCallers[], regionOf: readonly Region[]): Unmet[] {
+export function unmetFigures(figures: CallerFigures, days: readonly DayCallers[], regionOf: readonly Region[]): Unmet[] {
   const unmet: Unmet[] = [];
   const seen = new Int32Array(regionOf.length).fill(-1);
   let mark = 0;

@@ -2,7 +2,7 @@ import { MAX_COUNT, MAX_PATH_STEPS, MAX_SECONDS, type PathStep } from '../../dom
 import { CliError } from '../cli-error';
 import { count as grouped, plural } from '../counts';
 import type { EventsAnswer, PerformanceAnswer, ProfileAnswer, VolumeAnswer } from './answers';
-import type { DayFigures, DistinctCallers, DistinctPeriod, RangeFigures, RegionCalls } from './figures';
+import type { DayCallerCount, DayFigures, DistinctCallers, DistinctPeriod, NumberFigures, RangeFigures, RegionCalls } from './figures';
 
 /*
  * What the source's figures must be for the calls made from them to be what it reported, and no more than
@@ -171,7 +171,7 @@ export function checkFlow(phone: string, stretch: RangeFigures<readonly PathStep
  * week or a month, those pieces. Each week and month is made of whole pieces, unless the source's weeks
  * moved between two of its answers.
  */
-export function checkDistinctCallers(phone: string, days: readonly DayFigures[], distinct: DistinctCallers): void {
+export function checkDistinctCallers(phone: string, days: readonly DayCallerCount[], distinct: DistinctCallers): void {
   const dayPeriods = days.map((day, index) => ({ first: index, last: index, callers: day.callers }));
   const named = (period: DistinctPeriod) => `${days[period.first]?.day ?? ''}-${days[period.last]?.day ?? ''}`;
   const check = (kind: string, periods: readonly DistinctPeriod[], parts: readonly DistinctPeriod[], partKind: string) => {
@@ -215,4 +215,31 @@ export class RunTally {
       );
     }
   }
+}
+
+/**
+ * The account's distinct callers over a period (ALL) are at least its busiest number's and at most the
+ * numbers' sum: each of a number's callers is one of the account's, and each of the account's called one of
+ * them. ALL's periods are the numbers' (the same weeks and months).
+ */
+export function checkAccountCallers(days: readonly DayCallerCount[], all: DistinctCallers, numbers: readonly NumberFigures[]): void {
+  const named = (period: DistinctPeriod) => `${days[period.first]?.day ?? ''}-${days[period.last]?.day ?? ''}`;
+  const levels = (counts: readonly DayCallerCount[], distinct: DistinctCallers) => [counts.map((day, index) => ({ first: index, last: index, callers: day.callers })), distinct.pieces, distinct.weeks, distinct.months];
+  const byNumber = numbers.map((figures) => levels(figures.days, figures.callers));
+  levels(days, all).forEach((periods, level) => {
+    const kind = ['day', 'week within a month', 'week', 'month'][level] ?? '';
+    periods.forEach((period, index) => {
+      const parts = byNumber.map((numberLevels) => numberLevels[level]?.[index]);
+      if (parts.some((part) => part?.first !== period.first || part.last !== period.last)) {
+        refuse(`the source's caller profile by ${kind} for ALL has a ${kind} of ${named(period)} that its numbers' cut otherwise: its weeks moved between two answers`);
+      }
+      const [least, most] = [Math.max(0, ...parts.map((part) => part?.callers ?? 0)), parts.reduce((sum, part) => sum + (part?.callers ?? 0), 0)];
+      if (period.callers < least || period.callers > most) {
+        refuse(
+          `the source's caller profile by ${kind} for ALL says callers = ${grouped(period.callers)} over ${named(period)}, where its numbers' ` +
+            `have ${grouped(least)} to ${grouped(most)}: the account's distinct callers are at least its busiest number's and at most their sum`,
+        );
+      }
+    });
+  });
 }

@@ -29,6 +29,9 @@ export interface DayFigures extends DayStart {
   readonly pageLoadHundredths: number;
 }
 
+/** A day's calls and distinct callers, as the caller profile counts them: what periods of distinct callers are read against. */
+export type DayCallerCount = Pick<DayFigures, 'day' | 'startSecond' | 'calls' | 'callers'>;
+
 /** A report over a stretch of days that the source answers only as a whole (geographic, diagnostic flow). */
 export interface RangeFigures<Value> {
   /** `YYYYMMDD`, both included. */
@@ -90,4 +93,21 @@ export interface CallerFigures {
   readonly months: readonly DistinctPeriod[];
   /** Over stretches that cover the range once. */
   readonly regions: readonly RegionStretch[];
+}
+
+/**
+ * The account's distinct callers over all its numbers (the source's ALL), by index of the days of the
+ * numbers' figures: per day, and over each piece, week and month as a number's.
+ */
+export interface AccountCallerFigures {
+  readonly days: readonly { readonly callers: number }[];
+  readonly pieces: readonly DistinctPeriod[];
+  readonly weeks: readonly DistinctPeriod[];
+  readonly months: readonly DistinctPeriod[];
+}
+
+/** What a run reads: every number's figures, and ALL's distinct callers when there are several numbers and ALL counts only theirs. */
+export interface SourceFigures {
+  readonly numbers: readonly NumberFigures[];
+  readonly all: AccountCallerFigures | undefined;
 }

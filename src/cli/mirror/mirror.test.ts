@@ -2,7 +2,7 @@ import { LIMITS_OUT_OF_REACH } from '../../../test/support/test-app';
 import { admin, ADMIN_TOKEN, startAdminServer, type AdminServer } from '../../../test/support/admin';
 import { runCli } from '../../../test/support/cli';
 import { addCalls } from '../../../test/support/reporting';
-import { compareReports, reportingAccount } from '../../../test/support/report-comparison';
+import { allCallersDiffering, compareReports, reportingAccount } from '../../../test/support/report-comparison';
 import type { CallRecordInput, PathStep } from '../../domain/call-record';
 import request from 'supertest';
 import { DEMO_ACCOUNT, loadDemoData } from '../../startup-data/demo/demo-account';
@@ -125,8 +125,14 @@ describe('ivr-reporting mirror', () => {
     expect(run.stderr).toBe(`mirror: writing ${wrote(run.stdout)} calls into dev/demo-mirror at ${target.url}\n`);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^mirrored 3 numbers, 20171009-20180207 \(122 days\), into dev\/demo-mirror: [\d,]+ calls \([\d,]+ inserted, 0 duplicates\)\n/);
-    expect(run.stdout).toContain('\n63 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows\n');
-    expect(await compareReports(await sourceOf(DEMO_ACCOUNT), await mirrorOf('demo-mirror'), DEMO_ACCOUNT.phones, DEMO_RANGE.start, DEMO_RANGE.end)).toEqual([]);
+    // 63 for the numbers, and 8 for ALL's distinct callers: by day, by week over each of 5 months, by week and by month.
+    expect(run.stdout).toContain('\n71 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows\n');
+    const [theirs, ours] = [await sourceOf(DEMO_ACCOUNT), await mirrorOf('demo-mirror')];
+    expect(await compareReports(theirs, ours, DEMO_ACCOUNT.phones, DEMO_RANGE.start, DEMO_RANGE.end)).toEqual([]);
+    // What the summary says of ALL's distinct callers, counted again through the reporting API.
+    const { differing, of } = await allCallersDiffering(theirs, ours, DEMO_RANGE.start, DEMO_RANGE.end);
+    expect({ differing, of }).toEqual({ differing: 0, of: 166 });
+    expect(run.stdout).toMatch(/\n {2}ALL: [\d,]+ distinct callers, the source's count over all of its 166 days, weeks within a month, weeks and months\n/);
   });
 
   test('mirrors an account with callers abroad, toll-free and unplaceable callers, transfers and a flow, in London time, and says what is exact', async () => {
@@ -135,12 +141,17 @@ describe('ivr-reporting mirror', () => {
     expect(run.code).toBe(0);
     const [first, ...others] = run.stdout.split('\n');
     expect(first).toMatch(/^mirrored 2 numbers, 20171201-20180131 \(62 days\), into dev\/abroad-mirror: ([\d,]+) calls \(\1 inserted, 0 duplicates\)$/);
+    const [theirs, ours] = [await sourceOf(ABROAD), await mirrorOf('abroad-mirror')];
+    const { differing, of } = await allCallersDiffering(theirs, ours, ABROAD_RANGE.start, ABROAD_RANGE.end);
+    expect(differing).toBe(17);
     expect(others.slice(2)).toEqual([
-      '24 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows',
-      ...exactness('month'),
+      `  ALL: 27 distinct callers, the source's count over ${of - differing} of its ${of} days, weeks within a month, weeks and months, at most 3 more over the others`,
+      // 24 for the numbers, and 5 for ALL's distinct callers: by day, by week over each of 2 months, by week and by month.
+      '29 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows',
+      ...exactness('month', [], 'planned'),
       '',
     ]);
-    expect(await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
+    expect(await compareReports(theirs, ours, ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
   });
 
   test('the comparison finds the calls of a day left out', async () => {
@@ -176,8 +187,8 @@ describe('ivr-reporting mirror', () => {
         `mirror: writing ${wrote(run.stdout)} calls into dev/abroad-mirror at ${target.url}\n`,
     );
     expect(run.code).toBe(0);
-    // 16 reports, and the three 429s and the 401 asked again.
-    expect(run.stdout).toContain('\n28 data requests to the source (and 2 logins), which allows 1,000,000 a window');
+    // 16 reports and 5 for ALL's callers (as in the test above), and the three 429s and the 401 asked again.
+    expect(run.stdout).toContain('\n33 data requests to the source (and 2 logins), which allows 1,000,000 a window');
     const scenarios = (await admin(source.url).get('/admin/scenarios').expect(200)).body as { scenarios: { fired: number }[] };
     expect(scenarios.scenarios.map((scenario) => scenario.fired)).toEqual([3, 1]);
     expect(await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
@@ -214,8 +225,8 @@ describe('ivr-reporting mirror', () => {
       `mirror: writing ${wrote(outcome.summary)} calls into dev/abroad-mirror at ${target.url}\n`,
     ]);
     expect(sleptMs).toBe(6000);
-    // 16 reports, and the first asked again three times.
-    expect(outcome.summary).toContain('\n27 data requests to the source (and 1 login), which allows 1,000,000 a window');
+    // 16 reports and 5 for ALL's callers, and the first asked again three times.
+    expect(outcome.summary).toContain('\n32 data requests to the source (and 1 login), which allows 1,000,000 a window');
     const scenarios = (await admin(source.url).get('/admin/scenarios').expect(200)).body as { scenarios: { fired: number }[] };
     expect(scenarios.scenarios.map((scenario) => scenario.fired)).toEqual([3]);
     expect(await compareReports(await sourceOf(ABROAD), await mirrorOf('abroad-mirror'), ABROAD.phones, ABROAD_RANGE.start, ABROAD_RANGE.end)).toEqual([]);
@@ -228,7 +239,8 @@ describe('ivr-reporting mirror', () => {
     const calls = /^dry run: would write ([\d,]+) calls into dev\/abroad-mirror at http:\/\/127\.0\.0\.1:\d+, 20171201-20180131 \(62 days\)$/.exec(first ?? '')?.[1];
     expect(calls).toBeDefined();
     expect(others[0]).toMatch(/^ {2}442071230001: [\d,]+ calls, [\d,]+ with a caller, [\d,]+ distinct callers, \d+ diagnostic-flow rows$/);
-    expect(others[2]).toBe('24 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows');
+    expect(others[2]).toMatch(/^ {2}ALL: 27 distinct callers, the source's count over \d+ of its 84 days, weeks within a month, weeks and months/);
+    expect(others[3]).toBe('29 data requests to the source (and 1 login), which allows 1,000,000 a window: a run fits in one of its rate-limit windows');
     expect(await mirroredCalls('abroad-mirror', ABROAD_RANGE)).toEqual({ calls: { '1512086400': 0, '1514764800': 0 }, call_minutes: { '1512086400': 0, '1514764800': 0 }, transfers: { '1512086400': 0, '1514764800': 0 }, transfer_minutes: { '1512086400': 0, '1514764800': 0 } });
     const real = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror'));
     expect(real.stdout).toContain(`: ${calls} calls (${calls} inserted, 0 duplicates)\n`);
@@ -306,9 +318,11 @@ describe('ivr-reporting mirror refuses, naming the problem', () => {
       // The whole range asked once and refused; then per number four spans of 20, 20, 20 and 2 days (four series each)
       // and five stretches (months cut by spans; a geographic report and a flow each); the caller profile by week over
       // each month in two spans, by week over the range in four (each from the start of the week the last one cut),
-      // and by month once: a month is longer than a span, so each month's callers are its weeks' sum.
-      expect(run.stdout).toContain('\n71 data requests to the source (and 1 login)');
-      expect(run.stdout).toContain(`\n${exactness('month', ['month']).join('\n')}\n`);
+      // and by month once: a month is longer than a span, so each month's callers are its weeks' sum. For ALL's
+      // callers, the same but the series, geographic reports and flows: 4 spans by day, 4 by week over the months,
+      // 4 over the range, and one by month.
+      expect(run.stdout).toContain('\n84 data requests to the source (and 1 login)');
+      expect(run.stdout).toContain(`\n${exactness('month', ['month'], 'planned').join('\n')}\n`);
       const narrowSource = await reportingAccount(narrow.url, ABROAD.tool, ABROAD.login, ABROAD.password);
       const mirrored = await mirrorOf('abroad-mirror');
       for (const [start, end] of [['20171201', '20171220'], ['20171221', '20180109'], ['20180110', '20180129'], ['20180130', '20180131']] as const) {
@@ -324,7 +338,7 @@ describe('ivr-reporting mirror refuses, naming the problem', () => {
     try {
       const run = await runCli(mirrorArgs(ABROAD, ABROAD.phones, ABROAD_RANGE, 'dev/abroad-mirror').map((arg) => (arg === source.url ? monthly.url : arg)));
       expect(run.stderr).toBe(`mirror: writing ${wrote(run.stdout)} calls into dev/abroad-mirror at ${target.url}\n`);
-      expect(run.stdout).toContain(`\n${exactness('month').join('\n')}\n`);
+      expect(run.stdout).toContain(`\n${exactness('month', [], 'planned').join('\n')}\n`);
       const monthlySource = await reportingAccount(monthly.url, ABROAD.tool, ABROAD.login, ABROAD.password);
       const mirrored = await mirrorOf('abroad-mirror');
       for (const [start, end] of [['20171201', '20171231'], ['20180101', '20180131']] as const) {

@@ -3,13 +3,32 @@ import type { CallRecordInput } from '../../domain/call-record';
 import type { Tool } from '../../domain/tool';
 import type { AdminClient, ImportAnswer } from '../admin-client';
 import { CliError } from '../cli-error';
-import { CallerNumbers } from './caller-numbers';
-import type { DayStart, NumberFigures } from './figures';
+import { planAccount, type AccountPlan, type NumberPlan } from './account-plan';
+import type { DayStart, SourceFigures } from './figures';
 import { daysOf, REAL_TIME, Source, type SourceAccount, type SourceOptions, type SourceTime } from './source';
-import { synthesizeNumber, type NumberCalls } from './synthesis';
+import { AccountCallers, callerFiguresOf, synthesizeNumber, type NumberCalls } from './synthesis';
 import type { MirrorProgress } from './progress';
 import { count, plural } from '../counts';
-import { exactness, requestsLine } from './summary';
+import { exactness, requestsLine, type AllCallers } from './summary';
+
+const NO_PLAN: NumberPlan = { days: [], callers: 0, unmet: [] };
+
+/** How ALL's distinct callers were planned, for the summary's words on them. */
+function allCallers(figures: SourceFigures, allCountsOthers: boolean): AllCallers {
+  if (figures.all !== undefined) return 'planned';
+  return allCountsOthers ? 'other numbers' : 'one number';
+}
+
+/** The account's distinct callers over the range, and how many of ALL's periods have the source's count. */
+function accountLine(figures: SourceFigures, account: AccountPlan): string[] {
+  if (figures.all === undefined) return [];
+  const periods = figures.all.days.length + figures.all.pieces.length + figures.all.weeks.length + figures.all.months.length;
+  const missed = account.allUnmet.length;
+  const most = Math.max(0, ...account.allUnmet.map((unmet) => unmet.planned - unmet.source));
+  const over = `${missed === 0 ? 'all' : count(periods - missed)} of its ${count(periods)} days, weeks within a month, weeks and months`;
+  const others = missed === 0 ? '' : `, at most ${count(most)} more over the others`;
+  return [`  ALL: ${plural(account.regionOf.length, 'distinct caller')}, the source's count over ${over}${others}`];
+}
 
 export interface MirrorRequest {
   readonly source: SourceAccount;
@@ -112,15 +131,16 @@ export async function mirror(
   const into = `${request.into.tool}/${request.into.login}`;
   const target = await targetAccount(admin, request);
   const source = new Source(request.source, request.sourceOptions, progress, sourceTime);
-  let figures: NumberFigures[];
+  let figures: SourceFigures;
   try {
     figures = await source.read(request.phones, request.start, request.end, (days) => checkTimeZone(days, target.timezone, into));
   } finally {
     progress.finish();
   }
 
-  const numbers = new CallerNumbers();
-  const plans = figures.map((number) => ({ phone: number.phone, calls: synthesizeNumber(number, numbers) }));
+  const account = planAccount(figures.numbers.map(callerFiguresOf), figures.all);
+  const callers = new AccountCallers(account.regionOf);
+  const plans = figures.numbers.map((number, index) => ({ phone: number.phone, calls: synthesizeNumber(number, account.numbers[index] ?? NO_PLAN, callers) }));
   const batches = new Batches(request.dryRun ? undefined : admin, request.batchSize, onImportWait);
   let totals: NumberTotals[];
   if (request.dryRun) {
@@ -145,8 +165,9 @@ export async function mirror(
         `  ${number.phone}: ${plural(number.calls, 'call')}, ${count(number.callsWithCaller)} with a caller, ` +
         `${plural(number.callers, 'distinct caller')}, ${plural(number.flowRows, 'diagnostic-flow row')}`,
     ),
+    ...accountLine(figures, account),
     requestsLine(source.limits()),
-    ...exactness(request.sourceOptions.stretch, source.unreadPeriods()),
+    ...exactness(request.sourceOptions.stretch, source.unreadPeriods(), allCallers(figures, source.allCountsOthers())),
   ];
   return { summary: `${lines.join('\n')}\n`, shortfalls: plans.flatMap(({ calls }) => calls.shortfalls), rejected: batches.rejected };
 }

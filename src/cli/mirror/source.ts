@@ -36,8 +36,8 @@ import {
   type VolumeAnswer,
 } from './answers';
 import { boundedFetch } from './bounded-fetch';
-import { checkDistinctCallers, checkedDay, checkFlow, checkRegions, RunTally, type CallCeilings, type DayReading } from './checks';
-import type { DayFigures, DayStart, DistinctCallers, DistinctPeriod, NumberFigures, RangeFigures, RegionCalls } from './figures';
+import { checkAccountCallers, checkDistinctCallers, checkedDay, checkFlow, checkRegions, RunTally, type CallCeilings, type DayReading } from './checks';
+import type { AccountCallerFigures, DayCallerCount, DayFigures, DayStart, DistinctCallers, DistinctPeriod, NumberFigures, RangeFigures, RegionCalls, SourceFigures } from './figures';
 import type { MirrorProgress } from './progress';
 
 export interface SourceAccount {
@@ -98,6 +98,8 @@ const DAY_KEY = /^\d{1,12}$/;
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 /** How many times in a row one request is sent again after a failure before the run stops. */
 export const MOST_RETRIES = 5;
+/** The reporting API's name for every number of the account. */
+const ALL = 'ALL';
 /** The wait before sending again after a failure without Retry-After: it doubles after each, up to the longest. */
 const FIRST_RETRY_WAIT_MS = 1000;
 const LONGEST_RETRY_WAIT_MS = 30_000;
@@ -170,7 +172,7 @@ function checkSameDays(answer: Readonly<Record<string, Readonly<Record<string, n
  * the first at or before the first day, the others each at the start of a day of the span, in order; each
  * counting the calls its days' volume reports count.
  */
-function periodsOf(answer: ProfileAnswer, days: readonly DayFigures[], from: number, to: number, place: AnswerPlace): DistinctPeriod[] {
+function periodsOf(answer: ProfileAnswer, days: readonly DayCallerCount[], from: number, to: number, place: AnswerPlace): DistinctPeriod[] {
   const source = `the source's ${place.report} for ${place.phone} over ${over(place)}`;
   const keys = Object.keys(answer.callers);
   const firsts = keys.map((key, index) => {
@@ -200,7 +202,7 @@ function periodsOf(answer: ProfileAnswer, days: readonly DayFigures[], from: num
  * starts on its first day; a week on the weekday the source's weeks start on, as a period read after its
  * first says (unknown from one period alone).
  */
-function startsPeriod(days: readonly DayFigures[], index: number, read: readonly DistinctPeriod[], period: 'week' | 'month'): boolean {
+function startsPeriod(days: readonly DayCallerCount[], index: number, read: readonly DistinctPeriod[], period: 'week' | 'month'): boolean {
   const day = days[index]?.day;
   if (day === undefined) return false;
   if (period === 'month') return day.endsWith('01');
@@ -304,6 +306,7 @@ export class Source {
   /** What the request being read has waited so far, for the rate limit and after failures. */
   private waitedMs = 0;
   private readonly unread = new Set<'week' | 'month'>();
+  private allOfOthers = false;
 
   constructor(
     private readonly account: SourceAccount,
@@ -348,7 +351,7 @@ export class Source {
    * the account does not own is refused before the others are read, and `checkDayStarts` sees the first
    * span's days (where the source says each starts) first, then every span's.
    */
-  async read(phones: readonly string[], start: string, end: string, checkDayStarts: (days: readonly DayStart[]) => void): Promise<NumberFigures[]> {
+  async read(phones: readonly string[], start: string, end: string, checkDayStarts: (days: readonly DayStart[]) => void): Promise<SourceFigures> {
     const days = daysOf(start, end);
     const firstVolumes = new Map<string, FirstVolume>();
     for (const phone of phones) {
@@ -359,7 +362,43 @@ export class Source {
     const tally = new RunTally(this.ceilings, `${start}-${end}`);
     const figures: NumberFigures[] = [];
     for (const phone of phones) figures.push(await this.readNumber(phone, days, firstVolumes.get(phone), checkDayStarts, tally));
-    return figures;
+    return { numbers: figures, all: figures.length > 1 ? await this.accountCallers(figures) : undefined };
+  }
+
+  /**
+   * The account's distinct callers (ALL) by day, week within a month, week and month, read as a number's
+   * are; undefined when the source's ALL counts calls of numbers other than these, whose callers the run
+   * does not know (the summary says so).
+   */
+  private async accountCallers(numbers: readonly NumberFigures[]): Promise<AccountCallerFigures | undefined> {
+    const days = numbers[0]?.days ?? [];
+    const counts: DayCallerCount[] = [];
+    for (const span of spansOf(days.map((day) => day.day), this.spanDays ?? days.length)) {
+      const range = ends(span);
+      const place: AnswerPlace = { report: 'caller profile', phone: ALL, days: span };
+      const profile = checkedAnswer(profileAnswer, await this.ask(ALL, range, () => this.client.callerProfile({ ...range, period: 'day', phone: ALL })), place);
+      const spanDays = days.slice(counts.length, counts.length + span.length);
+      checkSameDays(profile, spanDays.map((day) => day.startSecond), place);
+      for (const day of spanDays) {
+        const key = String(day.startSecond);
+        const [calls, callers] = [profile.calls[key] ?? 0, profile.callers[key] ?? 0];
+        const numbersCalls = numbers.reduce((sum, number) => sum + (number.days[counts.length]?.calls ?? 0), 0);
+        if (calls > numbersCalls) {
+          this.allOfOthers = true;
+          return undefined;
+        }
+        if (calls < numbersCalls) refuse(`the source's caller profile for ALL on ${day.day} says calls = ${count(calls)}, where its numbers' volume reports count ${plural(numbersCalls, 'call')} in all: ALL counts every number's calls`);
+        counts.push({ day: day.day, startSecond: day.startSecond, calls, callers });
+      }
+    }
+    const distinct = await this.distinctCallers(ALL, counts);
+    checkAccountCallers(counts, distinct, numbers);
+    return { days: counts.map((day) => ({ callers: day.callers })), ...distinct };
+  }
+
+  /** Whether the source's ALL counts calls of numbers the run did not mirror, so that ALL's callers were not planned. */
+  allCountsOthers(): boolean {
+    return this.allOfOthers;
   }
 
   /**
@@ -435,7 +474,7 @@ export class Source {
    * Distinct callers over each week and each month of the range, and over each week's days within a month
    * (what a report over one month by week counts), each checked against the days' and the others.
    */
-  private async distinctCallers(phone: string, days: readonly DayFigures[]): Promise<DistinctCallers> {
+  private async distinctCallers(phone: string, days: readonly DayCallerCount[]): Promise<DistinctCallers> {
     const months = new Map<string, { first: number; last: number; callers: number }>();
     days.forEach((day, index) => {
       const month = months.get(day.day.slice(0, 6));
@@ -469,7 +508,7 @@ export class Source {
    * whole periods: a span's last period, which it may cut, is asked again as the next span's first.
    * Undefined when a period is longer than the source takes at once.
    */
-  private async periodCallers(phone: string, days: readonly DayFigures[], within: { first: number; last: number }, period: 'week' | 'month'): Promise<DistinctPeriod[] | undefined> {
+  private async periodCallers(phone: string, days: readonly DayCallerCount[], within: { first: number; last: number }, period: 'week' | 'month'): Promise<DistinctPeriod[] | undefined> {
     const periods: DistinctPeriod[] = [];
     for (let from = within.first; from <= within.last; ) {
       const to = Math.min(within.last, from + (this.spanDays ?? days.length) - 1);

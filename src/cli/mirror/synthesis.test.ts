@@ -3,7 +3,14 @@ import { regionOfCaller } from '../../domain/caller-region';
 import { normaliseCaller } from '../../domain/caller';
 import { CallerNumbers } from './caller-numbers';
 import type { DayFigures, DistinctCallers, NumberFigures } from './figures';
-import { synthesizeNumber } from './synthesis';
+import { planAccount } from './account-plan';
+import { AccountCallers, callerFiguresOf, synthesizeNumber, type NumberCalls } from './synthesis';
+
+/** A number's calls, planned as the only number mirrored. */
+function synthesizedAlone(figures: NumberFigures): NumberCalls {
+  const plan = planAccount([callerFiguresOf(figures)], undefined);
+  return synthesizeNumber(figures, plan.numbers[0] ?? { days: [], callers: 0, unmet: [] }, new AccountCallers(plan.regionOf));
+}
 
 /** Distinct callers of days read as one week and one month: as many as the busiest day's, a caller calling on each day. */
 function oneWeek(days: readonly DayFigures[]): DistinctCallers {
@@ -36,7 +43,7 @@ describe('synthesizeNumber', () => {
       regions: [{ start: DAY.day, end: DAY.day, value: [{ region: 'GB', calls: 2 }, { region: 'US-TOLLFREE', calls: 1 }] }],
       flow: [{ start: DAY.day, end: DAY.day, value: [{ application: 'a.vxml', page: 'p', form: 'f', item: 'i', visits: 3, filled: 1, nomatch: 0, noinput: 2, transfer: 1, disconnect: 0 }] }],
     };
-    const { records, shortfalls } = synthesizeNumber(figures, new CallerNumbers());
+    const { records, shortfalls } = synthesizedAlone(figures);
     const calls = [...records].map((record) => callRecordSchema.parse(record));
     expect(shortfalls).toEqual([]);
     const sum = (field: (call: (typeof calls)[number]) => number) => calls.reduce((total, call) => total + field(call), 0);
@@ -61,7 +68,7 @@ describe('synthesizeNumber', () => {
       regions: [],
       flow: [{ start: '20180201', end: '20180203', value: [step('one'), step('two'), step('three'), step('four')] }],
     };
-    const { records, shortfalls } = synthesizeNumber(figures, new CallerNumbers());
+    const { records, shortfalls } = synthesizedAlone(figures);
     const items = [...records].map((record) => [record.call_id, (record.path ?? []).map((entry) => entry.item)]);
     expect(shortfalls).toEqual([]);
     expect(items).toEqual([
@@ -80,7 +87,7 @@ describe('synthesizeNumber', () => {
       regions: [{ start: DAY.day, end: quiet.day, value: [{ region: 'XX', calls: 3 }] }],
       flow: [{ start: quiet.day, end: quiet.day, value: [{ application: 'a.vxml', page: 'p', form: 'f', item: 'i', visits: 1, filled: 0, nomatch: 0, noinput: 0, transfer: 0, disconnect: 0 }] }],
     };
-    const { records, shortfalls } = synthesizeNumber(figures, new CallerNumbers());
+    const { records, shortfalls } = synthesizedAlone(figures);
     expect([...records]).toHaveLength(3);
     expect(shortfalls).toEqual([
       "18005550100: the flow's 1 rows of 20180208-20180208 have too few calls to go on",

@@ -1,10 +1,10 @@
 import { MAX_PATH_STEPS, type CallRecordInput, type PathStep } from '../../domain/call-record';
 import type { Region } from '../../domain/caller-region';
 import { count, plural } from '../counts';
-import type { CallerNumbers } from './caller-numbers';
-import { planCallers, type CallerPlan } from './caller-plan';
+import type { NumberPlan } from './account-plan';
+import { CallerNumbers } from './caller-numbers';
 import { NO_CALLERS, type DayCallers } from './caller-regions';
-import type { DayFigures, NumberFigures, RangeFigures } from './figures';
+import type { CallerFigures, DayFigures, NumberFigures, RangeFigures } from './figures';
 
 /** The index-th of `parts` near-equal whole parts of `total`, the larger ones first. */
 function share(total: number, parts: number, index: number): number {
@@ -75,23 +75,51 @@ function lastAtMost(values: readonly number[], target: number): number {
   return low;
 }
 
-/** The number's callers planned over the range (caller-plan.ts), what is not met said in words. */
-function planAllCallers(figures: NumberFigures, shortfalls: Shortfalls): CallerPlan {
+/** What of a number's figures decides who called when (caller-plan.ts), by index of its days. */
+export function callerFiguresOf(figures: NumberFigures): CallerFigures {
   const indexOf = new Map(figures.days.map((day, index) => [day.day, index]));
-  const plan = planCallers({
+  return {
     days: figures.days,
     ...figures.callers,
     regions: figures.regions.map((stretch) => ({ first: indexOf.get(stretch.start) ?? 0, last: indexOf.get(stretch.end) ?? 0, value: stretch.value })),
-  });
+  };
+}
+
+/** What of a number's figures its plan does not meet, in words. */
+function unmetInWords(figures: NumberFigures, plan: NumberPlan): Shortfalls {
   const named = (first: number, last: number) => `${figures.days[first]?.day ?? ''}-${figures.days[last]?.day ?? ''}`;
-  for (const unmet of plan.unmet) {
-    if (unmet.what === 'callers') {
-      shortfalls.push(`${figures.phone} over ${named(unmet.first, unmet.last)}: ${plural(unmet.planned, 'distinct caller')}, where the source has ${count(unmet.source)}`);
-    } else {
-      shortfalls.push(`${figures.phone} over ${named(unmet.first, unmet.last)}: ${plural(unmet.planned, 'call')} from ${unmet.region}, where the source's geographic report has ${count(unmet.source)}`);
-    }
+  return plan.unmet.map((unmet) =>
+    unmet.what === 'callers'
+      ? `${figures.phone} over ${named(unmet.first, unmet.last)}: ${plural(unmet.planned, 'distinct caller')}, where the source has ${count(unmet.source)}`
+      : `${figures.phone} over ${named(unmet.first, unmet.last)}: ${plural(unmet.planned, 'call')} from ${unmet.region}, where the source's geographic report has ${count(unmet.source)}`,
+  );
+}
+
+/**
+ * The account's callers' numbers: each caller keeps one number over every day and every number it calls,
+ * taken the first time it calls.
+ */
+export class AccountCallers {
+  private readonly numberOf = new Map<number, string | undefined>();
+  private readonly numbers = new CallerNumbers();
+
+  constructor(readonly regionOf: readonly Region[]) {}
+
+  regionOfCaller(caller: number): Region {
+    return this.regionOf[caller] ?? '';
   }
-  return plan;
+
+  places(region: Region): boolean {
+    return this.numbers.places(region);
+  }
+
+  /** The caller's number; undefined (`taken` false) when its region's ran out the first time it called. */
+  numberOfCaller(caller: number): { readonly number: string | undefined; readonly taken: boolean } {
+    if (this.numberOf.has(caller)) return { number: this.numberOf.get(caller), taken: false };
+    const number = this.numbers.take(this.regionOfCaller(caller));
+    this.numberOf.set(caller, number);
+    return { number, taken: true };
+  }
 }
 
 function wireTime(second: number): string {
@@ -102,14 +130,14 @@ function wireTime(second: number): string {
  * The regions of the planned callers that no number of this version's data is placed in, each said once,
  * on the first day a caller from it calls: those callers' calls are made without a caller.
  */
-function regionsWithoutNumbers(figures: NumberFigures, plan: CallerPlan, numbers: CallerNumbers, shortfalls: Shortfalls): Set<Region> {
+function regionsWithoutNumbers(figures: NumberFigures, plan: NumberPlan, callers: AccountCallers, shortfalls: Shortfalls): Set<Region> {
   const without = new Set<Region>();
   const placed = new Set<Region>();
   plan.days.forEach((day, index) => {
     for (const caller of day.callers) {
-      const region = plan.regionOf[caller] ?? '';
+      const region = callers.regionOfCaller(caller);
       if (placed.has(region) || without.has(region)) continue;
-      if (numbers.places(region)) {
+      if (callers.places(region)) {
         placed.add(region);
         continue;
       }
@@ -124,26 +152,15 @@ function regionsWithoutNumbers(figures: NumberFigures, plan: CallerPlan, numbers
  * The day's calls' callers, in call order: each planned caller's number for as many calls as it made, then
  * none. A caller keeps one number over every day it calls on, taken the first day it calls.
  */
-function callersOfDay(
-  day: DayCallers,
-  plan: CallerPlan,
-  numberOf: Map<number, string | undefined>,
-  numbers: CallerNumbers,
-  unplaceable: ReadonlySet<Region>,
-  where: string,
-  shortfalls: Shortfalls,
-): (string | undefined)[] {
-  const callers: (string | undefined)[] = [];
+function callersOfDay(day: DayCallers, callers: AccountCallers, unplaceable: ReadonlySet<Region>, where: string, shortfalls: Shortfalls): (string | undefined)[] {
+  const numbers: (string | undefined)[] = [];
   day.callers.forEach((caller, position) => {
-    const region = plan.regionOf[caller] ?? '';
-    if (!numberOf.has(caller)) {
-      numberOf.set(caller, numbers.take(region));
-      if (numberOf.get(caller) === undefined && !unplaceable.has(region)) shortfalls.push(`${where}: the numbers this version's data places in ${region} ran out`);
-    }
-    const number = numberOf.get(caller);
-    for (let call = 0; call < (day.calls[position] ?? 0); call += 1) callers.push(number);
+    const region = callers.regionOfCaller(caller);
+    const { number, taken } = callers.numberOfCaller(caller);
+    if (taken && number === undefined && !unplaceable.has(region)) shortfalls.push(`${where}: the numbers this version's data places in ${region} ran out`);
+    for (let call = 0; call < (day.calls[position] ?? 0); call += 1) numbers.push(number);
   });
-  return callers;
+  return numbers;
 }
 
 function* dayCalls(phone: string, day: DayFigures, callers: readonly (string | undefined)[], steps: StepsByCall): Generator<CallRecordInput> {
@@ -198,32 +215,31 @@ export interface NumberCalls {
  * callers. Per stretch of the geographic report: the calls of each region. Per stretch of the flow:
  * every row, each carried by one call. Call ids follow from the number, the day and the call's place in
  * it, so that mirroring a day again stores nothing new. The plan (callers, flow, totals) is made at once;
- * the calls only as they are read, so that a dry run costs no more than the plan.
+ * the calls only as they are read, so that a dry run costs no more than the plan. `plan` is the number's
+ * part of the account's (account-plan.ts), its callers the account's.
  */
-export function synthesizeNumber(figures: NumberFigures, numbers: CallerNumbers): NumberCalls {
-  const shortfalls: Shortfalls = [];
-  const plan = planAllCallers(figures, shortfalls);
+export function synthesizeNumber(figures: NumberFigures, plan: NumberPlan, callers: AccountCallers): NumberCalls {
+  const shortfalls = unmetInWords(figures, plan);
   const steps = placeFlow(figures, shortfalls);
-  const unplaceable = regionsWithoutNumbers(figures, plan, numbers, shortfalls);
+  const unplaceable = regionsWithoutNumbers(figures, plan, callers, shortfalls);
   let callsWithCaller = 0;
   for (const day of plan.days) {
     day.callers.forEach((caller, position) => {
-      if (!unplaceable.has(plan.regionOf[caller] ?? '')) callsWithCaller += day.calls[position] ?? 0;
+      if (!unplaceable.has(callers.regionOfCaller(caller))) callsWithCaller += day.calls[position] ?? 0;
     });
   }
   const planned: PlannedTotals = {
     calls: figures.days.reduce((sum, day) => sum + day.calls, 0),
     callsWithCaller,
-    callers: plan.regionOf.length,
+    callers: plan.callers,
     flowRows: steps.reduce((sum, byCall) => sum + [...byCall.values()].reduce((rows, path) => rows + path.length, 0), 0),
   };
   function* records(): Generator<CallRecordInput> {
-    const numberOf = new Map<number, string | undefined>();
     for (const [index, day] of figures.days.entries()) {
       if (day.calls === 0) continue;
       const where = `${figures.phone} on ${day.day}`;
-      const callers = callersOfDay(plan.days[index] ?? NO_CALLERS, plan, numberOf, numbers, unplaceable, where, shortfalls);
-      yield* dayCalls(figures.phone, day, callers, steps[index] ?? NO_STEPS);
+      const numbers = callersOfDay(plan.days[index] ?? NO_CALLERS, callers, unplaceable, where, shortfalls);
+      yield* dayCalls(figures.phone, day, numbers, steps[index] ?? NO_STEPS);
     }
   }
   return { planned, records: records(), shortfalls };
