@@ -59,6 +59,7 @@ test("docs/mirror.md's first mirror runs as written: a dry run, a run, and the s
   const planned = /would write ([\d,]+) calls/.exec(dryRunOutput ?? '')?.[1];
   expect(dryRunOutput).toMatch(/\n\d+ data requests to the source \(and 1 login\), which allows 150 a window: a run fits in one of its rate-limit windows\n/);
   expect(mirrorOutput).toMatch(new RegExp(String.raw`^mirrored 3 numbers, ${range}, into dev/demo-copy: ${planned} calls \(${planned} inserted, 0 duplicates\)\n`));
+  expect(mirrorOutput).toMatch(/\n {2}ALL: [\d,]+ distinct callers, the source's count over (all|\d+) of its \d+ days, weeks within a month, weeks and months/);
   const [sample] = codeBlocks(SECTION, 'text');
   expect(sample?.split('\n')[0]).toMatch(new RegExp(String.raw`^mirrored 3 numbers, ${range}, into dev/demo-copy: ([\d,]+) calls \(\1 inserted, 0 duplicates\)$`));
 

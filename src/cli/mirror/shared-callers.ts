@@ -121,20 +121,6 @@ class People {
     return this.mergedPresence.get(root) ?? this.presence.of(root);
   }
 
-  /**
-   * A person's periods as `items` from index `from` to before `to`, where periodsOf would make a view of
-   * them: these are read for every partner tried (docs/performance-costs.md, "The mirror's shared callers").
-   */
-  periodRange(root: number): { readonly items: Int32Array; readonly from: number; readonly to: number } {
-    const merged = this.mergedPresence.get(root);
-    const range = this.range;
-    if (merged === undefined) [range.items, range.from, range.to] = [this.presence.items, this.presence.start[root] ?? 0, this.presence.start[root + 1] ?? 0];
-    else [range.items, range.from, range.to] = [merged, 0, merged.length];
-    return range;
-  }
-
-  private readonly range: { items: Int32Array; from: number; to: number } = { items: new Int32Array(0), from: 0, to: 0 };
-
   periodCount(root: number): number {
     return this.mergedPresence.get(root)?.length ?? (this.presence.start[root + 1] ?? 0) - (this.presence.start[root] ?? 0);
   }
@@ -230,11 +216,8 @@ export function shareCallers(plans: readonly CallerPlan[], all: AccountCallerFig
   const canShare = (a: number, b: number): boolean => {
     stamp += 1;
     shared.length = 0;
-    const ofA = people.periodRange(a);
-    for (let at = ofA.from; at < ofA.to; at += 1) mark[ofA.items[at] ?? 0] = stamp;
-    const ofB = people.periodRange(b);
-    for (let at = ofB.from; at < ofB.to; at += 1) {
-      const period = ofB.items[at] ?? 0;
+    for (const period of people.periodsOf(a)) mark[period] = stamp;
+    for (const period of people.periodsOf(b)) {
       if (mark[period] !== stamp) continue;
       if ((overlap[period] ?? 0) < 1) return false;
       shared.push(period);
@@ -264,9 +247,8 @@ export function shareCallers(plans: readonly CallerPlan[], all: AccountCallerFig
   const partnered = (a: number, period: number, following: Int32Array): boolean => {
     const level = periods.level[period] ?? 0;
     let counted = 0;
-    const ofA = people.periodRange(a);
-    for (let index = ofA.from, to = ofA.to; index < to && counted < MOST_COUNTED; index += 1) {
-      const other = ofA.items[index] ?? 0;
+    for (const other of people.periodsOf(a)) {
+      if (counted >= MOST_COUNTED) break;
       if (other === period || (periods.level[other] ?? 0) > level || (overlap[other] ?? 0) <= 0) continue;
       for (let at = members.start[other] ?? 0, end = members.start[other + 1] ?? 0; at < end && counted < MOST_COUNTED; at += 1, counted += 1) {
         const b = people.find(members.items[at] ?? 0);
@@ -370,18 +352,29 @@ class RegionTrades {
     const kinds = new Map<string, number>();
     this.kind = new Int32Array(regionOf.length);
     plans.forEach((plan, number) => {
-      const callsIn = plan.regionOf.map(() => new Map<number, number>());
+      // Most callers call in one stretch: its index and their calls in it; the others' calls by stretch.
+      const stretchOf = new Int32Array(plan.regionOf.length).fill(-1);
+      const callsIn = new Int32Array(plan.regionOf.length);
+      const more = new Map<number, Map<number, number>>();
       plan.days.forEach((day, dayIndex) => {
         const stretch = stretchOfDay[dayIndex] ?? 0;
         day.callers.forEach((caller, position) => {
-          const calls = callsIn[caller];
-          calls?.set(stretch, (calls.get(stretch) ?? 0) + (day.calls[position] ?? 0));
+          const calls = day.calls[position] ?? 0;
+          if (stretchOf[caller] === -1) stretchOf[caller] = stretch;
+          if (stretchOf[caller] === stretch && !more.has(caller)) callsIn[caller] = (callsIn[caller] ?? 0) + calls;
+          else {
+            const byStretch = more.get(caller) ?? new Map([[stretchOf[caller] ?? 0, callsIn[caller] ?? 0]]);
+            byStretch.set(stretch, (byStretch.get(stretch) ?? 0) + calls);
+            more.set(caller, byStretch);
+          }
         });
       });
-      callsIn.forEach((calls, caller) => {
-        const person = (offsets[number] ?? 0) + caller;
-        const kind = `${number}|${[...calls].map(([stretch, count]) => `${stretch}:${count}`).join(',')}`;
+      plan.regionOf.forEach((_, caller) => {
+        const byStretch = more.get(caller);
+        const calls = byStretch === undefined ? `${stretchOf[caller] ?? 0}:${callsIn[caller] ?? 0}` : [...byStretch].map(([stretch, count]) => `${stretch}:${count}`).join(',');
+        const kind = `${number}|${calls}`;
         if (!kinds.has(kind)) kinds.set(kind, kinds.size);
+        const person = (offsets[number] ?? 0) + caller;
         this.kind[person] = kinds.get(kind) ?? 0;
         this.file(person);
       });
