@@ -1,6 +1,7 @@
 import type { Region } from '../../domain/caller-region';
 import { assignRegions, listIn, NO_CALLERS, regionBook, type DayCallers, type RegionBook } from './caller-regions';
 import type { CallerFigures, DistinctPeriod } from './figures';
+import { UnionFind } from './union-find';
 
 /** A figure the plan does not meet, and the value it has instead. */
 export type Unmet =
@@ -63,30 +64,6 @@ function tieredRuns(size: number, counts: readonly number[], spread: number): In
 
 function within(outer: DistinctPeriod, inner: DistinctPeriod): boolean {
   return inner.first >= outer.first && inner.last <= outer.last;
-}
-
-/** Union-find over the months' callers: a caller of a month and one of the next made one person. */
-class People {
-  private readonly parent: Int32Array;
-
-  constructor(size: number) {
-    this.parent = Int32Array.from({ length: size }, (_, index) => index);
-  }
-
-  find(id: number): number {
-    let root = id;
-    while (this.parent[root] !== root) root = this.parent[root] ?? root;
-    for (let next = id; next !== root; ) {
-      const up = this.parent[next] ?? root;
-      this.parent[next] = root;
-      next = up;
-    }
-    return root;
-  }
-
-  join(a: number, b: number): void {
-    this.parent[this.find(b)] = this.find(a);
-  }
 }
 
 /**
@@ -262,7 +239,8 @@ export function planShaped(figures: CallerFigures, book: RegionBook, shape: Shap
     });
     base += month.callers;
   }
-  const people = new People(monthCallers);
+  // Callers of a month and of the next made one person.
+  const people = new UnionFind(monthCallers);
   for (const week of figures.weeks) {
     const parts = pieceIds.filter((_, pieceIndex) => within(week, figures.pieces[pieceIndex] ?? week));
     const [before, after] = parts;

@@ -1,6 +1,7 @@
 import type { Region } from '../../domain/caller-region';
 import type { CallerPlan, Unmet } from './caller-plan';
 import type { AccountCallerFigures } from './figures';
+import { UnionFind } from './union-find';
 
 /*
  * Callers shared between numbers: the account's distinct callers (ALL) over each day, piece, week and month
@@ -89,7 +90,7 @@ class Rows {
  * in a list of its own.
  */
 class People {
-  private readonly parent: Int32Array;
+  private readonly sets: UnionFind;
   private readonly mergedPresence = new Map<number, Int32Array>();
   private readonly mergedNumbers = new Map<number, number[]>();
 
@@ -97,23 +98,16 @@ class People {
     private readonly presence: Rows,
     private readonly numberOf: Int32Array,
   ) {
-    this.parent = Int32Array.from(numberOf, (_, index) => index);
+    this.sets = new UnionFind(numberOf.length);
   }
 
   find(person: number): number {
-    let root = person;
-    while (this.parent[root] !== root) root = this.parent[root] ?? root;
-    for (let next = person; next !== root; ) {
-      const up = this.parent[next] ?? root;
-      this.parent[next] = root;
-      next = up;
-    }
-    return root;
+    return this.sets.find(person);
   }
 
   /** Whether the caller is still a person of one number. */
   alone(person: number): boolean {
-    return this.parent[person] === person && !this.mergedNumbers.has(person);
+    return this.sets.isRoot(person) && !this.mergedNumbers.has(person);
   }
 
   /** A person's periods (`root` one's). */
@@ -139,7 +133,7 @@ class People {
     const numbers = [...(this.mergedNumbers.get(a) ?? [this.numberOf[a] ?? 0]), ...(this.mergedNumbers.get(b) ?? [this.numberOf[b] ?? 0])];
     this.mergedPresence.delete(b);
     this.mergedNumbers.delete(b);
-    this.parent[b] = a;
+    this.sets.join(a, b);
     this.mergedPresence.set(a, union);
     this.mergedNumbers.set(a, numbers);
   }
