@@ -59,8 +59,10 @@ export function planAccount(numbers: readonly CallerFigures[], all: AccountCalle
   const callersOf = (some: readonly CallerPlan[]) => some.reduce((sum, plan) => sum + plan.regionOf.length, 0);
   let best = { plans, shared: shareCallers(plans, all, stretchOfDay, 0) };
   let tried = callersOf(plans);
-  const shapes = [undefined, ...CALLER_SHAPES];
-  for (const shape of shapes) {
+  // Each number planned in another shape only when a try with it is still to be made.
+  const triesLeft = () => best.shared.unmet.length > 0 && tried + callersOf(plans) <= MOST_CALLERS_TRIED;
+  for (const shape of [undefined, ...CALLER_SHAPES]) {
+    if (!triesLeft()) break;
     const shaped =
       shape === undefined
         ? plans
@@ -68,8 +70,7 @@ export function planAccount(numbers: readonly CallerFigures[], all: AccountCalle
             const plan = planShaped(figures, regionBook(figures), shape);
             return plan.unmet.length <= (plans[index]?.unmet.length ?? 0) ? plan : (plans[index] ?? plan);
           });
-    for (let order = shape === undefined ? 1 : 0; order < ORDERS; order += 1) {
-      if (best.shared.unmet.length === 0 || tried + callersOf(shaped) > MOST_CALLERS_TRIED) break;
+    for (let order = shape === undefined ? 1 : 0; order < ORDERS && triesLeft(); order += 1) {
       tried += callersOf(shaped);
       const shared = shareCallers(shaped, all, stretchOfDay, order);
       if (shared.unmet.length < best.shared.unmet.length) best = { plans: shaped, shared };
